@@ -1,0 +1,40 @@
+"""attention_lab: Core Attention, stage by stage, in NumPy.
+
+    import attention_lab as al
+    tr = al.article_example()    # the article's T=3, d=8, h=2 example
+    tr.S[0, 2]                   # row 3 of Head 1's scores: [2, 0, 6]
+
+The core (this namespace) imports only NumPy. Figures live in
+`attention_lab.plotting`, live views in `attention_lab.widgets`; both are
+loaded on first use, e.g. `al.plotting.heatmap` or `al.explorer()`.
+"""
+
+import importlib
+
+from .core import apply_mask, concat_heads, scale, scores, softmax, split_heads, weighted_sum
+from .examples import article_example, random_example, random_qkv
+from .masks import additive_mask, causal_allowed, causal_mask, make_mask, no_mask
+from .trace import STAGES, AttentionTrace, attention_trace
+
+__all__ = [
+    "AttentionTrace", "STAGES", "attention_trace", "article_example", "random_example", "random_qkv",
+    "split_heads", "concat_heads", "scores", "scale", "apply_mask", "softmax", "weighted_sum",
+    "causal_mask", "causal_allowed", "additive_mask", "make_mask", "no_mask",
+    "explorer",
+]
+
+_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures"}
+
+
+def explorer(*args, **kwargs):
+    """The live explorer widget (see `attention_lab.widgets.explorer`)."""
+    from .widgets import explorer as _explorer
+
+    return _explorer(*args, **kwargs)
+
+
+def __getattr__(name):
+    # Heavy modules (matplotlib, ipywidgets) load only when first used.
+    if name in _LAZY:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'attention_lab' has no attribute {name!r}")
