@@ -130,7 +130,8 @@ def attention_trace(Q, K, V, h, mask="causal"):  # [T, d], [T, d], [T, d] -> Att
     dh = d // h
 
     Qh, Kh, Vh = core.split_heads(Q, h), core.split_heads(K, h), core.split_heads(V, h)  # (h, T, dh)
-    S = core.scores(Qh, Kh)  # (h, T, T)
+    with np.errstate(over="ignore"):  # an overflow is reported below as a clear error, not a warning
+        S = core.scores(Qh, Kh)  # (h, T, T)
     if not np.isfinite(S).all():
         raise ValueError("Q, K: the scores Q·Kᵀ overflowed to ±inf; use smaller values in Q and K.")
     S_scaled = core.scale(S, dh)  # (h, T, T)

@@ -1,0 +1,87 @@
+"""Bad input: a ValueError that names the argument, the problem and the fix."""
+
+import numpy as np
+import pytest
+
+import attention_lab as al
+
+X = np.ones((3, 8))
+
+
+def test_d_not_divisible_by_h_lists_the_h_that_work():
+    with pytest.raises(ValueError, match=r"h: d=8 is not divisible by h=3.*h in \[1, 2, 4, 8\]"):
+        al.attention_trace(X, X, X, h=3)
+    with pytest.raises(ValueError, match=r"d=12 is not divisible by h=5.*\[1, 2, 3, 4, 6, 12\]"):
+        al.random_example(T=2, d=12, h=5)
+
+
+@pytest.mark.parametrize("h", [0, -1])
+def test_h_at_least_one(h):
+    with pytest.raises(ValueError, match="h: there must be at least one head"):
+        al.attention_trace(X, X, X, h=h)
+
+
+def test_h_must_be_whole():
+    with pytest.raises(ValueError, match="h: must be a whole number"):
+        al.attention_trace(X, X, X, h=2.0)
+
+
+def test_no_tokens():
+    empty = np.ones((0, 8))
+    with pytest.raises(ValueError, match=r"T: there must be at least one token \(T ≥ 1\), got T=0"):
+        al.attention_trace(empty, empty, empty, h=2)
+    with pytest.raises(ValueError, match="T: there must be at least one token"):
+        al.random_example(T=0, d=4, h=2)
+
+
+def test_shapes_must_match():
+    with pytest.raises(ValueError, match=r"Q, K, V: must have the same shape.*K \(2, 8\)"):
+        al.attention_trace(X, np.ones((2, 8)), X, h=2)
+
+
+@pytest.mark.parametrize("name", ["Q", "K", "V"])
+def test_must_be_2d(name):
+    args = {"Q": X, "K": X, "V": X, name: np.ones((2, 3, 8))}
+    with pytest.raises(ValueError, match=rf"{name}: must be 2-D with shape \(T, d\).*3-D"):
+        al.attention_trace(args["Q"], args["K"], args["V"], h=2)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_values(bad):
+    Q = X.copy()
+    Q[1, 2] = bad
+    with pytest.raises(ValueError, match="Q: contains NaN or ±inf"):
+        al.attention_trace(Q, X, X, h=2)
+
+
+def test_not_numbers():
+    with pytest.raises(ValueError, match="V: must be a 2-D array of numbers"):
+        al.attention_trace(X, X, [["a"] * 8] * 3, h=2)
+
+
+def test_scores_that_overflow():
+    big = np.full((2, 2), 1e200)
+    with pytest.raises(ValueError, match="overflowed"):
+        al.attention_trace(big, big, big, h=1)
+
+
+def test_unknown_mask_name():
+    with pytest.raises(ValueError, match=r"mask: unknown mask name 'casual'.*mask='causal', mask=None"):
+        al.attention_trace(X, X, X, h=2, mask="casual")
+
+
+def test_mask_of_wrong_shape():
+    with pytest.raises(ValueError, match=r"mask: .*shape \(T, T\) = \(3, 3\), got \(2, 2\)"):
+        al.attention_trace(X, X, X, h=2, mask=np.ones((2, 2), bool))
+
+
+def test_mask_of_wrong_dtype():
+    with pytest.raises(ValueError, match=r"mask: a mask array must be boolean.*got dtype float64"):
+        al.attention_trace(X, X, X, h=2, mask=np.ones((3, 3)))
+
+
+def test_random_example_bad_sizes():
+    with pytest.raises(ValueError, match="d: the model dimension must be at least 1"):
+        al.random_example(T=2, d=0, h=1)
+    with pytest.raises(ValueError, match="T: must be a whole number"):
+        al.random_example(T=2.5, d=4, h=2)
