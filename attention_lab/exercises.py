@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .examples import article_example
+from .core import softmax
+from .examples import article_example, random_example
 from .masks import causal_mask
 
 LANGS = ("ko", "en")
@@ -75,27 +76,31 @@ _EXERCISES = [
     # 02 — scores
     Exercise(
         "02.score",
-        {"ko": "토큰 3의 Query와 토큰 1의 Key 사이의 점수", "en": "the score between token 3's Query and token 1's Key"},
+        {"ko": "토큰 3의 Query와 토큰 1의 Key 사이의 점수",
+         "en": "the score between token 3's Query and token 1's Key"},
         lambda: _tr().S[0, 2, 0],
-        {"ko": "같은 위치 성분끼리 곱해서 더합니다: tr.Qh[0, 2] @ tr.Kh[0, 0].",
-         "en": "Multiply matching components and add them up: tr.Qh[0, 2] @ tr.Kh[0, 0]."},
+        {"ko": "같은 위치 성분끼리 곱해서 더합니다(@). 토큰 3의 Query는 tr.Qh[0, 2], 토큰 1의 Key는 tr.Kh[0, 0]입니다.",
+         "en": "Multiply matching components and add them up (@). "
+                "Token 3's Query is tr.Qh[0, 2], token 1's Key tr.Kh[0, 0]."},
         "tr.Qh[0, 2] @ tr.Kh[0, 0]",
-        note={"ko": "이 값이 S의 세 번째 행, 첫 번째 열에 들어갑니다.", "en": "This is the value in row 3, column 1 of S."},
+        note={"ko": "이 값이 S의 세 번째 행, 첫 번째 열에 들어갑니다.",
+              "en": "This is the value in row 3, column 1 of S."},
     ),
     Exercise(
         "02.row2",
         {"ko": "Head 1의 점수 행렬 S의 두 번째 행", "en": "row 2 of Head 1's score matrix S"},
         lambda: _tr().S[0, 1],
-        {"ko": "토큰 2의 Query를 Head 1의 모든 Key와 내적합니다: tr.Kh[0] @ tr.Qh[0, 1].",
-         "en": "Take the dot product of token 2's Query with every Key of Head 1: tr.Kh[0] @ tr.Qh[0, 1]."},
+        {"ko": "토큰 2의 Query(tr.Qh[0, 1])를 Head 1의 모든 Key(tr.Kh[0]의 각 행)와 내적합니다.",
+         "en": "Take the dot product of token 2's Query (tr.Qh[0, 1]) "
+                "with every Key of Head 1 (the rows of tr.Kh[0])."},
         "tr.Kh[0] @ tr.Qh[0, 1]",
     ),
     Exercise(
         "02.head2",
         {"ko": "Head 2의 점수 행렬 S (3 × 3)", "en": "Head 2's score matrix S (3 × 3)"},
         lambda: _tr().S[1],
-        {"ko": "Head 2의 Q와 K만 씁니다: al.scores(tr.Qh[1], tr.Kh[1]).",
-         "en": "Use Head 2's own Q and K: al.scores(tr.Qh[1], tr.Kh[1])."},
+        {"ko": "Head 2의 Q와 K(인덱스 1)만 씁니다. al.scores가 Q Kᵀ를 계산합니다.",
+         "en": "Use only Head 2's Q and K (index 1). al.scores computes Q Kᵀ."},
         "al.scores(tr.Qh[1], tr.Kh[1])",
     ),
     # 03 — scaling
@@ -109,7 +114,8 @@ _EXERCISES = [
     ),
     Exercise(
         "03.divisor",
-        {"ko": "d = 512, h = 8일 때 점수를 나누는 값", "en": "the number the scores are divided by when d = 512, h = 8"},
+        {"ko": "d = 512, h = 8일 때 점수를 나누는 값",
+         "en": "the number the scores are divided by when d = 512, h = 8"},
         lambda: np.sqrt(512 // 8),
         {"ko": "√d가 아니라 √dh로 나눕니다. dh = d / h입니다.", "en": "Divide by √dh, not √d; dh = d / h."},
         "np.sqrt(512 // 8)",
@@ -133,9 +139,11 @@ _EXERCISES = [
     ),
     Exercise(
         "04.count",
-        {"ko": "T = 3에서 참조할 수 있는 (Query, Key) 쌍의 수", "en": "how many (Query, Key) pairs may attend when T = 3"},
+        {"ko": "T = 3에서 참조할 수 있는 (Query, Key) 쌍의 수",
+         "en": "how many (Query, Key) pairs may attend when T = 3"},
         lambda: int((_tr().M == 0).sum()),
-        {"ko": "M에서 0인 칸을 셉니다: (tr.M == 0).sum().", "en": "Count the cells of M that are 0: (tr.M == 0).sum()."},
+        {"ko": "M에서 0인 칸을 셉니다: (tr.M == 0).sum().",
+         "en": "Count the cells of M that are 0: (tr.M == 0).sum()."},
         "(tr.M == 0).sum()",
         note={"ko": "토큰 1은 1개, 토큰 2는 2개, 토큰 3은 3개를 참조합니다.",
               "en": "Token 1 sees 1 token, token 2 sees 2, token 3 sees 3."},
@@ -163,7 +171,7 @@ _EXERCISES = [
     Exercise(
         "05.stable",
         {"ko": "점수 [1000, 1001, 1002]의 Softmax", "en": "the softmax of the scores [1000, 1001, 1002]"},
-        lambda: _stable_softmax(np.array([1000.0, 1001.0, 1002.0])),
+        lambda: softmax(np.array([1000.0, 1001.0, 1002.0])),
         {"ko": "먼저 행의 최댓값을 빼면 exp가 넘치지 않습니다: x - x.max().",
          "en": "Subtract the row maximum first so exp cannot overflow: x - x.max()."},
         "np.exp(np.array([1000, 1001, 1002]) - 1002) / np.exp(np.array([1000, 1001, 1002]) - 1002).sum()",
@@ -201,7 +209,7 @@ _EXERCISES = [
     Exercise(
         "07.H_shape",
         {"ko": "T = 5, d = 12, h = 3일 때 H의 모양", "en": "the shape of H when T = 5, d = 12, h = 3"},
-        lambda: np.array(article_example().H.shape) * 0 + np.array([5, 12]),
+        lambda: np.array(random_example(5, 12, 3).H.shape),
         {"ko": "Concat 뒤의 H는 항상 T × d입니다. 탐색기에서 T, d, h를 바꿔 확인해 보세요.",
          "en": "After Concat, H is always T × d. Change T, d, h in the explorer to see it."},
         "al.random_example(5, 12, 3).H.shape",
@@ -220,19 +228,13 @@ _EXERCISES = [
 EXERCISES = {e.id: e for e in _EXERCISES}
 
 
-def _stable_softmax(x):
-    from .core import softmax
-
-    return softmax(x)
-
-
 _TEXT = {
     "right": {"ko": "✓ 정답입니다!", "en": "✓ Correct!"},
     "wrong": {"ko": "✗ 아직 아닙니다.", "en": "✗ Not yet."},
     "hint": {"ko": "힌트:", "en": "Hint:"},
     "unanswered": {
-        "ko": "아직 답이 없습니다: `...` 자리에 {task}을(를) 계산하는 코드를 쓰고 셀을 다시 실행하세요.",
-        "en": "No answer yet: replace `...` with code that computes {task}, then run the cell again.",
+        "ko": "아직 답이 없습니다 (과제: {task}). `...`를 계산하는 코드로 바꾸고 셀을 다시 실행하세요.",
+        "en": "No answer yet (task: {task}). Replace `...` with code that computes it, then run the cell again.",
     },
     "shape": {
         "ko": "✗ 모양이 다릅니다: 모양 {expected}인 답이 필요한데, 모양 {got}인 답이 들어왔습니다.",

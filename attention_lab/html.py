@@ -56,7 +56,7 @@ def _font_px(n_cols):
 
 def _css_colors(rgba):  # [rows, cols, 4] in [0, 1] -> [rows][cols] of "#rrggbb"
     rgb = np.rint(np.asarray(rgba)[..., :3] * 255).astype(int)
-    return [["#%02x%02x%02x" % tuple(c) for c in row] for row in rgb.tolist()]
+    return [[f"#{r:02x}{g:02x}{b:02x}" for r, g, b in row] for row in rgb.tolist()]
 
 
 def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, vmin=None, vmax=None,
@@ -131,9 +131,10 @@ def row_of(*fragments):
     return '<div class="al-row">' + "".join(fragments) + "</div>"
 
 
-def section(title, *fragments):
-    """A titled group of fragments, laid out side by side."""
-    return f'<div class="al-section">{escape(title)}</div>' + row_of(*fragments)
+def section(title, *fragments, color=None):
+    """A titled group of fragments side by side; `color` puts a swatch (a head's colour) before the title."""
+    mark = swatch(color) if color else ""
+    return f'<div class="al-section">{mark}{escape(title)}</div>' + row_of(*fragments)
 
 
 def page(*fragments):
@@ -171,13 +172,14 @@ def dot_product_html(q, k, *, score, scaled, mask_value, masked, dh, labels):  #
     S[i, j], S_scaled[i, j], M[i, j], S_masked[i, j] read from the trace.
     labels: dict with "query", "key" (e.g. "Query token 3"), "score", "scaled", "masked" words.
     """
-    terms = " + ".join(f"{_v(a)}·{_paren(_v(b))}" for a, b in zip(q, k))
+    terms = " + ".join(f"{_v(a) if n == 0 else _paren(_v(a))}·{_paren(_v(b))}"  # −1·1 + (−2)·(−1) + …
+                       for n, (a, b) in enumerate(zip(q, k, strict=True)))
     root = _v(dh)
     lines = [
         f"{escape(labels['query'])} = {style.format_row(q)} · {escape(labels['key'])} = {style.format_row(k)}",
         f"{escape(labels['score'])}: {terms} = <b>{_v(score, 'scores')}</b>",
         f"{escape(labels['scaled'])}: {_v(score, 'scores')} ÷ √{root} = <b>{_v(scaled, 'scores')}</b>",
-        f"{escape(labels['masked'])}: {_v(scaled, 'scores')} + ({_v(mask_value, 'scores')}) = "
+        f"{escape(labels['masked'])}: {_v(scaled, 'scores')} + {_paren(_v(mask_value, 'scores'))} = "
         f"<b>{_v(masked, 'scores')}</b>",
     ]
     return '<div class="al-bdown al-dot">' + "".join(f'<div class="al-note">{x}</div>' for x in lines) + "</div>"
@@ -192,11 +194,10 @@ def softmax_html(scores_row, weights_row, *, labels, col_labels=None):  # [T], [
     cols = style.token_labels(len(scores_row)) if col_labels is None else col_labels
     head = "".join(f"<th>{escape(labels['key'])} {escape(str(c))}</th>" for c in cols)
     score_cells = "".join(f"<td>{_v(x, 'scores')}</td>" for x in scores_row)
-    exp_cells = "".join(
-        f"<td>e<sup>{_v(x, 'scores')}</sup> = {_approx(e)}</td>" if np.isfinite(x) else f"<td>e<sup>{_v(x)}</sup> = 0</td>"
-        for x, e in zip(scores_row, exps))
+    exp_cells = "".join(f"<td>e<sup>{_v(x, 'scores')}</sup> = {_approx(e) if np.isfinite(x) else 0}</td>"
+                        for x, e in zip(scores_row, exps, strict=True))
     weight_cells = "".join(f"<td>{_approx(e)} / {_approx(total)} = <b>{_v(p, 'weights')}</b></td>"
-                           for e, p in zip(exps, weights_row))
+                           for e, p in zip(exps, weights_row, strict=True))
     return (
         f'<table class="al-bd al-softmax"><tr><th></th>{head}<th></th></tr>'
         f"<tr><th>{escape(labels['scores'])}</th>{score_cells}<td></td></tr>"
@@ -213,8 +214,9 @@ def weighted_sum_html(weights_row, values, out_row, *, labels, row_labels=None):
     body = "".join(
         f"<tr><th>{escape(labels['value'])} {escape(str(r))}</th><td>{_v(p, 'weights')} ×</td>"
         f"<td>{style.format_row(v)}</td></tr>"
-        for r, p, v in zip(rows, weights_row, values))
-    terms = " + ".join(f"{_v(p, 'weights')}·V<sub>{escape(str(r))}</sub>" for r, p in zip(rows, weights_row))
+        for r, p, v in zip(rows, weights_row, values, strict=True))
+    terms = " + ".join(f"{_v(p, 'weights')}·V<sub>{escape(str(r))}</sub>"
+                       for r, p in zip(rows, weights_row, strict=True))
     return (
         f'<table class="al-bd al-wsum"><tr><th></th><th>{escape(labels["weight"])}</th>'
         f"<th>{escape(labels['value'])}</th></tr>{body}"

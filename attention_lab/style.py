@@ -21,7 +21,7 @@ NEG_INF_LABEL = MINUS + "∞"
 MASKED_RGBA = (0.82, 0.82, 0.82, 1.0)  # light grey: clearly not a colour of any scale
 MASKED_HATCH = "///"
 
-CMAPS = {"scores": "RdBu_r", "weights": "YlGnBu", "values": "PuOr_r"}
+CMAPS = {"scores": "RdBu_r", "weights": "YlGnBu", "values": "PRGn"}
 
 # What each named matrix of a trace is, for its colours and number format.
 KIND_OF = {

@@ -90,7 +90,9 @@ def _as_matrix(name, X):  # any -> [T, d] float
             "Pass all heads together as (T, d); the heads are split for you with `h`."
         )
     if not np.isfinite(X).all():
-        raise ValueError(f"{name}: contains NaN or ±inf. Q, K and V must be finite numbers; masking is done with `mask`.")
+        raise ValueError(
+            f"{name}: contains NaN or ±inf. Q, K and V must be finite numbers; to hide tokens, use `mask`."
+        )
     return X
 
 

@@ -133,6 +133,9 @@ def test_core_imports_only_numpy():
     import subprocess
     import sys
 
-    code = "import sys, attention_lab as al; al.article_example(); print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))"
+    code = (
+        "import sys, attention_lab as al; al.article_example(); "
+        "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -1,0 +1,94 @@
+"""The HTML heatmaps: the same labels and colours as `style`, masked cells marked, text escaped."""
+
+import re
+
+import numpy as np
+import pytest
+
+import attention_lab as al
+from attention_lab import html as hm
+from attention_lab import style
+
+CELL = re.compile(r"<td(?: class=\"([^\"]*)\")?(?: title=\"[^\"]*\")? style=\"background-color:(#[0-9a-f]{6});"
+                  r"color:(#[0-9a-f]{3})\">([^<]*)</td>")
+
+
+def cells(fragment):  # -> list of (classes, fill, ink, label) in row-major order
+    return CELL.findall(fragment)
+
+
+@pytest.fixture(scope="module")
+def tr():
+    return al.article_example()
+
+
+def test_labels_and_colours_come_from_style(tr):
+    frag = hm.heatmap_html(tr.S_masked[0], "S_masked")
+    cs = style.cell_style(tr.S_masked[0], "scores")
+    found = cells(frag)
+    assert [c[3] for c in found] == [x for row in cs.labels for x in row]
+    expected_fill = ["#{:02x}{:02x}{:02x}".format(*np.rint(c[:3] * 255).astype(int)) for c in cs.rgba.reshape(-1, 4)]
+    assert [c[1] for c in found] == expected_fill
+    assert [c[2] == "#111" for c in found] == cs.text_dark.ravel().tolist()
+
+
+def test_masked_cells_have_the_class_and_minus_infinity(tr):
+    found = cells(hm.heatmap_html(tr.S_masked[0], "scores"))
+    masked = [("al-masked" in c[0], c[3]) for c in found]
+    assert masked == [(bool(m), style.NEG_INF_LABEL if m else masked[k][1])
+                      for k, m in enumerate(np.isneginf(tr.S_masked[0]).ravel())]
+    assert sum(m for m, _ in masked) == 3  # above the diagonal of a 3×3 causal mask
+    assert "-inf" not in hm.heatmap_html(tr.M, "M") and "1e9" not in hm.heatmap_html(tr.M, "M")
+    assert "al-masked" not in hm.heatmap_html(al.article_example(mask=None).S_masked[0], "scores")
+
+
+def test_article_numbers_and_query_key_captions(tr):
+    frag = hm.heatmap_html(tr.S[0], "S", title="S = QKᵀ")
+    labels = [c[3] for c in cells(frag)]
+    assert labels[6:9] == ["2", "0", "6"]  # row 3 of Head 1's S
+    assert "Query ↓" in frag and "Key →" in frag and "S = QKᵀ" in frag
+    assert 'data-rows="3" data-cols="3"' in frag
+    values = hm.heatmap_html(tr.Q, "values")
+    assert "Query ↓" not in values and "Key →" not in values
+
+
+def test_text_is_escaped():
+    frag = hm.heatmap_html(np.eye(2), "values", title="<b>x</b> & y", row_labels=["<i>", "\"q\""],
+                           col_labels=["a&b", "<"], row_caption="<script>", col_caption="k>")
+    assert "<b>x</b>" not in frag and "&lt;b&gt;x&lt;/b&gt; &amp; y" in frag
+    assert "<i>" not in frag and "&lt;i&gt;" in frag and "&quot;q&quot;" in frag
+    assert "a&amp;b" in frag and "<script>" not in frag and "k&gt;" in frag
+
+
+def test_highlight_col_colors_and_annotation():
+    m = np.arange(6.0).reshape(2, 3)
+    frag = hm.heatmap_html(m, "values", highlight=(1, 2), col_colors=["#E69F00", None, "#56B4E9"])
+    assert [("al-hl" in c[0]) for c in cells(frag)] == [False] * 5 + [True]
+    assert frag.count('class="al-bar"') == 3 and "background:#E69F00" in frag and "background:#56B4E9" in frag
+    row = hm.heatmap_html(m, "values", highlight=(0, None))
+    assert row.count("al-hlrow") == 1
+    wide = hm.heatmap_html(np.ones((2, 40)), "values")
+    assert all(c[3] == "" for c in cells(wide)) and 'title="1"' in wide  # too wide: colours + tooltips
+    with pytest.raises(ValueError, match="col_colors"):
+        hm.heatmap_html(m, "values", col_colors=["red"])
+    with pytest.raises(ValueError, match="row_labels"):
+        hm.heatmap_html(m, "values", row_labels=["1"])
+
+
+def test_page_emits_the_style_block_once(tr):
+    view = hm.page(hm.row_of(hm.heatmap_html(tr.S[0], "S"), hm.heatmap_html(tr.P[0], "P")))
+    assert view.count("<style>") == 1 and view.count('class="al-grid"') == 2
+
+
+def test_breakdowns_show_the_article_numbers(tr):
+    words = {"query": "Query token 3", "key": "Key token 1", "score": "score", "scaled": "÷ √dh", "masked": "+ M"}
+    dot = hm.dot_product_html(tr.Qh[0, 2], tr.Kh[0, 0], score=tr.S[0, 2, 0], scaled=tr.S_scaled[0, 2, 0],
+                              mask_value=tr.M[2, 0], masked=tr.S_masked[0, 2, 0], dh=tr.dh, labels=words)
+    text = re.sub("<[^>]+>", "", dot)
+    assert "−1·1 + 1·(−1) + 1·2 + 2·1 = 2" in text and "2 ÷ √4 = 1" in text and "1 + 0 = 1" in text
+    soft = re.sub("<[^>]+>", "", hm.softmax_html(tr.S_masked[0, 1], tr.P[0, 1], labels={
+        "key": "Key", "scores": "scores", "sum": "sum", "weights": "weights"}))
+    assert "e−∞ = 0" in soft and "0.818" in soft and "0.182" in soft
+    wsum = re.sub("<[^>]+>", "", hm.weighted_sum_html(tr.P[0, 2], tr.Vh[0], tr.O[0, 2], labels={
+        "weight": "w", "value": "Value", "output": "O"}))
+    assert "0.114·V1 + 0.042·V2 + 0.844·V3" in wsum and "[0.114, 0.042, 0.844, 1]" in wsum

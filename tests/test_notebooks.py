@@ -1,0 +1,188 @@
+"""The stored notebooks: both editions in step, linked in order, executed cleanly, the article's numbers checked.
+
+nbval itself (pytest's testpaths include notebooks/) re-runs every notebook;
+these tests read the stored files and are fast.
+"""
+
+import importlib.util
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+NAMES = [
+    "00_overview", "01_heads", "02_scores", "03_scaling",
+    "04_causal_mask", "05_softmax", "06_weighted_sum", "07_explorer",
+]
+LANGS = ("ko", "en")
+CHECK = "# NBVAL_CHECK_OUTPUT"
+HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
+
+# The article's numbers, as the article writes them, that each notebook must print in a checked cell.
+ARTICLE_NUMBERS = {
+    "00_overview": ["[2, 0, 6]", "[1, 0, 3]", "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]"],
+    "01_heads": ["[−1, 1, 1, 2]", "(3, 8)"],
+    "02_scores": ["[−1, 1, 1, 2]", "[1, −1, 2, 1]", "−1 × 1 + 1 × (−1) + 1 × 2 + 2 × 1 = 2", "[2, 0, 6]"],
+    "03_scaling": ["[2, 0, 6]", "[1, 0, 3]", "[3, 1.5, −1]"],
+    "04_causal_mask": ["[3, 1.5, −∞]", "[1, 0, 3]", "unchanged: True"],
+    "05_softmax": ["[1, 0, 0]", "[0.818, 0.182, 0]", "[0.114, 0.042, 0.844]"],
+    "06_weighted_sum": ["[0.114, 0.042, 0.844, 1]", "[0.818, 0.182, 0, 1]", "[1, 0, 0, 1]"],
+}
+WIDGET_VIEW = {
+    "00_overview": "all", "01_heads": "heads", "02_scores": "scores", "03_scaling": "scaling",
+    "04_causal_mask": "mask", "05_softmax": "softmax", "06_weighted_sum": "weighted_sum",
+}
+UNANSWERED = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
+RIGHT = {"ko": "✓ 정답입니다!", "en": "✓ Correct!"}
+
+
+def load(lang, name):
+    return nbformat.read(NOTEBOOKS / lang / f"{name}.ipynb", as_version=4)
+
+
+def code_cells(nb):
+    return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def text_of(cell):
+    """All stdout and text/plain output of a code cell."""
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            parts.append(out.text)
+        elif "text/plain" in out.get("data", {}):
+            parts.append(out.data["text/plain"])
+    return "".join(parts)
+
+
+@pytest.fixture(scope="module", params=[(lang, name) for name in NAMES for lang in LANGS], ids=lambda p: "/".join(p))
+def notebook(request):
+    lang, name = request.param
+    return lang, name, load(lang, name)
+
+
+def test_the_set_is_complete():
+    for lang in LANGS:
+        assert sorted(p.stem for p in (NOTEBOOKS / lang).glob("*.ipynb")) == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_editions_have_identical_code_cells(name):
+    ko, en = code_cells(load("ko", name)), code_cells(load("en", name))
+    assert len(ko) == len(en)
+    assert ko[0].source.splitlines()[0] == 'LANG = "ko"' and en[0].source.splitlines()[0] == 'LANG = "en"'
+    for a, b in zip(ko, en, strict=True):
+        assert a.source.replace('LANG = "ko"', 'LANG = "en"') == b.source
+        assert a.metadata.get("jupyter") == b.metadata.get("jupyter")
+    assert [c.cell_type for c in load("ko", name).cells] == [c.cell_type for c in load("en", name).cells]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_checked_outputs_are_the_same_in_both_editions(name):
+    def checked(lang):
+        return [text_of(c) for c in code_cells(load(lang, name)) if c.source.startswith(CHECK)]
+
+    assert checked("ko") == checked("en")
+
+
+def test_code_speaks_no_language_but_lang():
+    # Code is shared, so language lives in Markdown and in lang=LANG; figures get no Hangul.
+    for name in NAMES:
+        for cell in code_cells(load("ko", name)):
+            assert not HANGUL.search(cell.source), (name, cell.source)
+            if "ex.check(" in cell.source or "al.explorer(" in cell.source:
+                assert "lang=LANG" in cell.source
+
+
+def test_markdown_speaks_its_language(notebook):
+    lang, name, nb = notebook
+    prose = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    hangul = len(HANGUL.findall(prose))
+    assert (hangul > 200) if lang == "ko" else (hangul == 0), (lang, name, hangul)
+
+
+def test_each_notebook_links_to_the_next(notebook):
+    lang, name, nb = notebook
+    following = NAMES[(NAMES.index(name) + 1) % len(NAMES)]
+    last = nb.cells[-1]
+    assert last.cell_type == "markdown"
+    assert re.search(rf"\]\({following}\.ipynb\)", last.source), last.source
+
+
+def test_stored_executed_in_order_without_errors_or_stderr(notebook):
+    lang, name, nb = notebook
+    assert nb.metadata.kernelspec.name == "python3"
+    cells = code_cells(nb)
+    assert [c.execution_count for c in cells] == list(range(1, len(cells) + 1))
+    for cell in cells:
+        for out in cell.outputs:
+            assert out.output_type != "error", (name, cell.source)
+            assert not (out.output_type == "stream" and out.name == "stderr"), (name, out.text)
+            assert "Warning" not in text_of(cell), (name, text_of(cell))
+
+
+def test_outputs_hold_no_absolute_paths_or_numpy_reprs(notebook):
+    lang, name, nb = notebook
+    for cell in code_cells(nb):
+        text = text_of(cell)
+        assert not re.search(r"/(work|root|home|tmp|Users)/", text), (name, text)
+        if not text.startswith(("Explorer(", "<Figure")):
+            assert "array(" not in text and "np.float" not in text, (name, text)
+
+
+@pytest.mark.parametrize("name", list(ARTICLE_NUMBERS))
+def test_the_articles_numbers_are_printed_in_checked_cells(name):
+    for lang in LANGS:
+        checked = "".join(text_of(c) for c in code_cells(load(lang, name)) if c.source.startswith(CHECK))
+        for number in ARTICLE_NUMBERS[name]:
+            assert number in checked, (lang, name, number)
+
+
+def test_every_widget_has_a_static_figure_above_it(notebook):
+    lang, name, nb = notebook
+    cells = code_cells(nb)
+    widgets = [i for i, c in enumerate(cells) if "al.explorer(" in c.source]
+    assert widgets, name
+    for i in widgets:
+        assert "application/vnd.jupyter.widget-view+json" in cells[i].outputs[0].data
+        above = cells[i - 1]
+        assert any("image/png" in out.get("data", {}) for out in above.outputs), (name, above.source)
+    if name in WIDGET_VIEW:
+        assert f'view="{WIDGET_VIEW[name]}"' in cells[widgets[0]].source
+
+
+def test_exercises_have_an_unanswered_cell_and_a_hidden_solution(notebook):
+    lang, name, nb = notebook
+    cells = code_cells(nb)
+    learner = [i for i, c in enumerate(cells) if c.source.startswith("answer = ...")]
+    assert 2 <= len(learner) <= 4, name
+    for i in learner:
+        assert text_of(cells[i]).startswith(UNANSWERED[lang])
+        solution = cells[i + 1]
+        assert solution.metadata.get("jupyter", {}).get("source_hidden") is True
+        exercise_id = re.search(r'ex\.check\("([^"]+)"', cells[i].source).group(1)
+        assert f'ex.check("{exercise_id}"' in solution.source
+        assert exercise_id.startswith(name[:2])
+        assert text_of(solution).startswith(RIGHT[lang])
+
+
+def _build_tool():
+    spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "tools" / "build_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_stored_notebooks_match_their_source_in_tools():
+    tool = _build_tool()
+    sources = tool.sources()
+    assert list(sources) == NAMES
+    for name, cells in sources.items():
+        for lang in LANGS:
+            built, stored = tool.build(name, cells, lang), load(lang, name)
+            assert [(c.cell_type, c.source) for c in built.cells] == [(c.cell_type, c.source) for c in stored.cells], (
+                f"{lang}/{name}.ipynb is out of date: run python tools/build_notebooks.py --execute {name}"
+            )

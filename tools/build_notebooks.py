@@ -1,0 +1,99 @@
+"""Write the Korean and English notebooks from one source, and optionally execute them.
+
+    python tools/build_notebooks.py             # write notebooks/ko/*.ipynb and notebooks/en/*.ipynb
+    python tools/build_notebooks.py --execute   # … and run them top to bottom in a fresh python3 kernel
+    python tools/build_notebooks.py --execute 07_explorer   # only the named notebooks
+
+Each notebook's source is tools/notebooks/nbNN_*.py: a list of cells whose
+Markdown comes in (ko, en) pairs and whose code is shared, so the two editions'
+code cells cannot drift apart (see tools/notebooks/cells.py).
+"""
+
+import argparse
+import importlib
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = Path(__file__).resolve().parent / "notebooks"
+OUT = ROOT / "notebooks"
+LANGS = ("ko", "en")
+
+sys.path.insert(0, str(SOURCES))
+import cells  # noqa: E402  (tools/notebooks/cells.py)
+
+KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
+
+
+def sources():
+    """{notebook name: list of Cell}, in order (00_overview, 01_heads, …)."""
+    found = {}
+    for path in sorted(SOURCES.glob("nb[0-9][0-9]_*.py")):
+        module = importlib.import_module(path.stem)
+        found[module.NAME] = module.CELLS
+    return found
+
+
+def flatten(items):
+    for item in items:
+        if isinstance(item, list):
+            yield from flatten(item)
+        else:
+            yield item
+
+
+def build(name, cell_list, lang):  # -> nbformat.NotebookNode (not executed)
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
+    for i, cell in enumerate(flatten(cell_list)):
+        text = cell.text[lang].replace(cells.LANG_LITERAL, f'"{lang}"')
+        cell_id = f"{name[:2]}-{i:02d}"
+        if cell.kind == "markdown":
+            nb.cells.append(nbformat.v4.new_markdown_cell(text, id=cell_id))
+        else:
+            new = nbformat.v4.new_code_cell(text, id=cell_id)
+            if cell.hidden:
+                new.metadata["jupyter"] = {"source_hidden": True}
+            nb.cells.append(new)
+    return nb
+
+
+def execute(nb, path):
+    """Run every cell in a fresh python3 kernel, in the notebook's folder; refuse errors and stderr."""
+    from nbclient import NotebookClient
+
+    NotebookClient(nb, kernel_name="python3", timeout=120, record_timing=False,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.output_type == "error" or (out.output_type == "stream" and out.name == "stderr"):
+                text = out.get("text") or "\n".join(out.get("traceback", []))
+                raise SystemExit(f"{path}: cell {cell.id} wrote to stderr or failed:\n{text}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("names", nargs="*", help="notebook names (default: all), e.g. 07_explorer")
+    parser.add_argument("--execute", action="store_true", help="run the notebooks and store their outputs")
+    args = parser.parse_args(argv)
+    all_sources = sources()
+    names = args.names or list(all_sources)
+    for name in names:
+        for lang in LANGS:
+            path = OUT / lang / f"{name}.ipynb"
+            nb = build(name, all_sources[name], lang)
+            if args.execute:
+                start = time.perf_counter()
+                execute(nb, path)
+                print(f"{path.relative_to(ROOT)}: executed in {time.perf_counter() - start:.1f} s")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, path)
+            if not args.execute:
+                print(f"{path.relative_to(ROOT)}: written (not executed)")
+
+
+if __name__ == "__main__":
+    main()

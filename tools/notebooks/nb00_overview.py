@@ -1,0 +1,180 @@
+# ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
+from cells import SETUP, code, exercise, md, next_link
+
+NAME = "00_overview"
+
+CELLS = [
+    md(
+        """
+# 00 — Core Attention 전체 흐름
+
+지난 글에서는 같은 입력에서 Q·K·V를 만들고, 각 벡터의 성분을 여러 head로 구분하는 방식을 살펴봤습니다. 이 노트북 묶음은 그때 내부 계산을 생략했던 Core Attention을 글 「Core Attention: 토큰 사이의 정보 조합하기」와 같은 예시, 같은 숫자, 같은 순서로 따라갑니다. Q와 K로 토큰 사이의 점수를 계산하고, 그 점수를 가중치로 바꾼 뒤, V를 가중합하는 과정입니다.
+
+이 노트북에서 보게 될 것:
+
+- 글의 예시(T = 3, d = 8, h = 2)를 처음부터 끝까지 한 번에 계산한 결과
+- 토큰 3의 점수가 각 단계에서 어떻게 바뀌는지: 점수 행렬 S → √dh로 나누기 → 마스크 M 더하기 → 가중치 P → 출력 O
+- 노트북을 사용하는 방법
+""",
+        """
+# 00 — Core Attention, the whole flow
+
+The previous article built Q, K and V from the same input and divided the components of each vector among several heads. This set of notebooks follows Core Attention, whose inner workings that article skipped, with the same example, the same numbers and the same order as the article "Core Attention: combining information between tokens": Q and K give scores between tokens, the scores become weights, and the weights make a weighted sum of V.
+
+What you will see:
+
+- the article's example (T = 3, d = 8, h = 2) computed from start to finish in one go
+- how token 3's scores change at each stage: score matrix S → divided by √dh → mask M added → weights P → output O
+- how to use these notebooks
+""",
+    ),
+    md(
+        """
+## 노트북 사용법
+
+- 셀은 위에서부터 차례로 실행합니다(Shift + Enter). 첫 코드 셀이 `attention_lab`을 불러오고 글의 예시 `tr = al.article_example()`을 만듭니다.
+- `tr`에는 모든 단계의 배열이 각자의 이름으로 들어 있습니다: `tr.Q`, `tr.K`, `tr.V`(T × d), head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.P`(h × T × T), `tr.M`(T × T), `tr.O`(h × T × dh), `tr.H`(T × d).
+- 글은 토큰과 head를 1부터 세지만, 코드의 인덱스는 0부터 셉니다. 예를 들어 Head 1에서 토큰 3의 점수 행은 `tr.S[0, 2]`입니다. 출력에 찍히는 `S[3,·]` 같은 이름은 글과 같이 1부터 셉니다.
+- 그림은 노트북에 저장되어 있어 GitHub이나 nbviewer에서도 보입니다. 그림 아래의 위젯(슬라이더)은 노트북을 직접 실행할 때만 동작합니다.
+- 연습 문제는 `answer = ...`의 `...`를 코드로 바꾸고 실행하면 ✓/✗와 힌트로 답합니다. 해답은 접힌 셀에 있습니다.
+""",
+        """
+## How to use these notebooks
+
+- Run the cells from the top (Shift + Enter). The first code cell imports `attention_lab` and builds the article's example, `tr = al.article_example()`.
+- `tr` holds every stage under its own name: `tr.Q`, `tr.K`, `tr.V` (T × d), the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.P` (h × T × T), `tr.M` (T × T), `tr.O` (h × T × dh) and `tr.H` (T × d).
+- The article counts tokens and heads from 1; indices in code count from 0. Head 1's score row for token 3, for example, is `tr.S[0, 2]`. Printed names such as `S[3,·]` count from 1, as the article does.
+- The figures are stored in the notebooks, so GitHub and nbviewer show them. The widgets (sliders) below the figures work only when you run the notebook yourself.
+- In an exercise, replace the `...` in `answer = ...` with code and run the cell: you get ✓ or ✗ with a hint. The solution is in a collapsed cell.
+""",
+    ),
+    code(SETUP),
+    md(
+        """
+## 글의 예시
+
+토큰 수 T = 3, 모델 차원 d = 8, head 수 h = 2이므로 head 하나의 차원 dh는 4입니다. Q·K·V는 각각 3 × 8 형태이며, 각 토큰의 앞 네 성분은 Head 1, 뒤 네 성분은 Head 2에 해당합니다.
+""",
+        """
+## The article's example
+
+There are T = 3 tokens, the model dimension is d = 8 and there are h = 2 heads, so each head has dimension dh = 4. Q, K and V are each 3 × 8; the first four components of each token belong to Head 1, the last four to Head 2.
+""",
+    ),
+    code(
+        """
+print(f"T = {tr.T}, d = {tr.d}, h = {tr.h}, dh = {tr.dh}")
+print(tr.shapes())
+""",
+        check=True,
+    ),
+    md(
+        """
+그림 1처럼 각 head는 자신의 Q·K·V로 Core Attention을 계산하고, 두 head의 결과 O1과 O2를 같은 토큰 위치끼리 이어 붙이면(Concat) H가 됩니다.
+""",
+        """
+As in Figure 1, each head runs Core Attention on its own Q, K and V, and the heads' outputs O1 and O2, concatenated token by token (Concat), form H.
+""",
+    ),
+    code("al.plotting.figure_heads(tr)"),
+    md(
+        """
+## 토큰 3을 따라가기
+
+Head 1에서 토큰 3의 행이 단계마다 어떻게 바뀌는지 출력합니다. 점수 [2, 0, 6]은 √dh = 2로 나누면 [1, 0, 3]이 되고, 토큰 3은 모든 토큰을 참조할 수 있으므로 마스크 M을 더해도 그대로입니다. Softmax를 거치면 가중치 약 [0.114, 0.042, 0.844]가 되고, 이 가중치로 Value를 가중합한 출력은 약 [0.114, 0.042, 0.844, 1]입니다.
+""",
+        """
+## Following token 3
+
+Here is how token 3's row in Head 1 changes from stage to stage. The scores [2, 0, 6] become [1, 0, 3] after division by √dh = 2, and since token 3 may see every token, adding the mask M leaves them unchanged. The softmax turns them into the weights ≈ [0.114, 0.042, 0.844], and the weighted sum of the Values with these weights is the output ≈ [0.114, 0.042, 0.844, 1].
+""",
+    ),
+    code(
+        """
+for name, formula in al.STAGES.items():
+    matrix = getattr(tr, name)
+    row = matrix[2] if name == "M" else matrix[0, 2]
+    print(f"{formula:<26} {format_row(row, al.style.KIND_OF[name])}")
+""",
+        check=True,
+    ),
+    md(
+        """
+같은 단계를 Head 1의 모든 토큰에 대해 그림으로 보면 다음과 같습니다. 회색 빗금 칸은 마스크로 제외한 −∞ 자리입니다.
+""",
+        """
+The same stages for every token of Head 1, as a figure. The grey hatched cells are the −∞ positions removed by the mask.
+""",
+    ),
+    code("al.plotting.figure_stages(tr, head=0)"),
+    md(
+        """
+## Concat: H
+
+두 head의 출력 O1, O2는 각각 3 × 4이고, 같은 토큰 위치끼리 이어 붙인 H는 3 × 8입니다. H의 앞 네 열은 Head 1, 뒤 네 열은 Head 2의 결과입니다. H는 이후 출력 projection으로 전달됩니다.
+""",
+        """
+## Concat: H
+
+The heads' outputs O1 and O2 are 3 × 4 each; concatenated token by token they give H, which is 3 × 8. The first four columns of H come from Head 1, the last four from Head 2. H then goes on to the output projection.
+""",
+    ),
+    code(
+        """
+print("H:", tr.H.shape)
+for i, row in enumerate(tr.H, start=1):
+    print(f"H[{i},·] =", format_row(row, "values"))
+""",
+        check=True,
+    ),
+    md(
+        """
+## 직접 해 보기
+
+위에서 본 모든 단계를 위젯으로 살펴볼 수 있습니다. 아래 그림은 위젯이 동작하지 않는 곳에서도 보이도록 저장한, 두 head의 정적 그림입니다. 그 아래 위젯에서는 T, d, h, 마스크와 예시를 바꾸어 볼 수 있습니다.
+""",
+        """
+## Try it
+
+You can explore all of the stages above with a widget. The figure below is a stored static picture of both heads, visible even where widgets do not run; in the widget under it you can change T, d, h, the mask and the example.
+""",
+    ),
+    code("al.plotting.figure_all_heads(tr)"),
+    code("al.explorer(lang=LANG, view=\"all\")"),
+    md("## 연습 문제", "## Exercises"),
+    exercise("00.dh", "글의 예시에서 head 하나의 차원 dh를 `tr`로 계산해 보세요.",
+             "Compute the width dh of one head in the article's example from `tr`.", 1),
+    exercise("00.P_shape", "가중치 P 전체(`tr.P`)의 모양은 무엇일까요? (h, T, T)의 세 수로 답하세요.",
+             "What is the shape of all the weights P (`tr.P`)? Answer with the three numbers (h, T, T).", 2),
+    md(
+        """
+## 노트북 목록
+
+| # | 노트북 | 내용 |
+| --- | --- | --- |
+| 00 | [전체 흐름](00_overview.ipynb) | 글의 예시를 한 번에 계산하기 |
+| 01 | [head 나누기](01_heads.ipynb) | Q·K·V를 head로 나누고, head별로 계산하고, Concat하기 |
+| 02 | [점수 행렬 S](02_scores.ipynb) | S = QKᵀ, 점수 하나는 내적 |
+| 03 | [√dh로 나누기](03_scaling.ipynb) | 스케일링과 그 이유 |
+| 04 | [Causal mask](04_causal_mask.ipynb) | 마스크 M을 더해 참조 범위 정하기 |
+| 05 | [Softmax](05_softmax.ipynb) | 점수를 가중치 P로 바꾸기 |
+| 06 | [Value의 가중합](06_weighted_sum.ipynb) | O = PV |
+| 07 | [탐색기](07_explorer.ipynb) | 모든 단계를 한 화면에서 |
+""",
+        """
+## The notebooks
+
+| # | notebook | contents |
+| --- | --- | --- |
+| 00 | [The whole flow](00_overview.ipynb) | the article's example in one go |
+| 01 | [Splitting into heads](01_heads.ipynb) | Q, K, V split into heads, each head on its own, Concat |
+| 02 | [The score matrix S](02_scores.ipynb) | S = QKᵀ; one score is a dot product |
+| 03 | [Dividing by √dh](03_scaling.ipynb) | scaling, and why |
+| 04 | [The causal mask](04_causal_mask.ipynb) | adding the mask M to set which tokens may be seen |
+| 05 | [Softmax](05_softmax.ipynb) | turning scores into weights P |
+| 06 | [The weighted sum of Values](06_weighted_sum.ipynb) | O = PV |
+| 07 | [The explorer](07_explorer.ipynb) | every stage on one screen |
+""",
+    ),
+    next_link("01_heads.ipynb", "다음: 01 — head 나누기", "Next: 01 — Splitting into heads"),
+]

@@ -1,0 +1,171 @@
+# ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
+from cells import SETUP, code, exercise, md, next_link
+
+NAME = "03_scaling"
+
+CELLS = [
+    md(
+        """
+# 03 — √dh로 나누기
+
+02에서는 점수 행렬 S = QKᵀ를 계산했습니다. 이어서 S의 모든 값을 √dh로 나눕니다. 내적은 dh개 성분의 곱을 더하므로, 차원이 커질수록 점수의 크기가 커지기 쉽습니다. 점수 차이가 지나치게 커지면 뒤의 Softmax에서 가중치가 한쪽으로 몰릴 수 있어, head 차원에 맞춰 크기를 조절합니다.
+
+이 노트북에서 보게 될 것:
+
+- 글의 예시에서 dh = 4이므로 모든 점수를 2로 나누기: 세 번째 행 [2, 0, 6] → [1, 0, 3]
+- 글보다 한 걸음 더: 무작위 벡터로 dh를 바꿔 가며, 나누지 않으면 점수의 퍼짐이 √dh만큼 커지고 Softmax가 한쪽으로 몰린다는 것
+- √d가 아니라 √dh로 나누어야 하는 이유
+""",
+        """
+# 03 — Dividing by √dh
+
+Notebook 02 computed the score matrix S = QKᵀ. Next, every value of S is divided by √dh. A dot product adds up dh products of components, so scores tend to grow as the dimension grows. If the differences between scores become too large, the softmax that follows can pile all the weight onto one token, so the scores are scaled to the head dimension.
+
+What you will see:
+
+- in the article's example dh = 4, so every score is divided by 2: row 3 [2, 0, 6] → [1, 0, 3]
+- one step beyond the article: with random vectors and growing dh, unscaled scores spread out by √dh and the softmax piles up on one token
+- why the divisor is √dh and not √d
+""",
+    ),
+    code(SETUP),
+    md(
+        """
+## 글의 예시: 2로 나누기
+
+`al.scale(S, dh)`는 모든 점수를 √dh로 나눕니다. 여기서는 dh = 4이므로 √dh = 2입니다. 강조했던 점수 2는 1이 되고, 세 번째 행 [2, 0, 6]은 [1, 0, 3]이 됩니다. 두 번째 행 [6, 3, −2]는 [3, 1.5, −1]이 되며, 04에서 이 행에 마스크를 적용합니다.
+""",
+        """
+## The article's example: divide by 2
+
+`al.scale(S, dh)` divides every score by √dh. Here dh = 4, so √dh = 2. The highlighted score 2 becomes 1, and row 3 [2, 0, 6] becomes [1, 0, 3]. Row 2, [6, 3, −2], becomes [3, 1.5, −1]; notebook 04 applies the mask to this row.
+""",
+    ),
+    code(
+        """
+S = tr.S[0]
+S_scaled = al.scale(S, tr.dh)
+fmt = al.style.format_value
+print(f"dh = {tr.dh}, √dh = {fmt(np.sqrt(tr.dh))}")
+print("S[3,1]       =", fmt(S[2, 0], "scores"), "→", fmt(S_scaled[2, 0], "scores"))
+for i in range(tr.T):
+    before, after = format_row(S[i], "scores"), format_row(S_scaled[i], "scores")
+    print(f"S[{i + 1},·] = {before:<11} →  S[{i + 1},·] / √dh = {after}")
+""",
+        check=True,
+    ),
+    md(
+        """
+아래 그림은 나누기 전과 후의 Head 1 점수 행렬입니다. 색의 기준이 같으므로, 나눈 뒤 점수 차이가 줄어든 것이 색으로도 보입니다.
+""",
+        """
+The figure below shows Head 1's score matrix before and after the division. Both use the same colour scale, so the smaller differences after the division show in the colours as well.
+""",
+    ),
+    code(
+        """
+from matplotlib.figure import Figure
+
+fig = Figure(figsize=(6.4, 2.9), layout="constrained")
+left, right = fig.subplots(1, 2)
+vmin, vmax = al.style.value_range("scores", S)
+al.plotting.heatmap(left, S, "scores", title=r"$S = QK^\\top$", vmin=vmin, vmax=vmax, ylabel="query token",
+                    xlabel="key token")
+al.plotting.heatmap(right, S_scaled, "scores", title=r"$S/\\sqrt{d_h}$", vmin=vmin, vmax=vmax, xlabel="key token")
+fig
+""",
+    ),
+    md(
+        """
+## 직접 해 보기
+
+아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 무작위 예시로 바꾸어 점수의 크기도 비교해 보세요.
+""",
+        """
+## Try it
+
+In the widget below, change the head dimension dh and watch the divisor √dh change. Switch to a random example to compare the sizes of the scores too.
+""",
+    ),
+    code("al.explorer(lang=LANG, view=\"scaling\")"),
+    md(
+        """
+## 글보다 한 걸음 더: 왜 √dh일까요?
+
+Query와 Key의 성분이 평균 0, 분산 1인 무작위 수라고 해 봅시다. 점수 q·k는 dh개의 곱 qᵢkᵢ를 더한 것이고, 각 곱의 분산은 1이므로 점수의 분산은 dh, 표준편차는 √dh입니다. 그래서 √dh로 나누면 dh와 상관없이 표준편차가 1 근처에 머뭅니다.
+
+아래 셀은 dh를 바꿔 가며 무작위 Q, K(토큰 8개, 예시 400개)로 점수를 만들고, 나누기 전후의 표준편차와 각 행에서 가장 큰 가중치의 평균(max P)을 계산합니다. 나누지 않으면 dh가 커질수록 max P가 1에 가까워집니다. Softmax가 거의 한 토큰에만 가중치를 주는 포화 상태입니다.
+""",
+        """
+## Beyond the article: why √dh?
+
+Suppose the components of Query and Key are random numbers with mean 0 and variance 1. A score q·k adds up dh products qᵢkᵢ, each with variance 1, so the score has variance dh and standard deviation √dh. Dividing by √dh therefore keeps the standard deviation near 1 whatever dh is.
+
+The cell below makes scores from random Q and K (8 tokens, 400 examples) for several dh and computes the standard deviation before and after the division, and the average of each row's largest weight (max P). Without the division max P approaches 1 as dh grows: the softmax saturates and gives nearly all the weight to a single token.
+""",
+    ),
+    code(
+        """
+rng = np.random.default_rng(0)
+dims = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+spread, spread_scaled, top, top_scaled = [], [], [], []
+for dh in dims:
+    Q = rng.standard_normal((400, 8, dh))
+    K = rng.standard_normal((400, 8, dh))
+    S_raw = al.scores(Q, K)
+    S_div = al.scale(S_raw, dh)
+    spread.append(S_raw.std())
+    spread_scaled.append(S_div.std())
+    top.append(al.softmax(S_raw).max(axis=-1).mean())
+    top_scaled.append(al.softmax(S_div).max(axis=-1).mean())
+
+print(f"{'dh':>4} {'√dh':>6} {'std(S)':>8} {'std(S/√dh)':>11} {'max P (S)':>10} {'max P (S/√dh)':>14}")
+for row in zip(dims, spread, spread_scaled, top, top_scaled):
+    dh, s, s_scaled, p, p_scaled = row
+    print(f"{dh:>4} {np.sqrt(dh):>6.2f} {s:>8.2f} {s_scaled:>11.2f} {p:>10.3f} {p_scaled:>14.3f}")
+""",
+    ),
+    code(
+        """
+fig = Figure(figsize=(8, 3), layout="constrained")
+ax_std, ax_top = fig.subplots(1, 2)
+ax_std.plot(dims, spread, "o-", label="std(S)")
+ax_std.plot(dims, np.sqrt(dims), "k--", linewidth=1, label=r"$\\sqrt{d_h}$")
+ax_std.plot(dims, spread_scaled, "s-", label=r"std$(S/\\sqrt{d_h})$")
+ax_std.set(xscale="log", yscale="log", xlabel=r"$d_h$", title="spread of the scores")
+ax_top.plot(dims, top, "o-", label=r"softmax$(S)$")
+ax_top.plot(dims, top_scaled, "s-", label=r"softmax$(S/\\sqrt{d_h})$")
+ax_top.set(xscale="log", ylim=(0, 1.05), xlabel=r"$d_h$", title="mean of the largest weight per row")
+for ax in (ax_std, ax_top):
+    ax.set_xticks(dims, [str(n) for n in dims])
+    ax.legend(fontsize=8)
+fig
+""",
+    ),
+    md(
+        """
+## √d가 아니라 √dh로 나눕니다
+
+Multi-head attention에서 점수 하나는 head 안의 dh개 성분으로 계산합니다. 그래서 나누는 값은 모델 차원 d가 아니라 head 차원 dh에 맞춥니다. √d = √(h·dh)로 나누면 점수가 √h배 더 작아져 가중치가 지나치게 고르게 퍼집니다. 글의 예시에서 d = 8로 나누는 실수를 하면, 토큰 3의 가중치는 [0.114, 0.042, 0.844]가 아니라 아래처럼 달라집니다.
+""",
+        """
+## Divide by √dh, not √d
+
+In multi-head attention one score is computed from the dh components inside a head, so the divisor follows the head dimension dh, not the model dimension d. Dividing by √d = √(h·dh) makes the scores √h times smaller and spreads the weights too evenly. If we made that mistake in the article's example (d = 8), token 3's weights would no longer be [0.114, 0.042, 0.844] but the following.
+""",
+    ),
+    code(
+        """
+row3 = tr.S[0, 2]
+print(f"√dh = {fmt(np.sqrt(tr.dh))}: softmax(S[3,·] / √dh) =", format_row(al.softmax(al.scale(row3, tr.dh)), "weights"))
+print(f"√d  = {np.sqrt(tr.d):.3f}: softmax(S[3,·] / √d)  =", format_row(al.softmax(al.scale(row3, tr.d)), "weights"))
+""",
+        check=True,
+    ),
+    md("## 연습 문제", "## Exercises"),
+    exercise("03.row2", "Head 1에서 S / √dh의 두 번째 행을 `tr.S`와 `np.sqrt`로 계산해 보세요.",
+             "Compute row 2 of S / √dh for Head 1 from `tr.S` with `np.sqrt`.", 1),
+    exercise("03.divisor", "모델 차원 d = 512, head 수 h = 8인 모델에서 점수를 나누는 값은 얼마일까요?",
+             "In a model with d = 512 and h = 8 heads, what number are the scores divided by?", 2),
+    next_link("04_causal_mask.ipynb", "다음: 04 — Causal mask", "Next: 04 — The causal mask"),
+]
