@@ -47,6 +47,7 @@ class AttentionTrace:
     O: np.ndarray  # noqa: E741 -- the article's name for the output
     H: np.ndarray
     mask_name: str = field(default="causal")  # "causal", "none" or "custom"
+    scaled: bool = True  # False only in a trace made to show what happens without the √dh
 
     def __post_init__(self):
         for name in ("Q", "K", "V", "Qh", "Kh", "Vh", "S", "S_scaled", "M", "S_masked", "P", "O", "H"):
@@ -115,11 +116,13 @@ def check_sizes(T, d, h):
         )
 
 
-def attention_trace(Q, K, V, h, mask="causal"):  # [T, d], [T, d], [T, d] -> AttentionTrace
+def attention_trace(Q, K, V, h, mask="causal", scaled=True):  # [T, d], [T, d], [T, d] -> AttentionTrace
     """Run Core Attention on Q, K, V split into h heads and keep every stage.
 
     mask: "causal" (the decoder's mask), None (no mask), or a (T, T) boolean
     array where True means "Query token i may attend to Key token j".
+    scaled=False skips the division by √dh (S_scaled is then S): only for
+    showing what the scale prevents, never how attention is computed.
     """
     Q, K, V = _as_matrix("Q", Q), _as_matrix("K", K), _as_matrix("V", V)
     if not (Q.shape == K.shape == V.shape):
@@ -136,11 +139,11 @@ def attention_trace(Q, K, V, h, mask="causal"):  # [T, d], [T, d], [T, d] -> Att
         S = core.scores(Qh, Kh)  # (h, T, T)
     if not np.isfinite(S).all():
         raise ValueError("Q, K: the scores Q·Kᵀ overflowed to ±inf; use smaller values in Q and K.")
-    S_scaled = core.scale(S, dh)  # (h, T, T)
+    S_scaled = core.scale(S, dh if scaled else 1)  # (h, T, T)
     S_masked = core.apply_mask(S_scaled, M)  # (h, T, T)
     P = core.softmax(S_masked)  # (h, T, T)
     O = core.weighted_sum(P, Vh)  # (h, T, dh)  # noqa: E741
     H = core.concat_heads(O)  # (T, d)
 
     mask_name = "none" if mask is None else mask if isinstance(mask, str) else "custom"
-    return AttentionTrace(Q, K, V, Qh, Kh, Vh, S, S_scaled, M, S_masked, P, O, H, mask_name)
+    return AttentionTrace(Q, K, V, Qh, Kh, Vh, S, S_scaled, M, S_masked, P, O, H, mask_name, scaled)

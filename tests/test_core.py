@@ -139,3 +139,12 @@ def test_core_imports_only_numpy():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_unscaled_trace_shows_what_the_scale_prevents():
+    tr = al.article_example()
+    raw = al.attention_trace(tr.Q, tr.K, tr.V, h=2, scaled=False)
+    assert tr.scaled and not raw.scaled
+    np.testing.assert_array_equal(raw.S_scaled, tr.S)
+    np.testing.assert_allclose(raw.P[0, 2], al.softmax(np.array([2.0, 0.0, 6.0])))
+    assert raw.P[0, 2].max() > tr.P[0, 2].max()  # without the scale the softmax is sharper
