@@ -50,6 +50,16 @@ def softmax(S_masked):  # [..., T, T] -> [..., T, T]
     return np.divide(exps, row_sum, out=np.zeros_like(exps), where=row_sum > 0)
 
 
+def exponentials(S_masked):  # [..., T] -> [..., T]
+    """e^s of each score, as the article writes softmax out: e¹, e⁰, e³, then divide by their sum.
+
+    No maximum is subtracted, so these are the article's numbers; they are for
+    showing the arithmetic (softmax() is what computes P). e^−∞ is exactly 0.
+    """
+    with np.errstate(over="ignore"):  # a huge score shows as ∞ rather than warning
+        return np.exp(S_masked)
+
+
 def weighted_sum(P, V):  # [..., T, T], [..., T, dh] -> [..., T, dh]
     """O = P V: each output row is the P-weighted sum of the Value rows."""
     return P @ V

@@ -3,8 +3,8 @@
 Colours, labels, text colours and masked cells all come from `style.cell_style`,
 exactly as for the matplotlib figures; this module only writes them as HTML.
 It never computes attention: the breakdown helpers display numbers read from a
-trace (they compute the elementwise products of one dot product and the exp of
-one row, for display only).
+trace (they compute the elementwise products of one dot product, for display;
+the exponentials of a row come from `core.exponentials`).
 
     from attention_lab import html
     html.page(html.heatmap_html(tr.S[0], "S", title="S = QKᵀ"))   # a str of HTML
@@ -18,6 +18,7 @@ from html import escape
 import numpy as np
 
 from . import style
+from .core import exponentials
 
 # Layout only; each cell's colours are written inline from style.cell_style.
 CSS = """
@@ -188,8 +189,7 @@ def dot_product_html(q, k, *, score, scaled, mask_value, masked, dh, labels):  #
 def softmax_html(scores_row, weights_row, *, labels, col_labels=None):  # [T], [T] -> str
     """One row's softmax as a table: scores → exp → sum → weights (weights read from P)."""
     scores_row = np.asarray(scores_row, dtype=float)
-    with np.errstate(over="ignore"):
-        exps = np.exp(scores_row)  # display only: e^−∞ = 0 exactly
+    exps = exponentials(scores_row)  # e^s as the article writes them; e^−∞ = 0 exactly
     total = exps.sum()
     cols = style.token_labels(len(scores_row)) if col_labels is None else col_labels
     head = "".join(f"<th>{escape(labels['key'])} {escape(str(c))}</th>" for c in cols)

@@ -32,7 +32,7 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
-from . import style
+from . import core, style
 
 # Sizes, in inches and points. A figure is sized from its matrices: each cell
 # gets CELL_MAX inches while that fits in MAX_WIDTH × MAX_HEIGHT, less when not.
@@ -420,7 +420,8 @@ def figure_softmax(tr, head=0, row=2):  # AttentionTrace -> Figure
     T, head, row = tr.T, _check_head(tr, head), _token(tr, row, "row")
     scores = tr.S_masked[head, row]  # (T,)
     weights = tr.P[head, row]  # (T,) read from the trace, not recomputed
-    total = float(np.exp(scores).sum())  # for display: the sum the article divides by; exp(−∞) = 0
+    exps = core.exponentials(scores)  # (T,) e^s as the article writes them; e^−∞ = 0
+    total = float(exps.sum())
     vmin, vmax = style.value_range("scores", tr.S_masked[head])
     i = row + 1
     width = 2 * T + OPERATOR_WIDTH * 2
@@ -445,7 +446,7 @@ def figure_softmax(tr, head=0, row=2):  # AttentionTrace -> Figure
     grid = [grid[n, 1] for n in range(3)]
     heatmap(bottom.add_subplot(grid[0]), scores[None, :], "scores", vmin=vmin, vmax=vmax, row_labels=["s"],
             title=f"scores s of query token {i}: row {i} of " + STAGE_TITLES["S_masked"])
-    powers = [[_exp_power(x) for x in scores], [_exp_value(float(np.exp(x))) for x in scores]]
+    powers = [[_exp_power(x) for x in scores], [_exp_value(float(e)) for e in exps]]
     _text_cells(bottom.add_subplot(grid[1]), powers, row_labels=["$e^{s}$", "="],
                 title=rf"exponentials ($e^{{-\infty}}$ = 0),  their sum = {_exp_value(total)}")
     heatmap(bottom.add_subplot(grid[2]), weights[None, :], "weights", row_labels=["p"], xlabel=KEY,

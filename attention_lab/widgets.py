@@ -7,10 +7,11 @@
 The widget lays out controls and renders HTML (`attention_lab.html`); every
 number comes from a trace built by `article_example` / `random_example`.
 One user action is one redraw: linked controls (head choices, token pickers,
-the example source) are adjusted under `_hold()` and the view is drawn once.
+the example source) are adjusted under `_hold()` and the view is drawn once,
+sent to the browser before the controls' own updates.
 """
 
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from html import escape
 
 import ipywidgets as W
@@ -18,23 +19,26 @@ import ipywidgets as W
 from . import html as hm
 from . import style
 from .examples import article_example, random_example
+from .trace import attention_trace
 
 LIMITS = {"T": (1, 16), "h": (1, 8), "dh": (1, 8)}
 ARTICLE = {"T": 3, "h": 2, "dh": 4}  # the article's sizes: T=3, d=8, h=2
 ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based here)
 
 HEAD_STAGES = ("S", "S_scaled", "M", "S_masked", "P", "Vh", "O")  # one heatmap each, per head
+# The scaling view also shows P as it would be without ÷√dh, from a trace made with scaled=False.
+UNSCALED = {"P_unscaled": "P"}
 BREAKDOWNS = ("dot", "softmax", "weighted_sum")  # below a head's heatmaps, driven by the pickers
 
 # What each view shows: per-head stages, breakdowns, and whole-trace sections ("split", "outputs", "concat").
 VIEWS = {
     "heads": ("split", "outputs", "concat"),
     "scores": ("S", "S_scaled", "dot"),
-    "scaling": ("S", "S_scaled", "scaling_note"),
+    "scaling": ("S", "S_scaled", "P", "P_unscaled", "scaling_note"),
     "mask": ("S_scaled", "M", "S_masked"),
     "softmax": ("S_masked", "P", "softmax"),
     "weighted_sum": ("P", "Vh", "O", "weighted_sum"),
-    "all": ("split", *HEAD_STAGES, *BREAKDOWNS, "outputs", "concat"),
+    "all": ("split", *HEAD_STAGES, *BREAKDOWNS, "concat"),
 }
 
 LABELS = {
@@ -53,8 +57,9 @@ LABELS = {
         "masked": "+ M", "softmax": "Softmax of row {i}", "scores": "scores", "sum": "sum", "weights": "weights P",
         "weighted_sum": "Output of token {i}: the weighted sum of the Value rows", "weight": "weight",
         "value": "Value", "output": "output O",
+        "P_unscaled": "P without ÷ √dh = softmax(S + M)",
         "scaling_note": "Every score is divided by √dh = √{dh} ≈ {root}, so the spread of scores does not grow "
-                        "with dh.",
+                        "with dh. Without it, raise dh and watch the largest score take almost all the weight.",
     },
     "ko": {
         "source": "예시", "article": "글의 예시", "random": "무작위 (seed)",
@@ -71,8 +76,9 @@ LABELS = {
         "masked": "+ M", "softmax": "{i}번째 행의 Softmax", "scores": "점수", "sum": "합", "weights": "가중치 P",
         "weighted_sum": "토큰 {i}의 출력: Value의 가중합", "weight": "가중치",
         "value": "Value", "output": "출력 O",
+        "P_unscaled": "√dh로 나누지 않은 P = softmax(S + M)",
         "scaling_note": "모든 점수를 √dh = √{dh} ≈ {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
-                        "않도록 조절합니다.",
+                        "않도록 조절합니다. 나누지 않으면 dh를 키울수록 가장 큰 점수가 가중치를 거의 다 가져갑니다.",
     },
 }
 
@@ -105,7 +111,7 @@ class Explorer(W.VBox):
         self.lang, self.view_name, self.L = lang, view, LABELS[lang]
         self.redraw_count = 0
         self._holding = 0
-        self.trace = None
+        self.trace = self.unscaled = None
         L, wide, narrow = self.L, W.Layout(width="300px"), W.Layout(width="190px")
         initial = {"description_width": "initial"}
 
@@ -168,10 +174,19 @@ class Explorer(W.VBox):
 
     @contextmanager
     def _hold(self):
-        """Adjust linked controls without redrawing; the caller redraws once afterwards."""
+        """Adjust linked controls without redrawing them one by one, and send each control's changes to the
+        browser as one message when the hold ends (a refitted dropdown would send three: options, index, index).
+
+        Callers redraw inside the hold: the view's update leaves first, the controls' few messages after it.
+        Every message of a step counts: jupyter_server leaves Nagle's algorithm on for kernel WebSockets, so
+        a burst of small messages can stall ~40 ms on a delayed TCP ACK (benchmarks/bench_browser_latency.py).
+        """
         self._holding += 1
         try:
-            yield
+            with ExitStack() as held:
+                for control in self.controls.values():
+                    held.enter_context(control.hold_sync())
+                yield
         finally:
             self._holding -= 1
 
@@ -180,7 +195,7 @@ class Explorer(W.VBox):
             return
         with self._hold():
             self._sync(change["owner"])
-        self._redraw()
+            self._redraw()
 
     def _on_reset(self, _button=None):
         """Bring back the article's example: T=3, d=8, h=2, causal mask, Head 1, token 3 and key 1 picked."""
@@ -191,7 +206,7 @@ class Explorer(W.VBox):
             self._fit_choices()
             self.head_select.value = 0
             self._set_picks(ARTICLE_PICKS)
-        self._redraw()
+            self._redraw()
 
     def _sync(self, owner):
         """Keep the controls consistent after `owner` changed: source ⇄ sizes, head and token choices."""
@@ -244,6 +259,8 @@ class Explorer(W.VBox):
     def _redraw(self):
         self.redraw_count += 1
         tr = self.trace = self._make_trace()
+        if any(name in UNSCALED for name in VIEWS[self.view_name]):
+            self.unscaled = attention_trace(tr.Q, tr.K, tr.V, tr.h, mask=tr.M == 0, scaled=False)
         self.d_label.value = f'<span style="padding-left:8px">{escape(self.L["d"])} = <b>{tr.d}</b></span>'
         self.shape_line.value = (
             f'<div class="al-shape" style="font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;'
@@ -261,7 +278,7 @@ class Explorer(W.VBox):
             bars = [style.head_color(c // tr.dh) for c in range(tr.d)]
             parts.append(hm.section(L["split"], *(self._matrix(tr, name, col_colors=bars) for name in "QKV")))
         for i in heads:
-            panels = [self._stage(tr, name, i, score_range) for name in items if name in HEAD_STAGES]
+            panels = [self._stage(tr, name, i, score_range) for name in items if name in HEAD_STAGES + (*UNSCALED,)]
             panels += [self._breakdown(tr, name, i) for name in items if name in BREAKDOWNS]
             if panels:
                 parts.append(hm.section(L["head_n"].format(n=i + 1), *panels, color=style.head_color(i)))
@@ -283,8 +300,10 @@ class Explorer(W.VBox):
     def _stage(self, tr, name, i, score_range):
         """Head i's heatmap of one stage, with the picked cell or row highlighted where a breakdown explains it."""
         L, items = self.L, VIEWS[self.view_name]
-        matrix = tr.M if name == "M" else getattr(tr, name)[i]
-        kind = style.KIND_OF[name]
+        field = UNSCALED.get(name, name)
+        source = self.unscaled if name in UNSCALED else tr
+        matrix = tr.M if name == "M" else getattr(source, field)[i]
+        kind = style.KIND_OF[field]
         highlight = None
         if "dot" in items and name in ("S", "S_scaled", "M"):
             highlight = (self.query_pick.value, self.key_pick.value)

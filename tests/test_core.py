@@ -148,3 +148,10 @@ def test_unscaled_trace_shows_what_the_scale_prevents():
     np.testing.assert_array_equal(raw.S_scaled, tr.S)
     np.testing.assert_allclose(raw.P[0, 2], al.softmax(np.array([2.0, 0.0, 6.0])))
     assert raw.P[0, 2].max() > tr.P[0, 2].max()  # without the scale the softmax is sharper
+
+
+def test_exponentials_are_the_articles_numerators():
+    e = al.exponentials(np.array([1.0, 0.0, 3.0, -np.inf]))
+    np.testing.assert_allclose(e, [np.e, 1.0, np.e**3, 0.0])
+    assert e[3] == 0.0
+    np.testing.assert_allclose(e[:3] / e.sum(), al.softmax(np.array([1.0, 0.0, 3.0])))

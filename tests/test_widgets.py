@@ -3,6 +3,7 @@
 import re
 
 import ipywidgets as W
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -69,7 +70,7 @@ def test_each_control_changes_the_view(w):
     assert "T=5 · d=8" in text(w.shape_line.value) and w.source_toggle.value == "random"
     w.h_slider.value = 4
     assert "d=16 · h=4 · dh=4" in text(w.shape_line.value)
-    assert len(re.findall(r'data-name="O"', w.stage_html.value)) == 1 + 4  # the selected head + outputs of all
+    assert len(re.findall(r'data-name="O"', w.stage_html.value)) == 1  # the selected head only
     w.head_select.value = -1  # all heads
     assert len(re.findall(r'data-name="P"', w.stage_html.value)) == 4
     w.dh_slider.value = 2
@@ -164,7 +165,7 @@ def test_every_view_renders_and_follows_t(view):
     w = al.explorer(view=view, lang="ko")
     names = set(re.findall(r'data-name="(\w+)"', w.stage_html.value))
     expected = {"heads": {"Q", "K", "V", "O", "H"}, "scores": {"S", "S_scaled", "dot"},
-                "scaling": {"S", "S_scaled"}, "mask": {"S_scaled", "M", "S_masked"},
+                "scaling": {"S", "S_scaled", "P", "P_unscaled"}, "mask": {"S_scaled", "M", "S_masked"},
                 "softmax": {"S_masked", "P", "softmax"}, "weighted_sum": {"P", "Vh", "O", "weighted_sum"}}
     assert names == expected.get(view, names) and names
     w.T_slider.value = 6
@@ -218,3 +219,14 @@ def test_any_sequence_of_actions_keeps_the_controls_consistent(actions, view):
             control.value = value
         assert w.redraw_count == count + changed, (name, value)
         check_invariants(w)
+
+
+def test_scaling_view_shows_p_with_and_without_the_scale():
+    w = al.explorer(view="scaling")
+    assert row_labels(heatmap(w, "P"), 2) == ["0.114", "0.042", "0.844"]
+    assert row_labels(heatmap(w, "P_unscaled"), 2) == ["0.018", "0.002", "0.980"]  # softmax([2, 0, 6])
+    redraws = w.redraw_count
+    w.dh_slider.value = 8
+    assert w.redraw_count == redraws + 1
+    np.testing.assert_array_equal(w.unscaled.S_scaled, w.trace.S)
+    assert w.unscaled.P.max(axis=-1).mean() >= w.trace.P.max(axis=-1).mean()

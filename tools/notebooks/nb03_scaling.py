@@ -79,12 +79,12 @@ fig
         """
 ## 직접 해 보기
 
-아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 무작위 예시로 바꾸어 점수의 크기도 비교해 보세요.
+아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 오른쪽 두 행렬은 √dh로 나눈 점수로 얻은 가중치 P와, 나누지 않은 점수로 얻은 가중치입니다. dh를 8까지 키우면서 나누지 않은 쪽에서 한 토큰이 가중치를 거의 다 가져가는지 비교해 보세요.
 """,
         """
 ## Try it
 
-In the widget below, change the head dimension dh and watch the divisor √dh change. Switch to a random example to compare the sizes of the scores too.
+In the widget below, change the head dimension dh and watch the divisor √dh change. The two matrices on the right are the weights P from the scaled scores and the weights the unscaled scores would give. Raise dh up to 8 and compare: without the division, one token soon takes almost all the weight.
 """,
     ),
     code("al.explorer(lang=LANG, view=\"scaling\")"),
