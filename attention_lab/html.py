@@ -117,7 +117,7 @@ def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, 
             classes = "al-masked " if cs.masked[i, j] else ""
             classes += "al-hl" if (i == hl_row and j == hl_col) else ""
             label = escape(cs.labels[i][j])
-            ink = "#111" if cs.text_dark[i, j] else "#fff"
+            ink = style.INK_DARK if cs.text_dark[i, j] else style.INK_LIGHT
             cls = f' class="{classes.strip()}"' if classes else ""
             tip = "" if annotate else f' title="{label}"'
             cells.append(f'<td{cls}{tip} style="background-color:{fills[i][j]};color:{ink}">'
@@ -173,8 +173,7 @@ def dot_product_html(q, k, *, score, scaled, mask_value, masked, dh, labels):  #
     S[i, j], S_scaled[i, j], M[i, j], S_masked[i, j] read from the trace.
     labels: dict with "query", "key" (e.g. "Query token 3"), "score", "scaled", "masked" words.
     """
-    terms = " + ".join(f"{_v(a) if n == 0 else _paren(_v(a))}·{_paren(_v(b))}"  # −1·1 + (−2)·(−1) + …
-                       for n, (a, b) in enumerate(zip(q, k, strict=True)))
+    terms = style.dot_product_text(q, k)  # −1·1 + 1·(−1) + …
     root = _v(dh)
     lines = [
         f"{escape(labels['query'])} = {style.format_row(q)} · {escape(labels['key'])} = {style.format_row(k)}",

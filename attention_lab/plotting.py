@@ -110,7 +110,7 @@ def heatmap(ax, matrix, kind, *, row_labels=None, col_labels=None, title=None, x
     if annotate:
         texts = [
             ax.text(j, i, label, ha="center", va="center", fontsize=fontsize or FONT_MIN,
-                    color="black" if cells.text_dark[i, j] else "white",
+                    color=style.INK_DARK if cells.text_dark[i, j] else style.INK_LIGHT,
                     bbox=MASKED_LABEL_BOX if cells.masked[i, j] else None)
             for i, row in enumerate(cells.labels) for j, label in enumerate(row)
         ]
@@ -267,19 +267,6 @@ def _head_ticks(h, dh):
 # Text the figures print: the article's notation, with the typographic minus.
 
 
-def _factor(x, bracket):
-    text = style.format_value(float(x))
-    return f"({text})" if bracket and x < 0 else text
-
-
-def dot_product_text(q, k):  # [dh], [dh] -> str
-    """A dot product written out as the article does: −1·1 + 1·(−1) + 1·2 + 2·1.
-
-    Negative numbers are bracketed except the very first factor, so a sign is never read as an operator.
-    """
-    return " + ".join(f"{_factor(a, n > 0)}\u00b7{_factor(b, True)}" for n, (a, b) in enumerate(zip(q, k, strict=True)))
-
-
 def _math_number(x):
     """A score as a mathtext exponent: −∞ as \\infty, with mathtext's own minus sign."""
     return r"-\infty" if x == -np.inf else style.format_value(float(x), "scores").replace(style.MINUS, "-")
@@ -389,7 +376,7 @@ def figure_scores(tr, head=0, query=2, key=0):  # AttentionTrace -> Figure
     score, scaled = tr.S[head, query, key], tr.S_scaled[head, query, key]
     _caption(bottom, [
         f"Query of token {i} = {style.format_row(q)},   Key of token {j} = {style.format_row(k)}",
-        f"S[{i}, {j}] = {dot_product_text(q, k)} = {style.format_value(score, 'scores')}"
+        f"S[{i}, {j}] = {style.dot_product_text(q, k)} = {style.format_value(score, 'scores')}"
         f"   (row = query token {i}, column = key token {j})",
         f"S[{i}, {j}] / \u221a{dh} = {style.format_value(score, 'scores')} / {style.format_value(np.sqrt(dh))}"
         f" = {style.format_value(scaled, 'scores')}",

@@ -20,6 +20,7 @@ MINUS = "\u2212"  # the typographic minus, as the article writes −1 and −∞
 NEG_INF_LABEL = MINUS + "∞"
 MASKED_RGBA = (0.82, 0.82, 0.82, 1.0)  # light grey: clearly not a colour of any scale
 MASKED_HATCH = "///"
+INK_DARK, INK_LIGHT = "#111111", "#ffffff"  # cell text: dark on light fills, light on dark ones
 
 CMAPS = {"scores": "RdBu_r", "weights": "YlGnBu", "values": "PRGn"}
 
@@ -66,6 +67,18 @@ def format_value(x, kind="values"):
 def format_row(row, kind="values"):
     """A vector as the article writes it: [3, 1.5, −∞]."""
     return "[" + ", ".join(format_value(float(x), kind) for x in row) + "]"
+
+
+def dot_product_text(q, k):  # [dh], [dh] -> str
+    """A dot product written out as the article does: −1·1 + 1·(−1) + 1·2 + 2·1.
+
+    Negative numbers are bracketed except the very first factor, so a sign is never read as an operator.
+    """
+    def factor(x, bracket):
+        text = format_value(float(x))
+        return f"({text})" if bracket and x < 0 else text
+
+    return " + ".join(f"{factor(a, n > 0)}\u00b7{factor(b, True)}" for n, (a, b) in enumerate(zip(q, k, strict=True)))
 
 
 def value_range(kind, *matrices):

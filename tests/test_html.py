@@ -10,7 +10,7 @@ from attention_lab import html as hm
 from attention_lab import style
 
 CELL = re.compile(r"<td(?: class=\"([^\"]*)\")?(?: title=\"[^\"]*\")? style=\"background-color:(#[0-9a-f]{6});"
-                  r"color:(#[0-9a-f]{3})\">([^<]*)</td>")
+                  r"color:(#[0-9a-f]{6})\">([^<]*)</td>")
 
 
 def cells(fragment):  # -> list of (classes, fill, ink, label) in row-major order
@@ -29,7 +29,7 @@ def test_labels_and_colours_come_from_style(tr):
     assert [c[3] for c in found] == [x for row in cs.labels for x in row]
     expected_fill = ["#{:02x}{:02x}{:02x}".format(*np.rint(c[:3] * 255).astype(int)) for c in cs.rgba.reshape(-1, 4)]
     assert [c[1] for c in found] == expected_fill
-    assert [c[2] == "#111" for c in found] == cs.text_dark.ravel().tolist()
+    assert [c[2] == style.INK_DARK for c in found] == cs.text_dark.ravel().tolist()
 
 
 def test_masked_cells_have_the_class_and_minus_infinity(tr):

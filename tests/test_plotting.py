@@ -70,7 +70,7 @@ def test_colours_and_text_colours_come_from_style(tr):
     drawn = plotting.heatmap(new_ax(), tr.S[0], "scores")
     cells = style.cell_style(tr.S[0], "scores")
     assert np.allclose(drawn.image.get_array(), cells.rgba)
-    dark = [matplotlib.colors.to_hex(t.get_color()) == "#000000" for t in drawn.texts]
+    dark = [matplotlib.colors.to_hex(t.get_color()) == style.INK_DARK for t in drawn.texts]
     assert dark == cells.text_dark.ravel().tolist()
 
 
@@ -123,7 +123,7 @@ def test_explicit_annotate_false_adds_no_note(tr):
 
 def test_dot_product_text_reads_like_the_article(tr):
     expected = "\u22121\u00b71 + 1\u00b7(\u22121) + 1\u00b72 + 2\u00b71"  # −1·1 + 1·(−1) + 1·2 + 2·1
-    assert plotting.dot_product_text(tr.Qh[0, 2], tr.Kh[0, 0]) == expected
+    assert style.dot_product_text(tr.Qh[0, 2], tr.Kh[0, 0]) == expected
 
 
 # --- the article's figures -----------------------------------------------------
