@@ -12,18 +12,20 @@ loaded on first use, e.g. `al.plotting.heatmap` or `al.explorer()`.
 import importlib
 
 from .core import apply_mask, concat_heads, exponentials, scale, scores, softmax, split_heads, weighted_sum
-from .examples import article_example, random_example, random_qkv
-from .masks import additive_mask, causal_allowed, causal_mask, make_mask, no_mask
-from .trace import STAGES, AttentionTrace, attention_trace
+from .examples import article_example, example_qkv, random_example, random_qkv
+from .masks import MASKS, additive_mask, allowed_of, causal_allowed, causal_mask, make_mask, no_mask
+from .stages import STAGES
+from .trace import AttentionTrace, attention_trace
 
 __all__ = [
-    "AttentionTrace", "STAGES", "attention_trace", "article_example", "random_example", "random_qkv",
+    "AttentionTrace", "STAGES", "MASKS", "attention_trace", "article_example", "random_example", "random_qkv",
+    "example_qkv", "allowed_of",
     "split_heads", "concat_heads", "scores", "scale", "apply_mask", "softmax", "exponentials", "weighted_sum",
     "causal_mask", "causal_allowed", "additive_mask", "make_mask", "no_mask",
     "explorer",
 ]
 
-_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures"}
+_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures", "text"}
 
 
 def explorer(*args, **kwargs):

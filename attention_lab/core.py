@@ -4,50 +4,92 @@ Each function does one thing the article names, so a notebook can call them
 one at a time and a test can check them one at a time. Shapes use the
 project's vocabulary: T tokens, model width d, h heads of width dh = d / h.
 The leading `...` means "any number of heads (or none)".
+
+Arguments are checked (real numbers, shapes that fit) with a ValueError that
+names them. A NaN in an input is propagated, never turned into a weight of 0.
 """
 
 import numpy as np
 
+from . import checks
+
+
+def _array(name, X, ndim):  # -> float array with at least `ndim` dimensions
+    X = checks.real_array(name, X)
+    if X.ndim < ndim:
+        raise ValueError(f"{name}: needs at least {ndim} dimension(s), got shape {X.shape}.")
+    return X
+
+
+def _same(names, a, b, axis_a, axis_b, what):
+    """Raise unless a.shape[axis_a] == b.shape[axis_b] and the leading (head) axes broadcast."""
+    try:
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    except ValueError:
+        raise ValueError(f"{names}: the head axes of shapes {a.shape} and {b.shape} do not match.") from None
+    if a.shape[axis_a] != b.shape[axis_b]:
+        raise ValueError(f"{names}: {what} must match, got shapes {a.shape} and {b.shape}.")
+
 
 def split_heads(X, h):  # [T, d] -> [h, T, dh]
     """Give head i the columns i*dh … (i+1)*dh-1 of X (Q, K or V)."""
+    X = _array("X", X, 2)
+    if X.ndim != 2:
+        raise ValueError(f"X: needs shape (T, d), one row per token, got {X.shape}.")
     T, d = X.shape
+    h = checks.whole_number("h", h, 1)
+    if d == 0 or d % h:
+        raise ValueError(f"h: X has d={d} columns, which h={h} heads cannot share equally; use h dividing {d}.")
     return X.reshape(T, h, d // h).transpose(1, 0, 2)  # (h, T, dh)
 
 
 def concat_heads(O):  # [h, T, dh] -> [T, d]
     """Put each head's output back in its own columns, token by token (Concat)."""
+    O = _array("O", O, 3)  # noqa: E741
+    if O.ndim != 3:
+        raise ValueError(f"O: needs shape (h, T, dh), got {O.shape}.")
     h, T, dh = O.shape
     return O.transpose(1, 0, 2).reshape(T, h * dh)  # (T, d)
 
 
 def scores(Q, K):  # [..., T, dh], [..., T, dh] -> [..., T, T]
     """S = Q Kᵀ: row i, column j is Query token i · Key token j."""
+    Q, K = _array("Q", Q, 2), _array("K", K, 2)
+    _same("Q, K", Q, K, -1, -1, "the number of components (last axis)")
     return Q @ np.swapaxes(K, -1, -2)
 
 
 def scale(S, dh):  # [..., T, T] -> [..., T, T]
     """Divide every score by √dh so the spread of scores does not grow with dh."""
+    S, dh = _array("S", S, 0), checks.positive_number("dh", dh)
     return S / np.sqrt(dh)
 
 
 def apply_mask(S_scaled, M):  # [..., T, T], [T, T] -> [..., T, T]
     """Add the mask: 0 keeps a score, −∞ removes it (−∞ + score = −∞)."""
+    S_scaled, M = _array("S_scaled", S_scaled, 1), _array("M", M, 1)
+    if M.shape[-2:] != S_scaled.shape[-2:] and M.shape != S_scaled.shape[-M.ndim:]:
+        raise ValueError(f"M: must have the shape of one head's scores, {S_scaled.shape[-2:]}, got {M.shape}.")
     return S_scaled + M
 
 
-def softmax(S_masked):  # [..., T, T] -> [..., T, T]
+def softmax(S_masked):  # [..., T] -> [..., T]
     """Turn each row of scores into weights ≥ 0 that sum to 1.
 
     The row maximum is subtracted first: it cancels in the ratio but keeps
     exp() from overflowing. −∞ becomes exactly 0. A row with every entry
     masked has no Key token to attend to, so its weights are all 0 (not NaN).
+    A row holding NaN or +∞ has no meaningful weights: it comes out as NaN.
     """
-    row_max = S_masked.max(axis=-1, keepdims=True)
-    row_max = np.where(np.isfinite(row_max), row_max, 0.0)  # a fully masked row's max is −∞
-    exps = np.exp(S_masked - row_max)
-    row_sum = exps.sum(axis=-1, keepdims=True)
-    return np.divide(exps, row_sum, out=np.zeros_like(exps), where=row_sum > 0)
+    S_masked = _array("S_masked", S_masked, 1)
+    if S_masked.shape[-1] == 0:
+        raise ValueError("S_masked: a row of scores needs at least one score (one Key token).")
+    row_max = S_masked.max(axis=-1, keepdims=True)  # NaN if the row holds a NaN
+    row_max = np.where(np.isneginf(row_max), 0.0, row_max)  # a fully masked row's max is −∞
+    with np.errstate(invalid="ignore"):  # NaN and +∞ rows propagate as NaN, by design
+        exps = np.exp(S_masked - row_max)
+        row_sum = exps.sum(axis=-1, keepdims=True)
+        return exps / np.where(row_sum == 0, 1.0, row_sum)  # a fully masked row: 0 / 1 = 0
 
 
 def exponentials(S_masked):  # [..., T] -> [..., T]
@@ -56,10 +98,13 @@ def exponentials(S_masked):  # [..., T] -> [..., T]
     No maximum is subtracted, so these are the article's numbers; they are for
     showing the arithmetic (softmax() is what computes P). e^−∞ is exactly 0.
     """
+    S_masked = _array("S_masked", S_masked, 0)
     with np.errstate(over="ignore"):  # a huge score shows as ∞ rather than warning
         return np.exp(S_masked)
 
 
 def weighted_sum(P, V):  # [..., T, T], [..., T, dh] -> [..., T, dh]
     """O = P V: each output row is the P-weighted sum of the Value rows."""
+    P, V = _array("P", P, 2), _array("V", V, 2)
+    _same("P, V", P, V, -1, -2, "P's columns (Key tokens) and V's rows (Value rows)")
     return P @ V

@@ -1,7 +1,19 @@
-"""The article's worked example, and seeded random examples of any size."""
+"""The article's worked example, and seeded examples of any size that grow from it.
+
+Every value of an example is defined by where it sits — (matrix, token,
+head, component) — never by its column of Q, K, V. So a slider changes only
+what it governs: growing T adds tokens, growing h adds heads, growing dh adds
+components to every head, and nothing already on screen changes. Any sequence
+of moves that comes back to the same sizes shows the same numbers.
+
+The article's example is the corner every size grows from: at any T, h, dh,
+`article_example(T=…, d=…, h=…)` keeps the article's numbers for tokens 1–3,
+Heads 1–2 and components 1–4, and fills the rest with small integers.
+"""
 
 import numpy as np
 
+from . import checks
 from .trace import attention_trace, check_sizes
 
 # The article's example: T=3, d=8, h=2, dh=4. Columns 0-3 are Head 1, 4-7 Head 2.
@@ -27,33 +39,97 @@ ARTICLE_V = np.array([
     [0, 0, 1, 1,    1, 1, 0, 0],
 ])
 ARTICLE_SIZES = {"T": 3, "d": 8, "h": 2}
+# The article's values by (token, head, component), the corner that every size keeps: (3, 2, 4) each.
+_ARTICLE_CORNER = {name: X.reshape(3, 2, 4) for name, X in (("Q", ARTICLE_Q), ("K", ARTICLE_K), ("V", ARTICLE_V))}
+_MATRIX_INDEX = {"Q": 0, "K": 1, "V": 2}
+_ARTICLE_STREAM = 2**64 - 1  # the article's fill beyond its corner: a stream no seed (< 2⁶³) can name
+MAX_VALUES = 2**24  # per matrix (T × d): 128 MiB of float64, e.g. T = 262,144 tokens of d = 64
 
 
-def article_example(mask="causal"):  # -> AttentionTrace with T=3, d=8, h=2
-    """The trace of the article's example (T=3, d=8, h=2), causal mask by default."""
-    return attention_trace(ARTICLE_Q, ARTICLE_K, ARTICLE_V, h=2, mask=mask)
+def _mix(x):  # uint64 array -> uint64 array
+    """SplitMix64's finaliser: a well-spread 64-bit hash of each entry (wrap-around multiplication is intended)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
 
 
-# Random examples are cut from one fixed pool per seed, so that growing T adds
-# a token without changing the others (and growing d adds columns): a learner
-# who moves a slider sees the effect of that change alone.
-_POOL_T, _POOL_D = 32, 128
+def cell_values(stream, matrix, T, heads, dh, low=-2, high=2):  # -> [T, heads, dh] ints in [low, high]
+    """The value at every (token, head, component) of one matrix, a pure function of where it sits.
+
+    stream: a seed (or the article's fill); matrix: 0, 1, 2 for Q, K, V.
+    """
+    key = np.full((1, 1, 1), stream, dtype=np.uint64)
+    for coordinate in (np.full((1, 1, 1), matrix), np.arange(T)[:, None, None], np.arange(heads)[None, :, None],
+                       np.arange(dh)[None, None, :]):
+        key = _mix(key ^ (coordinate.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)))
+    return (key % np.uint64(high - low + 1)).astype(np.int64) + low  # (T, heads, dh)
 
 
-def random_qkv(T, d, seed=0, low=-2, high=2):  # -> [T, d], [T, d], [T, d]
-    """Q, K, V of small integers in [low, high], the same for the same seed."""
-    check_sizes(T, d, 1)
+def _grid(name, stream, T, heads, dh, low, high, corner=None):  # -> [T, heads*dh]
+    values = cell_values(stream, _MATRIX_INDEX[name], T, heads, dh, low, high)  # (T, heads, dh)
+    if corner is not None:
+        t, g, c = min(T, 3), min(heads, 2), min(dh, 4)
+        values[:t, :g, :c] = corner[:t, :g, :c]
+    return values.reshape(T, heads * dh)
+
+
+def _sizes(T, d, h, kv_heads):  # -> (dh, g) after checking
+    check_sizes(T, d, h)
+    if T * d > MAX_VALUES:
+        raise ValueError(f"T, d: an example of T={T} tokens × d={d} components has {T * d:,} values per matrix, more "
+                         f"than the {MAX_VALUES:,} an example is made with; use smaller T or d.")
+    g = h if kv_heads is None else checks.whole_number("kv_heads", kv_heads, 1, h)
+    if h % g:
+        raise ValueError(f"kv_heads: h={h} Query heads must share the K/V heads evenly, so kv_heads must divide h; "
+                         f"use one of {[n for n in range(1, h + 1) if h % n == 0]}.")
+    return d // h, g
+
+
+def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d], [T, g*dh], [T, g*dh]
+    """Q, K, V of small integers defined per (token, head, component); seed=None is the article's example grown.
+
+    K and V have kv_heads (g) heads of dh components, g = h unless given.
+    """
+    dh, g = _sizes(T, d, h, kv_heads)
+    stream = _ARTICLE_STREAM if seed is None else checks.seed(seed)
+    low, high = checks.whole_number("low", low), checks.whole_number("high", high)
     if low > high:
         raise ValueError(f"low, high: need low ≤ high, got low={low}, high={high}.")
-    rng = np.random.default_rng(seed)
-    rows, cols = max(T, _POOL_T), max(d, _POOL_D)
-    pool = rng.integers(low, high + 1, size=(3, rows, cols))  # (Q|K|V, T, d)
-    Q, K, V = pool[:, :T, :d]
-    return Q, K, V
+    corner = (lambda name: _ARTICLE_CORNER[name]) if seed is None else (lambda name: None)
+    return (_grid("Q", stream, T, h, dh, low, high, corner("Q")),
+            _grid("K", stream, T, g, dh, low, high, corner("K")),
+            _grid("V", stream, T, g, dh, low, high, corner("V")))
 
 
-def random_example(T, d, h, seed=0, mask="causal"):  # -> AttentionTrace
-    """A deterministic trace for any valid sizes: Q, K, V of small integers from `seed`."""
-    check_sizes(T, d, h)
-    Q, K, V = random_qkv(T, d, seed)
-    return attention_trace(Q, K, V, h=h, mask=mask)
+def random_qkv(T, d, seed=0, low=-2, high=2, h=1):  # -> [T, d], [T, d], [T, d]
+    """Q, K, V of small integers in [low, high], the same for the same seed.
+
+    Each value depends only on its (token, head, component) for h heads, so a
+    larger T adds rows and a larger d adds columns (with h=1) or components to
+    every head, leaving the values already there unchanged, at every size.
+    """
+    return example_qkv(T, d, h, seed=checks.seed(seed), low=low, high=high)
+
+
+def is_article_size(T, d, h, kv_heads=None):
+    """True at the article's own sizes (T=3, d=8, h=2, every head with its own K and V)."""
+    return (T, d, h) == (3, 8, 2) and kv_heads in (None, 2)
+
+
+def article_example(mask="causal", *, T=3, d=8, h=2, kv_heads=None, **mask_params):  # -> AttentionTrace
+    """The trace of the article's example (T=3, d=8, h=2), causal mask by default.
+
+    Other sizes grow the article's example: tokens 1–3, Heads 1–2 and
+    components 1–4 keep the article's numbers; the rest are small integers.
+    """
+    Q, K, V = example_qkv(T, d, h, seed=None, kv_heads=kv_heads)
+    return attention_trace(Q, K, V, h=h, mask=mask, kv_heads=kv_heads, **mask_params)
+
+
+def random_example(T, d, h, seed=0, mask="causal", *, kv_heads=None, **mask_params):  # -> AttentionTrace
+    """A deterministic trace for any valid sizes: Q, K, V of small integers from `seed`.
+
+    Each value depends only on its (token, head, component), as in `example_qkv`.
+    """
+    Q, K, V = example_qkv(T, d, h, seed=checks.seed(seed), kv_heads=kv_heads)
+    return attention_trace(Q, K, V, h=h, mask=mask, kv_heads=kv_heads, **mask_params)

@@ -33,6 +33,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from . import core, style
+from .masks import MASKS
 
 # Sizes, in inches and points. A figure is sized from its matrices: each cell
 # gets CELL_MAX inches while that fits in MAX_WIDTH × MAX_HEIGHT, less when not.
@@ -55,12 +56,7 @@ STAGE_TITLES = {
     "P": r"$P$ (softmax by row)",
     "O": r"$O = PV$",
 }
-MASK_CAPTIONS = {
-    "causal": "M is 0 where a query token may see a key token (itself and earlier tokens)\n"
-    "and \u2212\u221e above the diagonal (future tokens).",
-    "none": "No mask: M is 0 everywhere, so every query token sees every key token.",
-    "custom": "Custom mask: M is 0 where a query token may see a key token\nand \u2212\u221e where not.",
-}
+MASK_CAPTIONS = {name: mask.caption["en"] for name, mask in MASKS.items()}
 
 
 class Heatmap(NamedTuple):

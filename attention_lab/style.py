@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from matplotlib import colormaps
 
+from .stages import STAGES
+
 MINUS = "\u2212"  # the typographic minus, as the article writes −1 and −∞
 NEG_INF_LABEL = MINUS + "∞"
 MASKED_RGBA = (0.82, 0.82, 0.82, 1.0)  # light grey: clearly not a colour of any scale
@@ -24,13 +26,8 @@ INK_DARK, INK_LIGHT = "#111111", "#ffffff"  # cell text: dark on light fills, li
 
 CMAPS = {"scores": "RdBu_r", "weights": "YlGnBu", "values": "PRGn"}
 
-# What each named matrix of a trace is, for its colours and number format.
-KIND_OF = {
-    "S": "scores", "S_scaled": "scores", "M": "scores", "S_masked": "scores",
-    "P": "weights",
-    "Q": "values", "K": "values", "V": "values", "Qh": "values", "Kh": "values", "Vh": "values",
-    "O": "values", "H": "values",
-}
+# What each named matrix of a trace is, for its colours and number format (from the stage registry).
+KIND_OF = {name: stage.kind for name, stage in STAGES.items()}
 DECIMALS = {"scores": 2, "weights": 3, "values": 3}
 
 # Okabe–Ito colours, safe for colour-blind readers: Head 1 orange, Head 2 sky blue, …

@@ -17,8 +17,10 @@ from html import escape
 import ipywidgets as W
 
 from . import html as hm
-from . import style
+from . import style, text
 from .examples import article_example, random_example
+from .masks import MASKS
+from .stages import STAGES
 from .trace import attention_trace
 
 LIMITS = {"T": (1, 16), "h": (1, 8), "dh": (1, 8)}
@@ -41,45 +43,11 @@ VIEWS = {
     "all": ("split", *HEAD_STAGES, *BREAKDOWNS, "concat"),
 }
 
+# Each language's words: the package's shared words, the stages' labels, the masks' names.
 LABELS = {
-    "en": {
-        "source": "example", "article": "article example", "random": "random (seed)",
-        "reset": "↺ article example", "T": "T tokens", "h": "h heads", "dh": "dh per head", "d": "d = h·dh",
-        "mask": "mask", "causal": "causal", "none": "none", "head": "head", "head_n": "Head {n}",
-        "all_heads": "all heads", "seed": "seed", "query": "Query token", "key": "Key token",
-        "row": "row (Query token)", "token": "token",
-        "S": "S = QKᵀ (scores)", "S_scaled": "S / √dh", "M": "M (mask)", "S_masked": "S / √dh + M",
-        "P": "P = softmax(S / √dh + M)", "Vh": "V (Value rows)", "O": "O = PV (output)",
-        "Q": "Q", "K": "K", "V": "V", "H": "H = Concat(O₁ … Oₕ)",
-        "split": "Q · K · V split into heads (each head's columns in its colour)",
-        "outputs": "each head's output O", "concat": "Concat → H",
-        "dot": "Score of Query token {i} and Key token {j}", "score": "dot product", "scaled": "÷ √dh",
-        "masked": "+ M", "softmax": "Softmax of row {i}", "scores": "scores", "sum": "sum", "weights": "weights P",
-        "weighted_sum": "Output of token {i}: the weighted sum of the Value rows", "weight": "weight",
-        "value": "Value", "output": "output O",
-        "P_unscaled": "P without ÷ √dh = softmax(S + M)",
-        "scaling_note": "Every score is divided by √dh = √{dh} ≈ {root}, so the spread of scores does not grow "
-                        "with dh. Without it, raise dh and watch the largest score take almost all the weight.",
-    },
-    "ko": {
-        "source": "예시", "article": "글의 예시", "random": "무작위 (seed)",
-        "reset": "↺ 글의 예시", "T": "토큰 수 T", "h": "head 수 h", "dh": "head 차원 dh", "d": "모델 차원 d = h·dh",
-        "mask": "마스크", "causal": "Causal mask", "none": "마스크 없음", "head": "head", "head_n": "Head {n}",
-        "all_heads": "모든 head", "seed": "seed", "query": "Query 토큰", "key": "Key 토큰",
-        "row": "행 (Query 토큰)", "token": "토큰",
-        "S": "점수 행렬 S = QKᵀ", "S_scaled": "S / √dh", "M": "마스크 M", "S_masked": "S / √dh + M",
-        "P": "가중치 P = softmax(S / √dh + M)", "Vh": "V (Value)", "O": "출력 O = PV",
-        "Q": "Q", "K": "K", "V": "V", "H": "H = Concat(O₁ … Oₕ)",
-        "split": "Q · K · V를 head별로 나누기 (head마다 자기 색의 열)",
-        "outputs": "head별 출력 O", "concat": "이어 붙이기(Concat) → H",
-        "dot": "Query 토큰 {i}와 Key 토큰 {j}의 점수", "score": "내적", "scaled": "÷ √dh",
-        "masked": "+ M", "softmax": "{i}번째 행의 Softmax", "scores": "점수", "sum": "합", "weights": "가중치 P",
-        "weighted_sum": "토큰 {i}의 출력: Value의 가중합", "weight": "가중치",
-        "value": "Value", "output": "출력 O",
-        "P_unscaled": "√dh로 나누지 않은 P = softmax(S + M)",
-        "scaling_note": "모든 점수를 √dh = √{dh} ≈ {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
-                        "않도록 조절합니다. 나누지 않으면 dh를 키울수록 가장 큰 점수가 가중치를 거의 다 가져갑니다.",
-    },
+    lang: {**text.WORDS[lang], **{name: stage.label[lang] for name, stage in STAGES.items()},
+           **{name: mask.label[lang] for name, mask in MASKS.items()}}
+    for lang in text.WORDS
 }
 
 
@@ -283,7 +251,7 @@ class Explorer(W.VBox):
             if panels:
                 parts.append(hm.section(L["head_n"].format(n=i + 1), *panels, color=style.head_color(i)))
         if "scaling_note" in items:
-            note = L["scaling_note"].format(dh=tr.dh, root=f"{tr.dh ** 0.5:.3g}")
+            note = L["scaling_note"].format(dh=tr.dh, root=style.format_value(tr.dh ** 0.5))
             parts.append(f'<div class="al-note">{escape(note)}</div>')
         if "outputs" in items:
             parts.append(hm.section(L["outputs"], *(self._stage(tr, "O", i, score_range) for i in range(tr.h))))
@@ -330,7 +298,7 @@ class Explorer(W.VBox):
         elif name == "softmax":
             words = {"key": L["key"], "scores": L["scores"], "sum": L["sum"], "weights": L["weights"]}
             body = hm.softmax_html(tr.S_masked[i, r], tr.P[i, r], labels=words)
-            title = L["softmax"].format(i=r + 1)
+            title = L["softmax"].format(i=r + 1, ith=text.ordinal(r + 1, self.lang))
         else:
             words = {"weight": L["weight"], "value": L["value"], "output": f"{L['output']} {r + 1}"}
             body = hm.weighted_sum_html(tr.P[i, r], tr.Vh[i], tr.O[i, r], labels=words)

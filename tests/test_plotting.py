@@ -162,7 +162,7 @@ def test_figure_4_sends_masked_scores_to_zero(tr):
 
 
 def test_figure_4_reads_the_weights_from_the_trace(tr):
-    fake = al.AttentionTrace(**{**tr.__dict__, "P": np.full_like(tr.P, 0.25)})
+    fake = al.AttentionTrace(**{**tr.arrays(), "P": np.full_like(tr.P, 0.25)})
     texts = all_texts(plotting.figure_softmax(fake))
     assert "0.250" in texts and "0.114" not in texts
 

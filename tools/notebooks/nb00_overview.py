@@ -91,10 +91,10 @@ Here is how token 3's row in Head 1 changes from stage to stage. The scores [2, 
     ),
     code(
         """
-for name, formula in al.STAGES.items():
-    matrix = getattr(tr, name)
-    row = matrix[2] if name == "M" else matrix[0, 2]
-    print(f"{formula:<26} {format_row(row, al.style.KIND_OF[name])}")
+for name in al.stages.HEAD_STAGES:
+    stage = al.STAGES[name]
+    row = stage.matrix(tr, head=0)[2]
+    print(f"{stage.formula:<26} {format_row(row, stage.kind)}")
 """,
         check=True,
     ),

@@ -1,0 +1,122 @@
+"""What every public entry point checks about its arguments, in one place.
+
+Each helper returns the value it checked (converted where that is harmless)
+or raises a ValueError whose message starts with the argument's name, says
+what was wrong and says what to pass instead. Nothing here imports more than
+NumPy, so the core can use it.
+"""
+
+import numpy as np
+
+LANGS = ("ko", "en")
+MAX_SEED = 2**63 - 1
+
+
+def _shown(value, limit=60):
+    """A short repr of a bad value for an error message."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def whole_number(name, value, lo=None, hi=None, hint=""):  # -> int
+    """An int (or NumPy integer) in [lo, hi]; bool, floats and text are refused by name."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        kind = "True/False" if isinstance(value, (bool, np.bool_)) else type(value).__name__
+        raise ValueError(f"{name}: must be a whole number, got {kind} {_shown(value)}. "
+                         f"Pass an int, e.g. {name}={lo if lo is not None else 1}.{hint}")
+    value = int(value)
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        span = f"from {lo} to {hi}" if lo is not None and hi is not None else f"≥ {lo}" if lo is not None else f"≤ {hi}"
+        raise ValueError(f"{name}: must be {span}, got {value}.{hint}")
+    return value
+
+
+def positive_number(name, value):  # -> float
+    """A finite number > 0 (an int or a float)."""
+    try:
+        number = float(value) if _is_real_number(value) else None
+    except OverflowError:
+        number = None
+    if number is None or not 0 < number < np.inf:
+        raise ValueError(f"{name}: must be a finite number greater than 0, got {_shown(value)}.")
+    return number
+
+
+def seed(value, name="seed"):  # -> int
+    """A seed: a whole number from 0 to 2⁶³ − 1."""
+    return whole_number(name, value, 0, MAX_SEED, " Seeds are non-negative whole numbers, e.g. seed=0.")
+
+
+def lang(value):  # -> "ko" | "en"
+    """The language of labels and feedback."""
+    if not isinstance(value, str) or value not in LANGS:
+        raise ValueError(f"lang: use 'ko' (Korean) or 'en' (English), got {_shown(value)}.")
+    return value
+
+
+def choice(name, value, choices):
+    """One of `choices` (compared with ==), or a ValueError listing them."""
+    if isinstance(value, np.ndarray) or not any(value is c or (type(value) is type(c) and value == c)
+                                                for c in choices):
+        raise ValueError(f"{name}: use one of {', '.join(map(repr, choices))}; got {_shown(value)}.")
+    return value
+
+
+def _is_real_number(x):
+    return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
+
+
+def real_array(name, value, what="an array of real numbers"):  # -> float ndarray
+    """`value` as a float array: refuses text, objects, complex numbers, ragged lists and numbers beyond float."""
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name}: must be {what}, got text {_shown(value)}. Write numbers, e.g. [[1, 0], [0, 1]].")
+    try:
+        raw = np.asarray(value)
+    except ValueError:  # ragged nested lists: numpy's "inhomogeneous shape" message does not name the argument
+        raise ValueError(f"{name}: must be {what}, but its rows have different lengths. "
+                         "Give every row the same number of entries.") from None
+    if np.iscomplexobj(raw):
+        raise ValueError(f"{name}: complex numbers are not allowed; attention here works on real numbers. "
+                         "Pass the real part yourself (np.real(x)) if that is what you mean.")
+    if raw.dtype.kind == "b":
+        raise ValueError(f"{name}: must be {what}, got True/False values. Use numbers (1.0 and 0.0), or pass "
+                         "a boolean array as `mask`.")
+    if raw.dtype.kind not in "iuf":  # text, dates, or objects: every entry must be a real number
+        entries = raw.flat if raw.dtype == object else raw.flat[:1]
+        odd = next((x for x in entries if not _is_real_number(x)), raw)
+        if odd is not raw or raw.dtype != object:
+            raise ValueError(f"{name}: must be {what}, got a value of type {type(odd).__name__} ({_shown(odd)}).")
+    try:
+        with np.errstate(over="ignore"):
+            return raw.astype(float)
+    except OverflowError:  # a Python int beyond float's range, e.g. 10**400
+        raise ValueError(f"{name}: holds a number too large for a float (beyond ±1.8e308); "
+                         "use smaller numbers.") from None
+
+
+def finite_matrix(name, value, what="a 2-D array of numbers (T tokens × d components)"):  # -> [rows, cols] float
+    """A 2-D float array of finite numbers."""
+    array = real_array(name, value, what)
+    if array.ndim != 2:
+        raise ValueError(
+            f"{name}: must be 2-D with shape (T, d) — one row per token — got {array.ndim}-D shape {array.shape}. "
+            "Pass all heads together as (T, d); the heads are split for you with `h`."
+        )
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name}: contains NaN or ±inf (or a number too large for a float). Q, K and V must be "
+                         "finite numbers; to hide tokens, use `mask`.")
+    return array
+
+
+def text(name, value):  # -> str
+    """A text parameter (a title, a caption): str() of anything but None, bytes and arrays."""
+    if value is None or isinstance(value, (bytes, np.ndarray)):
+        raise ValueError(f"{name}: must be text, got {type(value).__name__}. Pass a string, e.g. {name}='Head 1'.")
+    return str(value)
+
+
+def boolean(name, value):  # -> bool
+    """A switch: True or False only."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}: must be True or False, got {_shown(value)}.")
+    return bool(value)

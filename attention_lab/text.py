@@ -1,0 +1,66 @@
+"""The words of the package's own texts, in Korean and English, for both renderers.
+
+Stage labels live with the stages (`stages.STAGES[name].label`) and mask words
+with the masks (`masks.MASKS[name]`); everything else a figure or a view
+says is here, so the live view and the figures use the same strings.
+
+    from attention_lab import text
+    text.words("ko")["query"]      # "Query 토큰"
+    text.ordinal(3, "ko")          # "세 번째"
+"""
+
+from . import checks
+
+WORDS = {
+    "en": {
+        "source": "example", "article": "article example", "random": "random (seed)",
+        "reset": "↺ article example", "T": "T tokens", "h": "h heads", "dh": "dh per head", "d": "d = h·dh",
+        "mask": "mask", "head": "head", "head_n": "Head {n}",
+        "all_heads": "all heads", "seed": "seed", "query": "Query token", "key": "Key token",
+        "row": "row (Query token)", "token": "token", "component": "component",
+        "split": "Q · K · V split into heads (each head's columns in its colour)",
+        "outputs": "each head's output O", "concat": "Concat → H",
+        "dot": "Score of Query token {i} and Key token {j}", "score": "dot product", "scaled": "÷ √dh",
+        "masked": "+ M", "softmax": "Softmax of row {i}", "scores": "scores", "sum": "sum", "weights": "weights P",
+        "weighted_sum": "Output of token {i}: the weighted sum of the Value rows", "weight": "weight",
+        "value": "Value", "output": "output O",
+        "scaling_note": "Every score is divided by √dh = √{dh} = {root}, so the spread of scores does not grow "
+                        "with dh. Without it, raise dh and watch the largest score take almost all the weight.",
+    },
+    "ko": {
+        "source": "예시", "article": "글의 예시", "random": "무작위 (seed)",
+        "reset": "↺ 글의 예시", "T": "토큰 수 T", "h": "head 수 h", "dh": "head 차원 dh", "d": "모델 차원 d = h·dh",
+        "mask": "마스크", "head": "head", "head_n": "Head {n}",
+        "all_heads": "모든 head", "seed": "seed", "query": "Query 토큰", "key": "Key 토큰",
+        "row": "행 (Query 토큰)", "token": "토큰", "component": "성분",
+        "split": "Q · K · V를 head별로 나누기 (head마다 자기 색의 열)",
+        "outputs": "head별 출력 O", "concat": "이어 붙이기(Concat) → H",
+        "dot": "Query 토큰 {i}와 Key 토큰 {j}의 점수", "score": "내적", "scaled": "÷ √dh",
+        "masked": "+ M", "softmax": "{ith} 행의 Softmax", "scores": "점수", "sum": "합", "weights": "가중치 P",
+        "weighted_sum": "토큰 {i}의 출력: Value의 가중합", "weight": "가중치",
+        "value": "Value", "output": "출력 O",
+        "scaling_note": "모든 점수를 √dh = √{dh} = {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
+                        "않도록 조절합니다. 나누지 않으면 dh를 키울수록 가장 큰 점수가 가중치를 거의 다 가져갑니다.",
+    },
+}
+
+_KO_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
+
+
+def words(lang):  # -> dict of the words in `lang`
+    """Every word of the package's texts in one language ("ko" or "en")."""
+    return WORDS[checks.lang(lang)]
+
+
+def ordinal(n, lang):  # 1-based n -> "세 번째" / "3rd"
+    """An ordinal as the language writes it: 첫 번째, 두 번째, …, 열여섯 번째; 1st, 2nd, 3rd, 4th, …"""
+    n = checks.whole_number("n", n, 1)
+    if checks.lang(lang) == "ko":
+        if n <= 10:
+            return f"{_KO_ORDINALS[n - 1]} 번째"
+        if n < 20:
+            ones = "한" if n == 11 else _KO_ORDINALS[n - 11]  # 열한, 열두, 열세, …
+            return f"열{ones} 번째"
+        return f"{n}번째"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
