@@ -11,6 +11,7 @@ text colour, and which cells are masked. `plotting` draws it with matplotlib,
 All maps are ColorBrewer maps that stay readable with colour-blindness.
 """
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,6 +26,7 @@ MASKED_HATCH = "///"
 INK_DARK, INK_LIGHT = "#111111", "#ffffff"  # cell text: dark on light fills, light on dark ones
 
 CMAPS = {"scores": "RdBu_r", "weights": "YlGnBu", "values": "PRGn"}
+_COLORMAPS = {kind: colormaps[name] for kind, name in CMAPS.items()}  # each lookup in `colormaps` makes a new copy
 
 # What each named matrix of a trace is, for its colours and number format (from the stage registry).
 KIND_OF = {name: stage.kind for name, stage in STAGES.items()}
@@ -59,6 +61,10 @@ def format_value(x, kind="values"):
     if text.startswith("-"):
         text = MINUS + text[1:]
     return "0" if text == MINUS + "0" else text
+
+
+# The live view labels every cell at every step; values repeat (small integers, −∞, weights), so remember them.
+_cell_label = functools.lru_cache(maxsize=1 << 14)(format_value)
 
 
 def format_row(row, kind="values"):
@@ -113,10 +119,10 @@ def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
     vmax = hi if vmax is None else vmax
     masked = np.isneginf(matrix)
     unit = np.clip((np.where(masked, 0.0, matrix) - vmin) / (vmax - vmin), 0.0, 1.0)
-    rgba = colormaps[CMAPS[kind]](unit)  # (rows, cols, 4)
+    rgba = _COLORMAPS[kind](unit)  # (rows, cols, 4)
     rgba[masked] = MASKED_RGBA
     luminance = rgba[..., :3] @ np.array([0.2126, 0.7152, 0.0722])
-    labels = tuple(tuple(format_value(x, kind) for x in row) for row in matrix.tolist())
+    labels = tuple(tuple(_cell_label(x, kind) for x in row) for row in matrix.tolist())
     return CellStyle(labels, rgba, luminance > 0.45, masked, CMAPS[kind], vmin, vmax)
 
 
