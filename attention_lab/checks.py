@@ -6,6 +6,8 @@ what was wrong and says what to pass instead. Nothing here imports more than
 NumPy, so the core can use it.
 """
 
+import re
+
 import numpy as np
 
 LANGS = ("ko", "en")
@@ -120,3 +122,35 @@ def boolean(name, value):  # -> bool
     if not isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name}: must be True or False, got {_shown(value)}.")
     return bool(value)
+
+
+# The CSS named colours (CSS Color Module Level 4), plus "transparent".
+CSS_COLOR_NAMES = frozenset("""
+aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown burlywood
+cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray
+darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen
+darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue
+firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew
+hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan
+lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray
+lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid
+mediumpurple mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream
+mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen
+paleturquoise palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown
+royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow
+springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen transparent
+""".split())
+_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_N = r"[+-]?(?:\d+\.?\d*|\.\d+)%?"  # a number or a percentage
+_RGB_COLOR = re.compile(rf"rgba?\(\s*{_N}\s*,\s*{_N}\s*,\s*{_N}\s*(?:,\s*{_N}\s*)?\)"  # rgb(230, 159, 0[, .5])
+                        rf"|rgba?\(\s*{_N}\s+{_N}\s+{_N}\s*(?:/\s*{_N}\s*)?\)")  # rgb(230 159 0[ / .5])
+
+
+def css_color(name, value):  # -> str
+    """A CSS colour: a name ("red"), hex ("#E69F00", "#fff") or rgb()/rgba(); never a CSS declaration."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in CSS_COLOR_NAMES or _HEX_COLOR.fullmatch(text) or _RGB_COLOR.fullmatch(text.lower()):
+            return text
+    raise ValueError(f"{name}: must be a CSS colour — a name such as 'red', hex such as '#E69F00', or "
+                     f"'rgb(230, 159, 0)' / 'rgba(230, 159, 0, 0.5)' — got {_shown(value)}.")

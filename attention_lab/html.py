@@ -1,10 +1,12 @@
 """The same heatmaps as HTML, values as real text: the live path, milliseconds per view.
 
 Colours, labels, text colours and masked cells all come from `style.cell_style`,
-exactly as for the matplotlib figures; this module only writes them as HTML.
-It never computes attention: the breakdown helpers display numbers read from a
-trace (they compute the elementwise products of one dot product, for display;
-the exponentials of a row come from `core.exponentials`).
+exactly as for the matplotlib figures; this module only writes them down, either
+as plain data for the live explorer's front-end (`heatmap_data`, which builds
+the same tables in the browser and patches them in place) or as an HTML string
+(`heatmap_html`). It never computes attention: the breakdown helpers display
+numbers read from a trace (they compute the elementwise products of one dot
+product, for display; the exponentials of a row come from `core.exponentials`).
 
     from attention_lab import html
     html.page(html.heatmap_html(tr.S[0], "S", title="S = QKᵀ"))   # a str of HTML
@@ -17,27 +19,30 @@ from html import escape
 
 import numpy as np
 
-from . import style
+from . import checks, style
 from .core import exponentials
 
-# Layout only; each cell's colours are written inline from style.cell_style.
+# Layout only; each cell's colours are written inline from style.cell_style. The live explorer uses the same classes.
 CSS = """
-.al-view{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR",sans-serif;color:#222;line-height:1.25}
-.al-row{display:flex;flex-wrap:wrap;gap:14px 18px;align-items:flex-start;margin:6px 0 10px}
+.al-view{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR","Noto Sans CJK KR",sans-serif;
+color:#222;line-height:1.25;max-width:100%;min-width:0}
+.al-row{display:flex;flex-wrap:wrap;gap:14px 18px;align-items:flex-start;margin:6px 0 10px;max-width:100%}
 .al-section{margin:8px 0 2px;font-weight:600;font-size:13px}
-.al-hm{display:inline-block;max-width:100%;overflow-x:auto}
-.al-title{font-weight:600;font-size:12.5px;margin:0 0 3px}
+.al-hm{display:inline-block;max-width:100%;min-width:0}
+.al-title{font-weight:600;font-size:12.5px;margin:0 0 3px;white-space:normal;overflow-wrap:anywhere}
 .al-grid{border-collapse:separate;border-spacing:1px;font-variant-numeric:tabular-nums}
 .al-grid td,.al-grid th{padding:0 3px;text-align:center;white-space:nowrap;height:1.75em;min-width:2.2em}
 .al-grid th{font-weight:400;color:#666;font-size:.9em}
 .al-grid th.al-rowcap{text-align:right;color:#888;font-size:.85em;padding-right:4px}
 .al-grid th.al-colcap{color:#888;font-size:.85em;text-align:left}
 .al-grid td.al-bar{height:4px;padding:0}
+.al-grid.al-compact td,.al-grid.al-compact th.al-col{min-width:0;padding:0;font-size:8px;overflow:hidden}
 .al-grid td.al-masked{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.16) 0 2px,transparent 2px 6px)}
 .al-grid td.al-hl{outline:2.5px solid #111;outline-offset:-2px;font-weight:700}
 .al-grid tr.al-hlrow td{box-shadow:inset 0 2px 0 #111,inset 0 -2px 0 #111}
 .al-grid tr.al-hlrow th{color:#111;font-weight:700}
-.al-note{font-size:12.5px;margin:4px 0;font-variant-numeric:tabular-nums}
+.al-note{font-size:12.5px;margin:4px 0;font-variant-numeric:tabular-nums;white-space:normal;overflow-wrap:anywhere}
+.al-breakdown{max-width:100%;min-width:0}
 .al-bd{border-collapse:collapse;font-size:12.5px;font-variant-numeric:tabular-nums;margin:2px 0 6px}
 .al-bd td,.al-bd th{padding:2px 8px;text-align:right;border-bottom:1px solid #eee;white-space:nowrap}
 .al-bd th{font-weight:600;color:#555;text-align:left}
@@ -48,16 +53,86 @@ STYLE_BLOCK = "<style>" + " ".join(line for line in CSS.split("\n") if line) + "
 
 # Which axis captions fit which kind of matrix: T×T matrices are Query rows × Key columns.
 _CAPTIONS = {"scores": ("Query", "Key"), "weights": ("Query", "Key"), "values": (None, None)}
+NUMBERED_COLUMNS = 32  # wider matrices are drawn as colours, each value in the cell's tooltip
 
 
-def _font_px(n_cols):
+def font_px(n_cols):
     """Font size so that every number still fits: smaller as the matrix grows wider."""
     return 13 if n_cols <= 4 else 12 if n_cols <= 8 else 11 if n_cols <= 12 else 10 if n_cols <= 16 else 9
 
 
-def _css_colors(rgba):  # [rows, cols, 4] in [0, 1] -> [rows][cols] of "#rrggbb"
-    rgb = np.rint(np.asarray(rgba)[..., :3] * 255).astype(int)
-    return [[f"#{r:02x}{g:02x}{b:02x}" for r, g, b in row] for row in rgb.tolist()]
+def _check_matrix(matrix):  # -> [rows, cols] float, finite or −∞
+    matrix = checks.real_array("matrix", matrix, "a 2-D array of numbers")
+    if matrix.ndim != 2:
+        raise ValueError(f"matrix: a heatmap needs a 2-D matrix (rows × columns), got shape {matrix.shape}.")
+    if matrix.size == 0:
+        raise ValueError(f"matrix: is empty (shape {matrix.shape}); a heatmap needs at least one row and one column.")
+    bad = np.isnan(matrix) | (matrix == np.inf)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(f"matrix: holds {style.format_value(matrix[i, j])} at row {i + 1}, column {j + 1}; a heatmap "
+                         "shows numbers and −∞ (a masked score) only. Find where the NaN or +∞ came from first.")
+    return matrix
+
+
+def _check_kind(kind):  # -> "scores" | "weights" | "values"
+    if isinstance(kind, str) and kind in style.KIND_OF:
+        return style.KIND_OF[kind]
+    return checks.choice("kind", kind, tuple(style.CMAPS) + tuple(style.KIND_OF))
+
+
+def _check_range(vmin, vmax):
+    vmin = None if vmin is None else checks.real_array("vmin", vmin, "a number").item()
+    vmax = None if vmax is None else checks.real_array("vmax", vmax, "a number").item()
+    for name, v in (("vmin", vmin), ("vmax", vmax)):
+        if v is not None and not np.isfinite(v):
+            raise ValueError(f"{name}: must be a finite number (or None for the kind's own scale), got {v}.")
+    if vmin is not None and vmax is not None and not vmin < vmax:
+        raise ValueError(f"vmin, vmax: need vmin < vmax, got vmin={vmin}, vmax={vmax}.")
+    return vmin, vmax
+
+
+def heatmap_data(matrix, kind, *, vmin=None, vmax=None):  # [rows, cols] -> dict of JSON types
+    """One matrix's cells as plain data, from `style.cell_style`: what both the live view and `heatmap_html` draw.
+
+    Returns {"rows", "cols", "labels": the cell labels row by row, one string with a space between labels
+    (a label never holds one), "fill": six hex digits per cell (its background #rrggbb), "ink": "1" (dark text)
+    or "0" (light text) per cell, "masked": "1" per −∞ cell, "width": the longest label's length}. Strings,
+    not lists, so that the widget's message is cheap to build and to read.
+    """
+    vmin, vmax = _check_range(vmin, vmax)
+    return cells(_check_matrix(matrix), _check_kind(kind), vmin, vmax)
+
+
+def cells(matrix, kind, vmin=None, vmax=None):  # [rows, cols] float -> dict of JSON types
+    """`heatmap_data` without the argument checks, for a matrix read from a trace (2-D, finite or −∞)."""
+    cs = style.cell_style(matrix, kind, vmin=vmin, vmax=vmax)
+    labels = [label for row in cs.labels for label in row]
+    rgb = np.rint(np.asarray(cs.rgba)[..., :3] * 255).astype(np.uint8)  # (rows, cols, 3)
+    flags = {name: (np.asarray(a, dtype=np.uint8).ravel() + ord("0")).tobytes().decode()  # "0101…"
+             for name, a in (("ink", cs.text_dark), ("masked", cs.masked))}
+    return {"rows": matrix.shape[0], "cols": matrix.shape[1], "labels": " ".join(labels), "fill": rgb.tobytes().hex(),
+            **flags, "width": max(map(len, labels))}
+
+
+def _labels(name, given, n):  # -> list of n str
+    if given is None:
+        return style.token_labels(n)
+    if isinstance(given, (str, bytes)) or not hasattr(given, "__len__"):
+        raise ValueError(f"{name}: must be a list of {n} labels, one per {name.split('_')[0]}, got {given!r:.60}.")
+    if len(given) != n:
+        raise ValueError(f"{name}: need {n} labels for this matrix, got {len(given)}.")
+    return [checks.text(f"{name}[{i}]", x) for i, x in enumerate(given)]
+
+
+def _highlight(highlight, n_rows, n_cols):  # -> (row, col | None) or (None, None)
+    if highlight is None:
+        return None, None
+    if isinstance(highlight, (str, bytes)) or not hasattr(highlight, "__len__") or len(highlight) != 2:
+        raise ValueError(f"highlight: pass (i, j) for a cell or (i, None) for a row, 0-based; got {highlight!r:.60}.")
+    row = checks.whole_number("highlight", highlight[0], 0, n_rows - 1)
+    col = None if highlight[1] is None else checks.whole_number("highlight", highlight[1], 0, n_cols - 1)
+    return row, col
 
 
 def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, vmin=None, vmax=None,
@@ -74,33 +149,31 @@ def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, 
     above it, e.g. each head's colour over its columns of Q, K, V or H.
     annotate: numbers in the cells; None means "while they fit" (≤ 32 columns),
     otherwise each value is still in the cell's tooltip.
+    Text parameters are converted with str(); a matrix with NaN or +∞, or an empty one, is refused.
     """
-    matrix = np.asarray(matrix, dtype=float)
-    name = name if name is not None else kind if kind in style.KIND_OF else ""
-    kind = style.KIND_OF.get(kind, kind)
-    cs = style.cell_style(matrix, kind, vmin=vmin, vmax=vmax)
-    n_rows, n_cols = matrix.shape
-    row_labels = style.token_labels(n_rows) if row_labels is None else [str(x) for x in row_labels]
-    col_labels = style.token_labels(n_cols) if col_labels is None else [str(x) for x in col_labels]
-    if len(row_labels) != n_rows or len(col_labels) != n_cols:
-        raise ValueError(
-            f"row_labels, col_labels: need {n_rows} row and {n_cols} column labels for a matrix of shape "
-            f"{matrix.shape}, got {len(row_labels)} and {len(col_labels)}."
-        )
-    if col_colors is not None and len(col_colors) != n_cols:
-        raise ValueError(f"col_colors: need one colour (or None) per column, {n_cols}, got {len(col_colors)}.")
+    data = heatmap_data(matrix, kind, vmin=vmin, vmax=vmax)
+    stage = kind if isinstance(kind, str) and kind in style.KIND_OF else ""  # kind="S" names the heatmap "S"
+    name = stage if name is None else checks.text("name", name)
+    kind = _check_kind(kind)
+    n_rows, n_cols = data["rows"], data["cols"]
+    row_labels, col_labels = _labels("row_labels", row_labels, n_rows), _labels("col_labels", col_labels, n_cols)
+    if col_colors is not None:
+        if isinstance(col_colors, (str, bytes)) or not hasattr(col_colors, "__len__") or len(col_colors) != n_cols:
+            raise ValueError(f"col_colors: need one colour (or None) per column, {n_cols}, got {col_colors!r:.60}.")
+        col_colors = [None if c is None else checks.css_color(f"col_colors[{j}]", c) for j, c in enumerate(col_colors)]
     default_rows, default_cols = _CAPTIONS[kind]
-    row_caption = default_rows if row_caption is None else row_caption
-    col_caption = default_cols if col_caption is None else col_caption
-    annotate = n_cols <= 32 if annotate is None else annotate
-    hl_row, hl_col = (None, None) if highlight is None else highlight
+    row_caption = default_rows if row_caption is None else checks.text("row_caption", row_caption)
+    col_caption = default_cols if col_caption is None else checks.text("col_caption", col_caption)
+    annotate = n_cols <= NUMBERED_COLUMNS if annotate is None else checks.boolean("annotate", annotate)
+    hl_row, hl_col = _highlight(highlight, n_rows, n_cols)
 
-    fills = _css_colors(cs.rgba)
+    labels, fill, ink, masked = data["labels"].split(" "), data["fill"], data["ink"], data["masked"]
     out = [f'<div class="al-hm" data-name="{escape(name)}">']
-    if title:
-        out.append(f'<div class="al-title">{escape(str(title))}</div>')
-    out.append(f'<table class="al-grid" data-rows="{n_rows}" data-cols="{n_cols}" '
-               f'style="font-size:{_font_px(n_cols)}px"><thead>')
+    if title is not None:
+        out.append(f'<div class="al-title">{escape(checks.text("title", title))}</div>')
+    compact = "" if annotate else " al-compact"
+    out.append(f'<table class="al-grid{compact}" data-rows="{n_rows}" data-cols="{n_cols}" '
+               f'style="font-size:{font_px(n_cols)}px"><thead>')
     if col_caption:
         out.append(f'<tr><th></th><th class="al-colcap" colspan="{n_cols}">{escape(col_caption)} →</th></tr>')
     if col_colors is not None:
@@ -109,18 +182,18 @@ def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, 
         out.append(f"<tr><th></th>{bars}</tr>")
     corner = f"{escape(row_caption)} ↓" if row_caption else ""
     out.append(f'<tr><th class="al-rowcap">{corner}</th>'
-               + "".join(f"<th>{escape(c)}</th>" for c in col_labels) + "</tr></thead><tbody>")
+               + "".join(f'<th class="al-col">{escape(c)}</th>' for c in col_labels) + "</tr></thead><tbody>")
     for i in range(n_rows):
         row_class = ' class="al-hlrow"' if i == hl_row and hl_col is None else ""
         cells = []
         for j in range(n_cols):
-            classes = "al-masked " if cs.masked[i, j] else ""
-            classes += "al-hl" if (i == hl_row and j == hl_col) else ""
-            label = escape(cs.labels[i][j])
-            ink = style.INK_DARK if cs.text_dark[i, j] else style.INK_LIGHT
+            k = i * n_cols + j
+            classes = ("al-masked " if masked[k] == "1" else "") + ("al-hl" if (i == hl_row and j == hl_col) else "")
+            label = escape(labels[k])
+            ink_color = style.INK_DARK if ink[k] == "1" else style.INK_LIGHT
             cls = f' class="{classes.strip()}"' if classes else ""
             tip = "" if annotate else f' title="{label}"'
-            cells.append(f'<td{cls}{tip} style="background-color:{fills[i][j]};color:{ink}">'
+            cells.append(f'<td{cls}{tip} style="background-color:#{fill[6 * k:6 * k + 6]};color:{ink_color}">'
                          f'{label if annotate else ""}</td>')
         out.append(f"<tr{row_class}><th>{escape(row_labels[i])}</th>{''.join(cells)}</tr>")
     out.append("</tbody></table></div>")
@@ -135,7 +208,7 @@ def row_of(*fragments):
 def section(title, *fragments, color=None):
     """A titled group of fragments side by side; `color` puts a swatch (a head's colour) before the title."""
     mark = swatch(color) if color else ""
-    return f'<div class="al-section">{mark}{escape(title)}</div>' + row_of(*fragments)
+    return f'<div class="al-section">{mark}{escape(checks.text("title", title))}</div>' + row_of(*fragments)
 
 
 def page(*fragments):
@@ -145,7 +218,7 @@ def page(*fragments):
 
 def swatch(color):
     """A small colour square, e.g. before "Head 1", in the head's identity colour."""
-    return f'<span class="al-swatch" style="background:{escape(color)}"></span>'
+    return f'<span class="al-swatch" style="background:{escape(checks.css_color("color", color))}"></span>'
 
 
 # ---- breakdowns: one number of the trace, shown as the article computes it by hand ----
@@ -158,6 +231,16 @@ def _paren(text):
     return f"({text})" if text.startswith(style.MINUS) else text
 
 
+def _number(text):  # a label back to a float: "−1.5" -> -1.5, "−∞" -> -inf
+    return float(text.replace(style.MINUS, "-").replace("∞", "inf").replace(",", ""))
+
+
+def equals(x, text):
+    """'=' when `text` shows x exactly (up to float rounding), '≈' when it is rounded: 2 ÷ √4 = 1, e¹ ≈ 2.718."""
+    shown = _number(text)
+    return "=" if shown == x or abs(shown - x) <= 1e-9 * max(1.0, abs(x)) else "≈"
+
+
 def _approx(x):
     """A display number for exp and sums: 4 significant digits (whole numbers from 10 000)."""
     if not np.isfinite(x):
@@ -166,48 +249,63 @@ def _approx(x):
     return text.replace("-", style.MINUS)
 
 
-def dot_product_html(q, k, *, score, scaled, mask_value, masked, dh, labels):  # [dh], [dh] -> str
-    """One score of S broken down: products of matching components, their sum, ÷ √dh, + M.
+def _is(x, text):  # "= text" or "≈ text"
+    return f"{equals(float(x), text)} {text}"
+
+
+def dot_product_html(q, k, *, score, labels, scaled=None, dh=None, mask_value=None, masked=None):  # [dh], [dh] -> str
+    """One score of S broken down: products of matching components, their sum, then ÷ √dh and + M when given.
 
     q, k: the Query and Key rows of one head; score, scaled, mask_value, masked:
-    S[i, j], S_scaled[i, j], M[i, j], S_masked[i, j] read from the trace.
-    labels: dict with "query", "key" (e.g. "Query token 3"), "score", "scaled", "masked" words.
+    S[i, j], S_scaled[i, j], M[i, j], S_masked[i, j] read from the trace. The ÷ √dh line
+    is shown when `scaled` is given (with dh), the + M line when `mask_value` is given (with masked).
+    labels: dict with "query", "key" (e.g. "Query token 3"), "score", and "scaled", "masked" as needed.
     """
     terms = style.dot_product_text(q, k)  # −1·1 + 1·(−1) + …
-    root = _v(dh)
     lines = [
         f"{escape(labels['query'])} = {style.format_row(q)} · {escape(labels['key'])} = {style.format_row(k)}",
-        f"{escape(labels['score'])}: {terms} = <b>{_v(score, 'scores')}</b>",
-        f"{escape(labels['scaled'])}: {_v(score, 'scores')} ÷ √{root} = <b>{_v(scaled, 'scores')}</b>",
-        f"{escape(labels['masked'])}: {_v(scaled, 'scores')} + {_paren(_v(mask_value, 'scores'))} = "
-        f"<b>{_v(masked, 'scores')}</b>",
+        f"{escape(labels['score'])}: {terms} <b>{_is(score, _v(score, 'scores'))}</b>",
     ]
+    if scaled is not None:
+        lines.append(f"{escape(labels['scaled'])}: {_v(score, 'scores')} ÷ √{_v(dh)} "
+                     f"<b>{_is(scaled, _v(scaled, 'scores'))}</b>")
+    if mask_value is not None:
+        base = scaled if scaled is not None else score
+        lines.append(f"{escape(labels['masked'])}: {_v(base, 'scores')} + {_paren(_v(mask_value, 'scores'))} "
+                     f"<b>{_is(masked, _v(masked, 'scores'))}</b>")
     return '<div class="al-bdown al-dot">' + "".join(f'<div class="al-note">{x}</div>' for x in lines) + "</div>"
 
 
-def softmax_html(scores_row, weights_row, *, labels, col_labels=None):  # [T], [T] -> str
-    """One row's softmax as a table: scores → exp → sum → weights (weights read from P)."""
+def softmax_html(scores_row, weights_row, *, labels, row_labels=None):  # [T], [T] -> str
+    """One row's softmax as a table, one Key token a line: score → exp → weight (weights read from P).
+
+    labels: dict with "key", "scores", "weights", "sum" words.
+    """
     scores_row = np.asarray(scores_row, dtype=float)
     exps = exponentials(scores_row)  # e^s as the article writes them; e^−∞ = 0 exactly
-    total = exps.sum()
-    cols = style.token_labels(len(scores_row)) if col_labels is None else col_labels
-    head = "".join(f"<th>{escape(labels['key'])} {escape(str(c))}</th>" for c in cols)
-    score_cells = "".join(f"<td>{_v(x, 'scores')}</td>" for x in scores_row)
-    exp_cells = "".join(f"<td>e<sup>{_v(x, 'scores')}</sup> = {_approx(e) if np.isfinite(x) else 0}</td>"
-                        for x, e in zip(scores_row, exps, strict=True))
-    weight_cells = "".join(f"<td>{_approx(e)} / {_approx(total)} = <b>{_v(p, 'weights')}</b></td>"
-                           for e, p in zip(exps, weights_row, strict=True))
+    total = float(exps.sum())
+    rows = style.token_labels(len(scores_row)) if row_labels is None else row_labels
+    total_text = _approx(total)
+    body = []
+    for r, x, e, p in zip(rows, scores_row, exps, weights_row, strict=True):
+        exp_text = _approx(e) if np.isfinite(x) else "0"
+        weight = (f"{exp_text} / {total_text} " if total > 0 else "") + _is(p, _v(p, "weights"))
+        body.append(f"<tr><th>{escape(str(r))}</th><td>{_v(x, 'scores')}</td>"
+                    f"<td>e<sup>{_v(x, 'scores')}</sup> {_is(e, exp_text)}</td><td>{weight}</td></tr>")
+    weight_sum = float(np.sum(weights_row))
     return (
-        f'<table class="al-bd al-softmax"><tr><th></th>{head}<th></th></tr>'
-        f"<tr><th>{escape(labels['scores'])}</th>{score_cells}<td></td></tr>"
-        f"<tr><th>exp</th>{exp_cells}<td>{escape(labels['sum'])} = {_approx(total)}</td></tr>"
-        f'<tr class="al-total"><th>{escape(labels["weights"])}</th>{weight_cells}'
-        f"<td>{escape(labels['sum'])} = {_approx(float(np.sum(weights_row)))}</td></tr></table>"
+        f'<table class="al-bd al-softmax"><tr><th>{escape(labels["key"])}</th><th>{escape(labels["scores"])}</th>'
+        f"<th>exp</th><th>{escape(labels['weights'])}</th></tr>{''.join(body)}"
+        f'<tr class="al-total"><th>{escape(labels["sum"])}</th><td></td><td>{_is(total, total_text)}</td>'
+        f"<td>{_is(weight_sum, _approx(weight_sum))}</td></tr></table>"
     )
 
 
 def weighted_sum_html(weights_row, values, out_row, *, labels, row_labels=None):  # [T], [T, dh], [dh] -> str
-    """One output row as the weighted sum of Value rows: Σ_j P[i, j] · V_j = O[i] (O read from the trace)."""
+    """One output row as the weighted sum of Value rows: Σ_j P[i, j] · V_j = O[i] (O read from the trace).
+
+    labels: dict with "weight", "value", "output" words.
+    """
     values = np.asarray(values, dtype=float)
     rows = style.token_labels(len(values)) if row_labels is None else row_labels
     body = "".join(
@@ -216,10 +314,13 @@ def weighted_sum_html(weights_row, values, out_row, *, labels, row_labels=None):
         for r, p, v in zip(rows, weights_row, values, strict=True))
     terms = " + ".join(f"{_v(p, 'weights')}·V<sub>{escape(str(r))}</sub>"
                        for r, p in zip(rows, weights_row, strict=True))
+    exact = all(equals(float(p), _v(p, "weights")) == "=" for p in weights_row) and all(
+        equals(float(o), _v(o)) == "=" for o in out_row)
+    sign = "=" if exact else "≈"
     return (
         f'<table class="al-bd al-wsum"><tr><th></th><th>{escape(labels["weight"])}</th>'
         f"<th>{escape(labels['value'])}</th></tr>{body}"
-        f'<tr class="al-total"><th>{escape(labels["output"])}</th><td>=</td>'
+        f'<tr class="al-total"><th>{escape(labels["output"])}</th><td>{sign}</td>'
         f"<td>{style.format_row(out_row)}</td></tr></table>"
-        f'<div class="al-note">{escape(labels["output"])} = {terms}</div>'
+        f'<div class="al-note">{escape(labels["output"])} {sign} {terms}</div>'
     )

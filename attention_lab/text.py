@@ -24,7 +24,7 @@ WORDS = {
         "masked": "+ M", "softmax": "Softmax of row {i}", "scores": "scores", "sum": "sum", "weights": "weights P",
         "weighted_sum": "Output of token {i}: the weighted sum of the Value rows", "weight": "weight",
         "value": "Value", "output": "output O",
-        "scaling_note": "Every score is divided by √dh = √{dh} = {root}, so the spread of scores does not grow "
+        "scaling_note": "Every score is divided by √dh = √{dh} {eq} {root}, so the spread of scores does not grow "
                         "with dh. Without it, raise dh and watch the largest score take almost all the weight.",
     },
     "ko": {
@@ -35,14 +35,64 @@ WORDS = {
         "row": "행 (Query 토큰)", "token": "토큰", "component": "성분",
         "split": "Q · K · V를 head별로 나누기 (head마다 자기 색의 열)",
         "outputs": "head별 출력 O", "concat": "이어 붙이기(Concat) → H",
-        "dot": "Query 토큰 {i}와 Key 토큰 {j}의 점수", "score": "내적", "scaled": "÷ √dh",
+        "dot": "{ith} Query 토큰과 {jth} Key 토큰의 점수", "score": "내적", "scaled": "÷ √dh",
         "masked": "+ M", "softmax": "{ith} 행의 Softmax", "scores": "점수", "sum": "합", "weights": "가중치 P",
-        "weighted_sum": "토큰 {i}의 출력: Value의 가중합", "weight": "가중치",
+        "weighted_sum": "{ith} 토큰의 출력: Value의 가중합", "weight": "가중치",
         "value": "Value", "output": "출력 O",
-        "scaling_note": "모든 점수를 √dh = √{dh} = {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
+        "scaling_note": "모든 점수를 √dh = √{dh} {eq} {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
                         "않도록 조절합니다. 나누지 않으면 dh를 키울수록 가장 큰 점수가 가중치를 거의 다 가져갑니다.",
     },
 }
+
+# The live explorer's own words (attention_lab.widgets): notes, the row editor, the change marks.
+_EXPLORER_WORDS = {
+    "en": {
+        "yours": "your numbers", "kv_heads": "K/V heads g", "kv_head_n": "K/V head {n}", "marks": "mark changes",
+        "query_n": "Query token {n}", "key_n": "Key token {n}", "output_n": "output of token {n}",
+        "edit": "edit a row", "edit_token": "token", "apply": "apply",
+        "edit_hint": "e.g. [-1, 1, 1, 2]: {n} numbers, then Enter",
+        "edit_count": "{what}: needs {n} numbers, got {m}. The picture is unchanged.",
+        "edit_number": "{what}: {bad!r} is not a number. Write numbers such as [-1, 1, 1, 2]. "
+                       "The picture is unchanged.",
+        "edit_finite": "{what}: {bad!r} is not a finite number. The picture is unchanged.",
+        "edit_done": "{what} = {row}",
+        "row_of": "{matrix} token {n}",
+        "note_article": "This is exactly the article's example: T = 3, d = 8, h = 2, causal mask.",
+        "note_article_mask": "The article's Q, K and V, here with the {mask} mask (the article uses the causal mask).",
+        "note_corner": "{tokens}, {heads} and {components} keep the article's numbers; the rest are small integers "
+                       "from −2 to 2 that stay put when you move a size.",
+        "note_kv": "With g = {g} K/V heads shared by the Query heads, K and V keep the article's numbers only in {kv}.",
+        "note_random": "A random example from seed {seed}: small integers from −2 to 2, each fixed by its token, head "
+                       "and component, so moving a size leaves every other number as it was.",
+        "note_yours": "Your own Q, K and V. Edit one token's row below and every stage follows.",
+        "tokens": ("token 1", "tokens 1–{n}"), "heads": ("Head 1", "Heads 1–{n}"),
+        "components": ("component 1", "components 1–{n}"), "kv_span": ("K/V head 1", "K/V heads 1–{n}"),
+    },
+    "ko": {
+        "yours": "직접 넣은 숫자", "kv_heads": "K/V head 수 g", "kv_head_n": "K/V head {n}", "marks": "바뀐 칸 표시",
+        "query_n": "{nth} Query 토큰", "key_n": "{nth} Key 토큰", "output_n": "{nth} 토큰의 출력",
+        "edit": "행 고치기", "edit_token": "토큰", "apply": "적용",
+        "edit_hint": "예: [-1, 1, 1, 2] — 숫자 {n}개를 쓰고 Enter",
+        "edit_count": "{what}: 숫자 {n}개가 필요한데 {m}개를 썼습니다. 그림은 그대로입니다.",
+        "edit_number": "{what}: 숫자가 아닌 값이 있습니다 ({bad!r}). [-1, 1, 1, 2]처럼 숫자만 쓰세요. "
+                       "그림은 그대로입니다.",
+        "edit_finite": "{what}: 유한하지 않은 값이 있습니다 ({bad!r}). 그림은 그대로입니다.",
+        "edit_done": "{what} = {row}",
+        "row_of": "{nth} 토큰의 {matrix}",
+        "note_article": "글의 예시 그대로입니다: T = 3, d = 8, h = 2, Causal mask.",
+        "note_article_mask": "글의 Q, K, V입니다. 마스크만 {mask}입니다 (글은 Causal mask를 씁니다).",
+        "note_corner": "글의 숫자가 그대로인 자리: {tokens}, {heads}, {components}. 나머지는 −2에서 2 사이의 작은 "
+                       "정수이고, 크기를 바꿔도 제자리에 그대로 있습니다.",
+        "note_kv": "K/V head를 g = {g}개만 두고 Query head들이 나눠 쓰므로, K와 V는 {kv}에만 글의 숫자가 남습니다.",
+        "note_random": "seed {seed}로 만든 무작위 예시입니다. 값은 −2에서 2 사이의 작은 정수이고 "
+                       "토큰·head·성분 자리마다 정해져 있어서, 크기를 바꿔도 나머지 숫자는 그대로입니다.",
+        "note_yours": "직접 넣은 Q, K, V입니다. 아래에서 토큰 하나의 행을 고치면 모든 단계가 함께 바뀝니다.",
+        "tokens": ("토큰 1", "토큰 1–{n}"), "heads": ("Head 1", "Head 1–{n}"),
+        "components": ("성분 1", "성분 1–{n}"), "kv_span": ("K/V head 1", "K/V head 1–{n}"),
+    },
+}
+for _lang, _words in _EXPLORER_WORDS.items():
+    WORDS[_lang].update(_words)
 
 _KO_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
 
