@@ -217,9 +217,9 @@ function paintCanvas(p, d, now, g, level) {
   } else if (d.hl) box(d.hl[0], d.hl[1], "#111111", 2);
 }
 
-// Patch heatmap `p` to show `d`. Returns the indices (row-major) of the cells whose label changed since the
+// Patch heatmap `p` to show `d`, from picture number `step`. Returns the indices (row-major) of the cells whose label changed since the
 // panel's last picture, or that are new in it (a panel's first picture marks nothing).
-function drawHeatmap(p, d, width) {
+function drawHeatmap(p, d, width, step) {
   if (p.titleText !== d.title) { p.title.textContent = d.title; p.titleText = d.title; }
   const labels = d.labels.split(" ");
   const cols = columns(d, labels, width);
@@ -234,6 +234,8 @@ function drawHeatmap(p, d, width) {
     }
   }
   p.node.dataset.mode = cols.compact ? "colours" : "numbers";
+  p.node.dataset.rows = d.rows;
+  p.node.dataset.step = step;  // which picture this heatmap shows (one out of sight may show an older one)
   p.table.dataset.rows = d.rows;
   p.table.dataset.cols = d.cols;
   p.table.style.fontSize = d.font + "px";
@@ -288,10 +290,10 @@ function render({ model, el }) {
       const p = entry.target.__alPanel;
       p.visible = entry.isIntersecting;
       if (p.visible && p.pending) {
-        const data = p.pending;
+        const [data, step] = p.pending;
         p.pending = null;
         p.marked = [];
-        drawHeatmap(p, data, width || 900);
+        drawHeatmap(p, data, width || 900, step);
       }
     }
   }, { rootMargin: "400px 0px" });
@@ -355,7 +357,7 @@ function render({ model, el }) {
       place(body, sec.node, prev);
       prev = sec.node;
       seen.add(s.key);
-      drawItems(sec, s.items);
+      drawItems(sec, s.items, state.step);
     }
     for (const [key, sec] of sections) {
       if (seen.has(key)) continue;
@@ -369,7 +371,7 @@ function render({ model, el }) {
     if (window.__alDraws) window.__alDraws.push({ step: state.step, ms: performance.now() - start });  // benchmarks
   }
 
-  function drawItems(sec, items) {
+  function drawItems(sec, items, step) {
     const seen = new Set();
     let prev = null;
     for (const it of items) {
@@ -384,10 +386,10 @@ function render({ model, el }) {
         }
       }
       if (it.type === "heatmap") {
-        if (!p.visible && p.last) p.pending = it;
+        if (!p.visible && p.last) p.pending = [it, step];
         else {
           p.pending = null;
-          const changed = drawHeatmap(p, it, width || 900);
+          const changed = drawHeatmap(p, it, width || 900, step);
           p.marked = marksOn ? changed : [];
           if (p.marked.length) marked.push(p);
         }

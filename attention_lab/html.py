@@ -70,8 +70,9 @@ def _check_matrix(matrix):  # -> [rows, cols] float, finite or −∞
     bad = np.isnan(matrix) | (matrix == np.inf)
     if bad.any():
         i, j = np.argwhere(bad)[0]
-        raise ValueError(f"matrix: holds {style.format_value(matrix[i, j])} at row {i + 1}, column {j + 1}; a heatmap "
-                         "shows numbers and −∞ (a masked score) only. Find where the NaN or +∞ came from first.")
+        what = "NaN" if np.isnan(matrix[i, j]) else "∞"
+        raise ValueError(f"matrix: holds {what} at row {i + 1}, column {j + 1}; a heatmap shows numbers and −∞ "
+                         "(a masked score) only. Find where the NaN or +∞ came from first.")
     return matrix
 
 
@@ -82,11 +83,13 @@ def _check_kind(kind):  # -> "scores" | "weights" | "values"
 
 
 def _check_range(vmin, vmax):
-    vmin = None if vmin is None else checks.real_array("vmin", vmin, "a number").item()
-    vmax = None if vmax is None else checks.real_array("vmax", vmax, "a number").item()
+    limits = {}
     for name, v in (("vmin", vmin), ("vmax", vmax)):
-        if v is not None and not np.isfinite(v):
-            raise ValueError(f"{name}: must be a finite number (or None for the kind's own scale), got {v}.")
+        v = None if v is None else checks.real_array(name, v, "a number")
+        if v is not None and (v.ndim != 0 or not np.isfinite(v)):
+            raise ValueError(f"{name}: must be one finite number (or None for the kind's own scale), got {v!r:.60}.")
+        limits[name] = None if v is None else float(v)
+    vmin, vmax = limits["vmin"], limits["vmax"]
     if vmin is not None and vmax is not None and not vmin < vmax:
         raise ValueError(f"vmin, vmax: need vmin < vmax, got vmin={vmin}, vmax={vmax}.")
     return vmin, vmax

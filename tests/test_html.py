@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import attention_lab as al
+from attention_lab import checks, style
 from attention_lab import html as hm
-from attention_lab import style
 
 CELL = re.compile(r"<td(?: class=\"([^\"]*)\")?(?: title=\"[^\"]*\")? style=\"background-color:(#[0-9a-f]{6});"
                   r"color:(#[0-9a-f]{6})\">([^<]*)</td>")
@@ -92,3 +92,66 @@ def test_breakdowns_show_the_article_numbers(tr):
     wsum = re.sub("<[^>]+>", "", hm.weighted_sum_html(tr.P[0, 2], tr.Vh[0], tr.O[0, 2], labels={
         "weight": "w", "value": "Value", "output": "O"}))
     assert "0.114·V1 + 0.042·V2 + 0.844·V3" in wsum and "[0.114, 0.042, 0.844, 1]" in wsum
+
+
+# ---- bad input: refused by name, or converted with str() --------------------------------------------------------
+
+def test_text_parameters_are_converted_with_str():
+    frag = hm.heatmap_html(np.eye(2), "values", title=5, col_caption=5, row_caption=2.5, name=7,
+                           row_labels=[1, 2], col_labels=["a", 3])
+    assert '<div class="al-title">5</div>' in frag and "5 →" in frag and "2.5 ↓" in frag and 'data-name="7"' in frag
+    for bad in ({"title": b"x"}, {"col_caption": np.ones(2)}, {"row_labels": [None, 1]}):
+        with pytest.raises(ValueError, match=f"^{next(iter(bad))}"):
+            hm.heatmap_html(np.eye(2), "values", **bad)
+
+
+@pytest.mark.parametrize("color", ["red", "Red", "#E69F00", "#fff", "#e69f0080", "rgb(230, 159, 0)",
+                                   "rgba(230,159,0,.5)", "rgb(90% 60% 0% / 0.5)", "transparent"])
+def test_css_colours_are_accepted(color):
+    assert f"background:{color.strip()}" in hm.heatmap_html(np.eye(1), "values", col_colors=[color])
+    assert checks.css_color("color", color) == color
+
+
+@pytest.mark.parametrize("color", ["red;background-image:url(https://example.com/x)", "url(x)", "#ggg", "#12345",
+                                   "rgb(1, 2)", "expression(alert(1))", "red}body{color:red", 5, b"red", ""])
+def test_anything_but_a_css_colour_is_refused(color):
+    with pytest.raises(ValueError, match=r"^col_colors\[0\]: must be a CSS colour"):
+        hm.heatmap_html(np.eye(1), "values", col_colors=[color])
+    with pytest.raises(ValueError, match="^color:"):
+        hm.swatch(color)
+
+
+@pytest.mark.parametrize(("matrix", "match"), [
+    ([[1, np.nan]], r"^matrix: holds NaN at row 1, column 2"), ([[np.inf, 1]], r"^matrix: holds ∞ at row 1, column 1"),
+    (np.zeros((0, 3)), r"^matrix: is empty \(shape \(0, 3\)\)"), (np.zeros((2, 0)), "^matrix: is empty"),
+    (np.ones(3), "^matrix: a heatmap needs a 2-D matrix"), ([[1, "a"]], "^matrix:"), ([[1j]], "^matrix: complex"),
+    ([[1, 2], [3]], "^matrix:"), ([[10**400]], "^matrix:"),
+])
+def test_nan_infinite_empty_and_odd_matrices_are_refused_by_name(matrix, match):
+    with pytest.raises(ValueError, match=match):
+        hm.heatmap_html(matrix, "values")
+    with pytest.raises(ValueError, match=match):
+        hm.heatmap_data(matrix, "values")
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"kind": "colours"}, "^kind:"), ({"kind": None}, "^kind:"), ({"vmin": 1, "vmax": 1}, "^vmin, vmax:"),
+    ({"vmin": np.nan}, "^vmin:"), ({"vmax": "big"}, "^vmax:"), ({"highlight": (True, 0)}, "^highlight:"),
+    ({"highlight": (0, 5)}, "^highlight:"), ({"highlight": 3}, "^highlight:"), ({"highlight": "ab"}, "^highlight:"),
+    ({"annotate": "yes"}, "^annotate:"), ({"row_labels": "ab"}, "^row_labels:"),
+    ({"col_colors": "red"}, "^col_colors:"),
+])
+def test_other_bad_arguments_are_refused_by_name(kwargs, match):
+    kind = kwargs.pop("kind", "values")
+    with pytest.raises(ValueError, match=match):
+        hm.heatmap_html(np.eye(2), kind, **kwargs)
+
+
+def test_masked_cells_stay_minus_infinity_and_heatmap_data_matches_style(tr):
+    data = hm.heatmap_data(tr.S_masked[0], "S_masked")
+    cs = style.cell_style(tr.S_masked[0], "scores")
+    assert data["labels"].split(" ") == [x for row in cs.labels for x in row]
+    assert data["masked"] == "".join("1" if m else "0" for m in cs.masked.ravel())
+    assert data["ink"] == "".join("1" if m else "0" for m in cs.text_dark.ravel())
+    fills = ["{:02x}{:02x}{:02x}".format(*np.rint(c[:3] * 255).astype(int)) for c in cs.rgba.reshape(-1, 4)]
+    assert data["fill"] == "".join(fills) and (data["rows"], data["cols"], data["width"]) == (3, 3, 3)

@@ -395,7 +395,8 @@ def own():
 
 def test_your_own_numbers_with_the_same_mask_head_and_picker_controls(own):
     assert own.source == "yours" and grid(own, "P@0")[2] == ["0.114", "0.042", "0.844"]
-    assert {"mask", "head", "query", "key", "row", "edit_matrix", "edit_token", "edit_row", "apply"} <= set(own.controls)
+    offered = {"mask", "head", "query", "key", "row", "edit_matrix", "edit_token", "edit_row", "apply"}
+    assert offered <= set(own.controls)
     assert not {"T", "h", "dh", "seed", "source", "reset"} & set(own.controls)
     layout = shown(own)
     assert all(c in layout for c in own.controls.values()) and own.edit_message in layout
@@ -444,7 +445,8 @@ def test_rows_may_be_typed_in_several_ways():
 def test_your_own_numbers_get_the_same_errors_as_attention_trace(kwargs):
     h = 2
     with pytest.raises(ValueError) as expected:
-        al.attention_trace(kwargs["Q"], kwargs["K"], kwargs["V"], h, **{k: v for k, v in kwargs.items() if k not in "QKV"})
+        rest = {k: v for k, v in kwargs.items() if k not in "QKV"}
+        al.attention_trace(kwargs["Q"], kwargs["K"], kwargs["V"], h, **rest)
     with pytest.raises(ValueError) as got:
         al.explorer(h=h, **kwargs)
     assert str(got.value) == str(expected.value)
@@ -467,7 +469,7 @@ def test_your_own_mask_array_and_the_size_limits():
     al.explorer(Q=np.ones((16, 64)), K=np.ones((16, 64)), V=np.ones((16, 64)), h=8)
 
 
-# ---- bad arguments ----------------------------------------------------------------------------------------------------
+# ---- bad arguments --------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"view": "everything"}, "^view:"), ({"view": ["S", "Z"]}, "^view:"), ({"view": []}, "^view:"),

@@ -1,0 +1,135 @@
+"""Fuzzing the explorer and the HTML renderer (hypothesis): random control sequences never reach an invalid state,
+and any argument either works or gets a ValueError that names it — never another exception."""
+
+import ipywidgets as W
+import numpy as np
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import attention_lab as al
+from attention_lab import html as hm
+from attention_lab import masks, widgets
+
+FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# A control's next value: any whole number is reduced to the control's range, so every value it offers is reachable.
+ACTION = st.tuples(st.sampled_from(["T", "h", "dh", "kv_heads", "mask", "param", "head", "seed", "source", "query",
+                                    "key", "row", "marks", "reset", "click", "edit"]),
+                   st.integers(0, 10**6), st.sampled_from(["S", "P", "M", "Q", "O"]))
+
+
+def act(ex, name, n, stage):
+    """Do one thing a learner can do; return whether it should redraw (None: it may or may not)."""
+    c = ex.controls
+    if name in ("reset", "edit") and {"reset": "reset", "edit": "edit_row"}[name] not in c:
+        return False  # only over an example / only with your own numbers
+    if name == "reset":
+        c["reset"].click()
+        return True
+    if name == "click":
+        ex._on_pick(ex.view, {"pick": [stage, n % 20, n % 17]}, [])
+        return None
+    if name == "edit":
+        c["edit_row"].value = ["[1, 2]", "x", ", ".join(str(n % 5 - 2) for _ in range(ex.own["Q"].shape[1]))][n % 3]
+        return None
+    if name == "param":
+        params = [k for k in c if k.startswith(ex.mask + ".")]
+        if not params:
+            return False
+        name = params[n % len(params)]
+    if name not in c:
+        return False
+    control = c[name]
+    if isinstance(control, (W.Dropdown, W.ToggleButtons)):
+        values = [v[1] if isinstance(v, tuple) else v for v in control.options]
+        value = values[n % len(values)]
+    elif isinstance(control, W.Checkbox):
+        value = bool(n % 2)
+    else:
+        value = control.min + n % (control.max - control.min + 1)
+    changed = control.value != value
+    control.value = value
+    return changed
+
+
+def consistent(ex):
+    tr, c = ex.trace, ex.controls
+    assert (tr.T, tr.h, tr.dh) == (ex.T, ex.h, ex.dh) and ex.view.picture["shape"] == tr.shapes()
+    assert tr.mask_name == ex.mask
+    for p in masks.MASKS[ex.mask].params:
+        lo, hi = p.bounds(tr.T)
+        assert lo <= tr.mask_params[p.name] <= hi
+    for name in ("query", "key", "row"):
+        if name in c:
+            assert 0 <= c[name].value < tr.T
+    if "head" in c:
+        assert c["head"].value == -1 or 0 <= c["head"].value < tr.h
+    assert tr.h % tr.kv_heads == 0 and np.isfinite(tr.P).all() and np.isfinite(tr.O).all()
+    for section in ex.view.picture["sections"]:
+        for it in section["items"]:
+            if it["type"] == "heatmap" and it["hl"]:
+                assert 0 <= it["hl"][0] < it["rows"] and (it["hl"][1] is None or 0 <= it["hl"][1] < it["cols"])
+
+
+@FAST
+@given(st.lists(ACTION, min_size=1, max_size=14), st.sampled_from(list(widgets.VIEWS)), st.sampled_from(["en", "ko"]))
+def test_any_sequence_of_controls_keeps_the_explorer_consistent(actions, view, lang):
+    ex = al.explorer(view=view, lang=lang)
+    for name, n, stage in actions:
+        count = ex.redraw_count
+        redraws = act(ex, name, n, stage)
+        if redraws is not None:
+            assert ex.redraw_count == count + redraws, (name, n)
+        consistent(ex)
+
+
+@FAST
+@given(st.lists(ACTION, min_size=1, max_size=10), st.integers(1, 16), st.sampled_from([1, 2, 4]),
+       st.integers(0, 2**31))
+def test_your_own_numbers_stay_consistent_and_a_bad_row_changes_nothing(actions, T, h, seed):
+    rng = np.random.default_rng(seed)
+    Q, K, V = (rng.integers(-3, 4, (T, 4 * h)).astype(float) for _ in range(3))
+    ex = al.explorer(Q=Q, K=K, V=V, h=h)
+    for name, n, stage in actions:
+        picture = ex.view.picture
+        act(ex, name, n, stage)
+        if name == "edit" and "al-edit-bad" in ex.edit_message.value:
+            assert ex.view.picture is picture
+        consistent(ex)
+
+
+ANYTHING = st.one_of(st.none(), st.booleans(), st.integers(-10**400, 10**400), st.floats(allow_nan=True),
+                     st.text(max_size=8), st.binary(max_size=4), st.complex_numbers(),
+                     st.lists(st.integers(-3, 3), max_size=4), st.just(np.ones((3, 3), bool)), st.just(np.eye(2)),
+                     st.just([[1, 2], [3]]), st.sampled_from(["causal", "all", "article", "random", "ko", "S"]))
+EXPLORER_ARGS = ("T", "d", "h", "mask", "seed", "lang", "view", "source", "kv_heads", "marks", "window", "Q")
+
+
+@FAST
+@given(st.dictionaries(st.sampled_from(EXPLORER_ARGS), ANYTHING, min_size=1, max_size=3))
+def test_explorer_arguments_work_or_get_a_value_error_naming_one(kwargs):
+    try:
+        ex = al.explorer(**kwargs)
+    except ValueError as error:
+        named = str(error).split(":")[0]
+        assert any(name in named for name in (*EXPLORER_ARGS, "K", "V")), str(error)
+    else:
+        consistent(ex)
+
+
+HEATMAP_ARGS = ("title", "row_labels", "col_labels", "vmin", "vmax", "highlight", "col_colors", "annotate",
+                "row_caption", "col_caption", "name")
+
+
+@FAST
+@given(st.one_of(ANYTHING, st.just([[1.0, -np.inf], [np.nan, 2.0]]), st.just(np.zeros((0, 2)))),
+       st.one_of(st.sampled_from(["scores", "weights", "values", "S", "P"]), ANYTHING),
+       st.dictionaries(st.sampled_from(HEATMAP_ARGS), ANYTHING, max_size=3))
+def test_heatmap_html_arguments_work_or_get_a_value_error_naming_one(matrix, kind, kwargs):
+    try:
+        out = hm.heatmap_html(matrix, kind, **kwargs)
+    except ValueError as error:
+        named = str(error).split(":")[0]
+        assert any(name in named for name in ("matrix", "kind", *HEATMAP_ARGS)), str(error)
+    else:
+        assert out.startswith('<div class="al-hm"') and "<script" not in out
