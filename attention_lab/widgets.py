@@ -241,12 +241,17 @@ class Explorer(W.VBox):
 
     def _build_controls(self, T, h, dh, mask, params, seed, source, kv_heads, marks):
         L, spec, initial = self.L, self.spec, {"description_width": "initial"}
+        buttons = {**initial, "button_width": "auto"}
+
+        def inline():  # toggle buttons beside their description (ipywidgets puts them on a line of their own)
+            return W.Layout(display="flex", flex_flow="row wrap", align_items="baseline", width="auto")
+
         c = self.controls = {}
         self._fixed = {"T": T, "h": h, "dh": dh, "source": source, "mask": mask}  # what no control is offered for
         self._kv_fixed = kv_heads
         if self.own is None:
             c["source"] = W.ToggleButtons(options=[(L["article"], "article"), (L["random"], "random")], value=source,
-                                          description=L["source"], style={**initial, "button_width": "auto"})
+                                          description=L["source"], style=buttons, layout=inline())
             c["seed"] = W.BoundedIntText(value=seed, min=0, max=MAX_SEED, description=L["seed"], style=initial,
                                          layout=W.Layout(width="140px"))
             c["reset"] = W.Button(description=L["reset"], layout=W.Layout(width="auto"))
@@ -260,8 +265,7 @@ class Explorer(W.VBox):
         offered = masks.MASK_NAMES + (("custom",) if self._custom is not None else ()) if spec.mask_control else (mask,)
         if spec.mask_control:
             c["mask"] = W.ToggleButtons(options=[(MASKS[n].label[self.lang], n) for n in offered], value=mask,
-                                        description=L["mask"],
-                                        style={**initial, "button_width": "auto"})
+                                        description=L["mask"], style=buttons, layout=inline())
         for name in offered:  # one slider per parameter of each mask offered; shown while its mask is chosen
             for p in MASKS[name].params:
                 lo, hi = p.bounds(T)
@@ -279,7 +283,7 @@ class Explorer(W.VBox):
         c["marks"] = W.Checkbox(value=marks, description=L["marks"], indent=False, layout=W.Layout(width="auto"))
         if self.own is not None:
             c["edit_matrix"] = W.ToggleButtons(options=["Q", "K", "V"], value="Q", description=L["edit"],
-                                               style={**initial, "button_width": "auto"})
+                                               style=buttons, layout=inline())
             c["edit_token"] = W.Dropdown(options=tokens, value=T - 1, description=L["edit_token"], style=initial,
                                          layout=W.Layout(width="130px"))
             c["edit_row"] = W.Text(continuous_update=False, layout=W.Layout(width="320px"))

@@ -307,13 +307,22 @@ def test_every_size_fits_the_window(scratch, tag):
         canvas.hover(position={"x": box["width"] - 3, "y": box["height"] - 3})
         assert canvas.get_attribute("title").startswith("16, 64: ")
     shot = os.environ.get("ATTENTION_LAB_SCREENSHOTS")
-    if shot:
-        explorer = page.locator(f".{tag}")
-        height = explorer.bounding_box()["height"]
-        page.set_viewport_size({"width": WINDOW["width"], "height": int(min(height + 200, 12000))})
-        _bring_into_view(page, tag)
-        explorer.scroll_into_view_if_needed()
-        explorer.screenshot(path=str(Path(shot) / f"{tag}.png"))
+    if shot:  # the controls and the first section, then each head's section and the last: each fully drawn
+        page.set_viewport_size({"width": WINDOW["width"], "height": 4000})
+        parts = page.locator(f".{tag} .al-body > .al-part")
+        for k in [0, 1, parts.count() - 2, parts.count() - 1][: parts.count()]:
+            part = parts.nth(k)
+            part.evaluate("(node) => node.closest('.al-explorer').scrollIntoView({block: 'start'})" if k == 0 else
+                          "(node) => node.scrollIntoView({block: 'start'})")
+            page.wait_for_timeout(400)
+            key = part.get_attribute("data-key").replace("@", "")
+            if k == 0:
+                top = page.locator(f".{tag}").bounding_box()
+                box = part.bounding_box()
+                page.screenshot(path=str(Path(shot) / f"{tag}-{k}-{key}.png"), clip={
+                    "x": top["x"], "y": top["y"], "width": top["width"], "height": box["y"] + box["height"] - top["y"]})
+            else:
+                part.screenshot(path=str(Path(shot) / f"{tag}-{k}-{key}.png"))
         page.set_viewport_size(WINDOW)
 
 
