@@ -2,8 +2,9 @@
 
     python benchmarks/bench_explorer.py
 
-(a) explorer: from setting a control's value in Python to the new HTML assigned
-    to the widget (trace + HTML rendering), full "all" view, Head 1 selected;
+(a) explorer: from setting a control's value in Python to the new picture assigned
+    to the widget (trace + each cell's label and colour, as JSON), full "all" view,
+    Head 1 selected;
 (b) baseline: `ipywidgets.interactive_output` redrawing the same stages as
     annotated matplotlib heatmaps (imshow + one text per cell) and rendering
     them to PNG as the inline backend does (savefig into BytesIO);
@@ -44,7 +45,7 @@ def bench_explorer(T, h):  # -> list of ms
         value = other if step % 2 == 0 else T
         count = w.redraw_count
         t0 = time.perf_counter()
-        w.T_slider.value = value  # observers run synchronously: trace + HTML assigned when this returns
+        w.controls["T"].value = value  # observers run synchronously: trace + picture sent when this returns
         times.append((time.perf_counter() - t0) * 1e3)
         assert w.redraw_count == count + 1
     return times
@@ -103,7 +104,8 @@ def main():
     for T, h in CASES:
         ex, base = bench_explorer(T, h), bench_baseline(T, h)
         rows.append((T, h, h * DH, ex, base))
-    print("Live explorer (HTML) vs naive matplotlib interactive_output, full view, one step = one slider change")
+    print("Live explorer (trace + picture data) vs naive matplotlib interactive_output, full view, "
+          "one step = one slider change")
     steps = ", ".join(f"{n} at T={T}" for T, n in BASELINE_STEPS.items())
     print(f"dh = {DH}; explorer: {EXPLORER_STEPS} steps per size; baseline: {steps}\n")
     header = (f"{'T':>3} {'h':>2} {'d':>3} | {'explorer median':>15} {'p90':>8} | {'baseline median':>15} "
