@@ -56,6 +56,7 @@ class View:
     items: tuple
     mask: str = "causal"  # the mask it starts with
     mask_control: bool = True  # offer the mask control: only once the mask has been taught
+    masks: tuple = ()  # the masks it offers; () is every mask of masks.MASK_NAMES
     kv_control: bool = False  # offer the K/V heads control (grouped-query attention)
 
     @classmethod
@@ -78,14 +79,15 @@ class View:
 
 
 HEAD_ITEMS = ("S", "S_scaled", "M", "S_masked", "P", "Vh", "O")
+ARTICLE_MASKS = ("causal", "none")  # the masks the article's notebooks (04–06) have taught; 08 teaches the others
 # One per notebook, each showing only what has been taught so far (02 S; 03 the scale; 04 M; 05 P; 06 O; 07 all).
 VIEWS = {
     "heads": View(("split", "outputs", "concat"), mask_control=False),
     "scores": View(("S", "dot"), mask_control=False),
     "scaling": View(("S", "S_scaled", "P", "P_unscaled", "scaling_note"), mask="none", mask_control=False),
-    "mask": View(("S_scaled", "M", "S_masked", "dot")),
-    "softmax": View(("S_masked", "P", "softmax")),
-    "weighted_sum": View(("P", "Vh", "O", "weighted_sum")),
+    "mask": View(("S_scaled", "M", "S_masked", "dot"), masks=ARTICLE_MASKS),
+    "softmax": View(("S_masked", "P", "softmax"), masks=ARTICLE_MASKS),
+    "weighted_sum": View(("P", "Vh", "O", "weighted_sum"), masks=ARTICLE_MASKS),
     "all": View(("split", *HEAD_ITEMS, *BREAKDOWNS, "concat"), kv_control=True),
 }
 
@@ -149,8 +151,14 @@ class Explorer(W.VBox):
     """Every stage of Core Attention for the trace its controls choose. See `explorer` for the arguments."""
 
     def __init__(self, T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view="all", source=None,
-                 kv_heads=None, Q=None, K=None, V=None, marks=True, **mask_args):
+                 kv_heads=None, Q=None, K=None, V=None, marks=True, dh=None, **mask_args):
         self.lang = checks.lang(lang)
+        known = {p.name for m in MASKS.values() for p in m.params}
+        for name in mask_args:
+            if name not in known:
+                raise ValueError(f"{name}: the explorer has no argument {name!r}. It takes T, d, h, dh, kv_heads, "
+                                 "mask, seed, source, view, lang, marks, Q, K, V, and a mask's parameters "
+                                 f"({', '.join(sorted(known))}).")
         self.spec = VIEWS[view] if isinstance(view, str) and view in VIEWS else View.of(view)
         self.view_name = view if isinstance(view, str) else "custom"
         self.L = LABELS[self.lang]
@@ -165,11 +173,11 @@ class Explorer(W.VBox):
         marks = checks.boolean("marks", marks)
         self.own = None
         if Q is None and K is None and V is None:
-            T, h, dh, seed, source, kv_heads = self._check_sizes(T, d, h, seed, source, kv_heads)
+            T, h, dh, seed, source, kv_heads = self._check_sizes(T, d, h, dh, seed, source, kv_heads)
             mask = mask_name(mask)
             params = mask_params(mask, T, mask_args)
         else:  # your own numbers: the same ValueErrors as attention_trace, before anything is drawn
-            self.own = self._check_own(Q, K, V, h, T, d, seed, source)
+            self.own = self._check_own(Q, K, V, h, T, d, dh, seed, source)
             tr = attention_trace(self.own["Q"], self.own["K"], self.own["V"], h, mask=mask, kv_heads=kv_heads,
                                  **mask_args)
             T, h, dh, seed, source, kv_heads = tr.T, tr.h, tr.dh, 0, "yours", tr.kv_heads
@@ -200,14 +208,14 @@ class Explorer(W.VBox):
     # ---- arguments ----------------------------------------------------------------------------------------------
 
     @staticmethod
-    def _check_own(Q, K, V, h, T, d, seed, source):  # -> {"Q", "K", "V"} float arrays
+    def _check_own(Q, K, V, h, T, d, dh, seed, source):  # -> {"Q", "K", "V"} float arrays
         if Q is None or K is None or V is None:
             missing = [n for n, x in (("Q", Q), ("K", K), ("V", V)) if x is None]
             raise ValueError(f"{', '.join(missing)}: pass all three of Q, K and V to explore your own numbers.")
         if h is None:
             raise ValueError("h: with your own Q, K, V, say how many heads split d, e.g. h=2 (h=1: one head).")
         checks.whole_number("h", h, *LIMITS["h"])
-        for name, value in (("T", T), ("d", d), ("seed", seed), ("source", source)):
+        for name, value in (("T", T), ("d", d), ("dh", dh), ("seed", seed), ("source", source)):
             if value is not None:
                 raise ValueError(f"{name}: with your own Q, K, V the sizes come from them; leave {name} out.")
         own = {n: checks.finite_matrix(n, x) for n, x in (("Q", Q), ("K", K), ("V", V))}
@@ -218,11 +226,15 @@ class Explorer(W.VBox):
         return own
 
     @staticmethod
-    def _check_sizes(T, d, h, seed, source, kv_heads):  # -> T, h, dh, seed, source, kv_heads
+    def _check_sizes(T, d, h, dh, seed, source, kv_heads):  # -> T, h, dh, seed, source, kv_heads
         T = checks.whole_number("T", 3 if T is None else T, *LIMITS["T"])
         h = checks.whole_number("h", 2 if h is None else h, *LIMITS["h"])
-        d = checks.whole_number("d", 8 if d is None else d, 1)
         lo, hi = LIMITS["dh"]
+        if dh is not None:
+            dh = checks.whole_number("dh", dh, lo, hi)
+            if d is not None and d != h * dh:
+                raise ValueError(f"d, dh: d is h·dh = {h}·{dh} = {h * dh}, got d={d!r}; give one of d and dh.")
+        d = checks.whole_number("d", h * (ARTICLE["dh"] if dh is None else dh) if d is None else d, 1)
         if d % h or not lo <= d // h <= hi:
             raise ValueError(f"d: must be a multiple of h={h} with d / h from {lo} to {hi} in the explorer, got d={d}; "
                              f"e.g. d={h * ARTICLE['dh']}.")
@@ -262,7 +274,8 @@ class Explorer(W.VBox):
             if spec.kv_control:
                 c["kv_heads"] = W.Dropdown(options=_divisors(h), value=h if kv_heads is None else kv_heads,
                                            description=L["kv_heads"], style=initial, layout=W.Layout(width="150px"))
-        offered = masks.MASK_NAMES + (("custom",) if self._custom is not None else ()) if spec.mask_control else (mask,)
+        offered = (spec.masks or masks.MASK_NAMES) if spec.mask_control else ()
+        offered = tuple(dict.fromkeys((*offered, mask)))  # the mask asked for is offered, whatever the view
         if spec.mask_control:
             c["mask"] = W.ToggleButtons(options=[(MASKS[n].label[self.lang], n) for n in offered], value=mask,
                                         description=L["mask"], style=buttons, layout=inline())
@@ -601,6 +614,8 @@ class Explorer(W.VBox):
         vmin, vmax = score_range if stage.kind == "scores" and score_range else (None, None)
         axis = {"query": L["query"], "key": L["key"], "token": L["token"], "component": ""}
         title = stage.label[self.lang]
+        if "mask" not in self.controls and tr.mask_name == "none":  # a view before the mask is taught (03): M = 0
+            title = title.replace(" + M", "")
         if stage.heads == "query" or stage.heads == "kv" and tr.kv_heads == tr.h:
             title += " · " + L["head_n"].format(n=i + 1)
         elif stage.heads == "kv":
@@ -683,10 +698,11 @@ def parse_row(source, n):  # -> (float array [n], None) or (None, (message key, 
 
 
 def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view="all", source=None, *,
-             kv_heads=None, Q=None, K=None, V=None, marks=True, **mask_params):
+             kv_heads=None, Q=None, K=None, V=None, marks=True, dh=None, **mask_params):
     """The live explorer widget: every stage of Core Attention for the example its controls choose.
 
-    T (1–16) tokens, d = h·dh with h (1–8) heads of dh (1–8) components (default T=3, d=8, h=2, the article's);
+    T (1–16) tokens, d = h·dh with h (1–8) heads of dh (1–8) components: give d or dh (default T=3, h=2, dh=4,
+    the article's);
     kv_heads: K/V heads shared by the Query heads (a divisor of h; None: one per Query head).
     source: "article" (the article's example, grown to any size from its corner: the default) or "random"
     (small integers from `seed`, the default once a seed is given). Moving a size never switches the source.
@@ -699,4 +715,4 @@ def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view
     marks: outline the cells that changed at each step (a switch in the widget too). lang: "en" or "ko".
     """
     return Explorer(T=T, d=d, h=h, mask=mask, seed=seed, lang=lang, view=view, source=source, kv_heads=kv_heads,
-                    Q=Q, K=K, V=V, marks=marks, **mask_params)
+                    Q=Q, K=K, V=V, marks=marks, dh=dh, **mask_params)

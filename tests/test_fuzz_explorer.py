@@ -102,7 +102,8 @@ ANYTHING = st.one_of(st.none(), st.booleans(), st.integers(-10**400, 10**400), s
                      st.text(max_size=8), st.binary(max_size=4), st.complex_numbers(),
                      st.lists(st.integers(-3, 3), max_size=4), st.just(np.ones((3, 3), bool)), st.just(np.eye(2)),
                      st.just([[1, 2], [3]]), st.sampled_from(["causal", "all", "article", "random", "ko", "S"]))
-EXPLORER_ARGS = ("T", "d", "h", "mask", "seed", "lang", "view", "source", "kv_heads", "marks", "window", "Q")
+EXPLORER_ARGS = ("T", "d", "h", "dh", "mask", "seed", "lang", "view", "source", "kv_heads", "marks", "window", "Q",
+                 "size")
 
 
 @FAST

@@ -169,9 +169,9 @@ VIEW_CONTROLS = {  # besides source, seed, reset, T, h, dh and marks, which ever
     "heads": set(),
     "scores": {"head", "query", "key"},
     "scaling": {"head"},
-    "mask": {"head", "query", "key", "mask", "sliding.window", "padding.length", "prefix.prefix"},
-    "softmax": {"head", "row", "mask", "sliding.window", "padding.length", "prefix.prefix"},
-    "weighted_sum": {"head", "row", "mask", "sliding.window", "padding.length", "prefix.prefix"},
+    "mask": {"head", "query", "key", "mask"},  # the causal mask or none: the others come in notebook 08
+    "softmax": {"head", "row", "mask"},
+    "weighted_sum": {"head", "row", "mask"},
     "all": {"head", "query", "key", "row", "mask", "kv_heads", "sliding.window", "padding.length", "prefix.prefix"},
 }
 
@@ -186,6 +186,9 @@ def test_each_view_offers_the_controls_its_stages_need_all_in_the_layout(view):
         hidden_by_design = name.split(".")[0] in masks.MASKS and name.split(".")[0] != ex.mask
         assert layout[control] != hidden_by_design, name
     assert ex.view in layout and layout[ex.view]
+    if "mask" in ex.controls:
+        offered = [v for _, v in ex.controls["mask"].options]
+        assert offered == (list(masks.MASK_NAMES) if view == "all" else ["causal", "none"])
 
 
 def test_a_control_missing_from_the_layout_is_caught(ex):
@@ -292,6 +295,8 @@ def test_scores_view_breaks_the_dot_product_down_without_the_mask():
 def test_scaling_view_has_no_mask_and_shows_p_with_and_without_the_scale():
     ex = al.explorer(view="scaling")
     assert "mask" not in ex.controls and ex.trace.mask_name == "none"
+    titles = [it["title"] for it in items(ex).values() if it["type"] == "heatmap"]
+    assert titles[2:] == ["P = softmax(S / √dh) · Head 1", "P without ÷ √dh = softmax(S) · Head 1"]  # M not yet taught
     assert grid(ex, "P_unscaled@0")[2] == ["0.018", "0.002", "0.980"]  # softmax([2, 0, 6])
     assert "√dh = √4 = 2" in words(ex, "scaling_note")
     ex.controls["dh"].value = 8
@@ -474,7 +479,8 @@ def test_your_own_mask_array_and_the_size_limits():
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"view": "everything"}, "^view:"), ({"view": ["S", "Z"]}, "^view:"), ({"view": []}, "^view:"),
     ({"view": 3}, "^view:"), ({"lang": "fr"}, "^lang:"), ({"T": 0}, "^T:"), ({"T": 17}, "^T:"), ({"T": 2.5}, "^T:"),
-    ({"T": True}, "^T:"), ({"h": 3}, "^d:"), ({"d": 80, "h": 2}, "^d:"), ({"h": 9, "d": 9}, "^h:"),
+    ({"T": True}, "^T:"), ({"h": 3, "d": 8}, "^d:"), ({"d": 80, "h": 2}, "^d:"), ({"h": 9, "d": 9}, "^h:"),
+    ({"dh": 9}, "^dh:"), ({"d": 8, "dh": 3}, "^d, dh:"), ({"size": 3}, "^size: the explorer has no argument"),
     ({"mask": "window"}, "^mask:"), ({"mask": np.ones((3, 3), bool)}, "^mask:"), ({"mask": 5}, "^mask:"),
     ({"seed": -1}, "^seed:"), ({"seed": 10**7}, "^seed:"), ({"source": "yours"}, "^source:"),
     ({"kv_heads": 3}, "^kv_heads:"), ({"kv_heads": 0}, "^kv_heads:"), ({"window": 2}, "^window:"),
@@ -491,6 +497,7 @@ def test_start_on_a_random_example():
     ex = al.explorer(T=5, d=12, h=3, mask=None, seed=4, view="mask")
     assert ex.source == "random" and ex.dh == 4 and ex.mask == "none" and ex.trace.mask_name == "none"
     assert "T=5 · d=12 · h=3 · dh=4" in ex.view.picture["shape"]
+    assert (al.explorer(h=4).d, al.explorer(dh=8).d, al.explorer(h=3, dh=2).d) == (16, 16, 6)
     ex = al.explorer(mask="sliding", window=1, kv_heads=1)
     assert ex.trace.mask_params == {"window": 1} and ex.trace.kv_heads == 1
     assert replace(widgets.VIEWS["all"]).kv_control
