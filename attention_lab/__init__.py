@@ -25,7 +25,7 @@ __all__ = [
     "explorer",
 ]
 
-_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures", "text"}
+_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures", "text", "conventions"}
 
 
 def explorer(*args, **kwargs):

@@ -71,7 +71,22 @@ def sliding_allowed(T, window):  # -> [T, T] bool
 
 
 def padding_allowed(T, length):  # -> [T, T] bool
-    """Causal among the first `length` real tokens; the padding after them is seen by no one and sees nothing."""
+    """Causal among the first `length` real tokens; the padding after them is seen by no one and sees nothing.
+
+    Two rules, combined with "and" (and with causal): a padding Key token is
+    masked for every Query token, so no real token reads padding; and a
+    padding token's own row is masked too, so its weights and output are 0.
+
+    The second rule is a choice. Libraries that take a key padding mask
+    (nn.MultiheadAttention's `key_padding_mask`, Hugging Face's dense
+    `attention_mask`) mask only the keys: their padding rows attend to the
+    real tokens and give an output that nothing downstream uses. Unpadded
+    kernels (FlashAttention's variable-length path) leave 0 at the padded
+    positions, as here. The real tokens' rows are the same either way. We
+    choose the zeros because a padding token has nothing to read, and an
+    output of 0 says so, where an average of the real tokens' Values looks like
+    a meaningful number. Notebook 08 shows both side by side.
+    """
     i, j = _rows_cols(T)
     return (j <= i) & (j < length) & (i < length)
 
@@ -114,9 +129,11 @@ MASKS = {m.name: m for m in (
          params=(Param("window", _words("창 크기 w", "window w"), default=2, lo=1, hi_T=0),)),
     Mask("padding", _words("Padding", "padding"),
          caption=_words("앞의 L개가 실제 토큰이고 나머지는 padding입니다. 실제 토큰끼리는 Causal mask이고, "
-                        "padding 토큰은 아무도 참조하지 않으며 padding 토큰의 행은 모두 −∞입니다.",
+                        "padding 토큰은 아무도 참조하지 않으며, "
+                        "padding 토큰의 행은 모두 −∞라서 가중치와 출력이 0입니다.",
                         "The first L tokens are real and the rest is padding: causal among the real tokens; "
-                        "no token sees the padding, and the padding tokens' own rows are all −∞."),
+                        "no token sees the padding, and the padding tokens' own rows are all −∞, "
+                        "so their weights and outputs are 0."),
          used=_words("길이가 다른 문장을 한 batch로 묶을 때", "batches of sequences of different lengths"),
          allowed=padding_allowed,
          params=(Param("length", _words("실제 토큰 수 L", "real tokens L"), default=2, lo=0, hi_T=0),)),
