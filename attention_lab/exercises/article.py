@@ -243,7 +243,7 @@ EXERCISES = [
         lambda: _tr().S_scaled[0, 1],
         "tr.S[0, 1] / np.sqrt(tr.dh)",
         (
-            {"ko": "모든 점수를 같은 수, 곧 head 차원의 제곱근으로 나눕니다.",
+            {"ko": "모든 점수를 같은 수, 즉 head 차원의 제곱근으로 나눕니다.",
              "en": "Every score is divided by the same number: the square root of the head dimension."},
             {"ko": "Head 1의 점수 행렬에서 두 번째 행은 `tr.S[0, 1]`입니다. 나누는 값은 `tr.dh`와 `np.sqrt`로 구합니다.",
              "en": "Row 2 of Head 1's scores is `tr.S[0, 1]`; the divisor comes from `tr.dh` and `np.sqrt`."},
@@ -357,7 +357,7 @@ EXERCISES = [
         ),
         (
             Mistake(lambda: int((_tr().M == -np.inf).sum()),
-                    {"ko": "−∞인 칸, 곧 참조할 수 없는 쌍의 수입니다. 0인 칸을 세세요.",
+                    {"ko": "−∞인 칸, 즉 참조할 수 없는 쌍의 수입니다. 0인 칸을 세세요.",
                      "en": "That counts the −∞ cells, the pairs that may not attend; count the 0 cells."}),
             Mistake(lambda: _tr().M.size,
                     {"ko": "T × T 칸 전체의 수입니다. 마스크는 대각선 위의 칸을 막습니다.",
@@ -390,7 +390,7 @@ EXERCISES = [
             Mistake(lambda: _tr().P[0, 1], {"ko": "토큰 2의 가중치입니다. 토큰 3은 행 인덱스 2입니다.",
                                             "en": "Those are token 2's weights; token 3 is row index 2."}),
             Mistake(lambda: softmax(_tr().S_masked[0, :, 2]),
-                    {"ko": "세 번째 열로 계산했습니다. Softmax는 한 행, 곧 Query 토큰 하나 안에서 계산합니다.",
+                    {"ko": "세 번째 열로 계산했습니다. Softmax는 한 행, 즉 Query 토큰 하나 안에서 계산합니다.",
                      "en": "You used column 3; the softmax runs along a row, one Query token."}),
         ),
         tol=1e-3,
