@@ -132,12 +132,12 @@ def solution_code(exercise_id):  # -> str
 # ---------------------------------------------------------------- what feedback says
 
 _COUNT_EN = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-_COUNT_KO = ("영", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")  # … 개
+_COUNT_KO = ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")  # … 개
 
 
 def _numbers(n, lang):  # "three numbers" / "숫자 세 개"
     if lang == "ko":
-        return "숫자 하나" if n == 1 else (f"숫자 {_COUNT_KO[n]} 개" if n <= 10 else f"숫자 {n}개")
+        return "숫자 하나" if n == 1 else (f"숫자 {_COUNT_KO[n]} 개" if 1 < n <= 10 else f"숫자 {n}개")
     word = _COUNT_EN[n] if n <= 10 else str(n)
     return f"{word} number" + ("" if n == 1 else "s")
 
