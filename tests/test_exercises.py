@@ -70,6 +70,18 @@ def test_expected_answers_are_the_articles_numbers():
     assert ex.expected("07.H_shape") == (5, 12)
 
 
+
+def test_the_mask_exercises_expect_what_notebooks_08_and_09_teach():
+    i, j = np.arange(5)[:, None], np.arange(5)[None, :]
+    band = (j <= i) & (j > i - 2)
+    assert np.array_equal(ex.expected("08.sliding"), np.where(band, 0.0, -np.inf))
+    assert np.array_equal(ex.expected("08.wrong_api"), np.where(band, -np.inf, 0.0))  # the inverted band
+    assert np.allclose(ex.expected("08.padding_row"), 0.2)  # −1e9 over every score: five equal weights
+    assert ex.expected("09.scale") == 0.5  # 1 / √4
+    assert np.array_equal(ex.expected("09.key_padding"), np.where((j <= i) & (j < 3), 0.0, -np.inf))
+    assert np.allclose(ex.expected("09.average").sum(axis=1), 1)
+    assert not ex.check("08.sliding", np.where(band, 0.0, -1e9))  # a big negative number is not −∞
+
 def test_the_articles_rounded_weights_are_accepted():
     assert ex.check("05.row3", [0.114, 0.042, 0.844])
     assert ex.check("06.out3", [0.114, 0.042, 0.844, 1])
@@ -339,8 +351,8 @@ def test_a_solution_of_several_lines_sets_answer():
 
 
 def test_banks_register_their_exercises_once_each():
-    assert ex.BANKS[0] == "article"
-    assert IDS == [e.id for e in ex.article.EXERCISES]
+    assert ex.BANKS[:2] == ("article", "masks")
+    assert IDS == [e.id for bank in ex.BANKS for e in getattr(ex, bank).EXERCISES]
     assert IDS == sorted(IDS, key=lambda i: i[:2])  # notebook by notebook
     with pytest.raises(ValueError, match="'00.dh' is defined twice"):
         ex._load(("article", "article"))
