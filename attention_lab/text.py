@@ -26,6 +26,8 @@ WORDS = {
         "value": "Value", "output": "output O",
         "scaling_note": "Every score is divided by √dh = √{dh} = {root}, so the spread of scores does not grow "
                         "with dh. Without it, raise dh and watch the largest score take almost all the weight.",
+        "no_torch": 'PyTorch is not installed: pip install -e ".[torch]" adds it. The outputs stored in this '
+                    "notebook show what it prints with PyTorch.",
     },
     "ko": {
         "source": "예시", "article": "글의 예시", "random": "무작위 (seed)",
@@ -41,6 +43,8 @@ WORDS = {
         "value": "Value", "output": "출력 O",
         "scaling_note": "모든 점수를 √dh = √{dh} = {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
                         "않도록 조절합니다. 나누지 않으면 dh를 키울수록 가장 큰 점수가 가중치를 거의 다 가져갑니다.",
+        "no_torch": 'PyTorch가 설치되어 있지 않습니다. pip install -e ".[torch]"로 추가할 수 있습니다. 이 노트북에 '
+                    "저장된 출력은 PyTorch가 있을 때의 결과입니다.",
     },
 }
 

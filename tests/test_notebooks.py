@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 NAMES = [
     "00_overview", "01_heads", "02_scores", "03_scaling",
-    "04_causal_mask", "05_softmax", "06_weighted_sum", "07_explorer",
+    "04_causal_mask", "05_softmax", "06_weighted_sum", "07_explorer", "08_masks", "09_pytorch",
 ]
 LANGS = ("ko", "en")
 CHECK_TAG = "nbval-check-output"
@@ -33,10 +33,14 @@ ARTICLE_NUMBERS = {
     "04_causal_mask": ["[3, 1.5, −∞]", "[1, 0, 3]", "unchanged: True"],
     "05_softmax": ["[1, 0, 0]", "[0.818, 0.182, 0]", "[0.114, 0.042, 0.844]"],
     "06_weighted_sum": ["[0.114, 0.042, 0.844, 1]", "[0.818, 0.182, 0, 1]", "[1, 0, 0, 1]"],
+    # grown to six tokens, the corner keeps the article's numbers
+    "08_masks": ["[3, 1.5, −1, 0, 1.5, −0.5]", "[0.114, 0.042, 0.844, 0, 0, 0]", "[0.818, 0.182, 0, 0, 0, 0]"],
+    "09_pytorch": ["[0.818, 0.182, 0]", "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]"],
 }
 WIDGET_VIEW = {
     "00_overview": "all", "01_heads": "heads", "02_scores": "scores", "03_scaling": "scaling",
     "04_causal_mask": "mask", "05_softmax": "softmax", "06_weighted_sum": "weighted_sum",
+    "08_masks": "mask", "09_pytorch": "softmax",
 }
 UNANSWERED = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
 EDITION_LINK = {"ko": "이 노트북의 영어판: [English](../en/{name}.ipynb)",
