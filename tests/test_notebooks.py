@@ -117,6 +117,15 @@ def test_markdown_speaks_its_language(notebook):
     assert (hangul > 200) if lang == "ko" else (hangul == 0), (lang, name, hangul)
 
 
+
+def test_no_markdown_cell_turns_a_range_into_strikethrough(notebook):
+    # JupyterLab's Markdown reads two single tildes as ~strikethrough~: "토큰 1~3 … 4~6" crossed out text.
+    lang, name, nb = notebook
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            prose = re.sub(r"`[^`]*`", "", re.sub(r"```.*?```", "", cell.source, flags=re.S))
+            assert prose.count("~") < 2, (name, cell.source[:200])
+
 def test_each_notebook_links_to_the_next(notebook):
     lang, name, nb = notebook
     following = NAMES[(NAMES.index(name) + 1) % len(NAMES)]

@@ -37,7 +37,7 @@ What you will see:
         """
 ## 여섯 토큰으로 늘린 글의 예시
 
-이 노트북은 글의 예시를 토큰 6개로 늘려 씁니다(`al.article_example(T=6)`). 토큰 1~3의 Q·K·V는 글의 값 그대로이고, 토큰 4~6은 작은 정수입니다. 그래서 Head 1의 S / √dh에서 토큰 1~3끼리의 점수는 글과 같습니다. 두 번째 행은 [3, 1.5, −1, …], 세 번째 행은 [1, 0, 3, …]로 시작합니다. Causal mask에서는 토큰 3이 토큰 4~6을 참조하지 않으므로 토큰 3의 가중치도 글과 같은 [0.114, 0.042, 0.844]이고, 나머지는 0입니다.
+이 노트북은 글의 예시를 토큰 6개로 늘려 씁니다(`al.article_example(T=6)`). 토큰 1–3의 Q·K·V는 글의 값 그대로이고, 토큰 4–6은 작은 정수입니다. 그래서 Head 1의 S / √dh에서 토큰 1–3끼리의 점수는 글과 같습니다. 두 번째 행은 [3, 1.5, −1, …], 세 번째 행은 [1, 0, 3, …]로 시작합니다. Causal mask에서는 토큰 3이 토큰 4–6을 참조하지 않으므로 토큰 3의 가중치도 글과 같은 [0.114, 0.042, 0.844]이고, 나머지는 0입니다.
 
 그림의 글자는 아직 영어입니다. 패키지가 그림용 한글 글꼴을 갖추면 `FIGURE_LANG`을 `LANG`으로 바꾸면 됩니다.
 """,
@@ -103,7 +103,7 @@ for name in traces:
     ),
     md(
         """
-그림의 위 줄은 마스크 M, 아래 줄은 그 마스크로 얻은 Head 1의 가중치 P입니다. −∞ 칸은 회색 빗금이고, P에서 그 칸은 정확히 0입니다. 토큰 3의 행이 Causal mask, sliding window(w = 3), padding(L = 4)에서 글과 같은 [0.114, 0.042, 0.844, 0, 0, 0]인 것을 확인해 보세요. Prefix에서도 토큰 3은 토큰 1~3을 참조하므로 같은 행입니다. 마스크가 없을 때만 토큰 3이 토큰 4~6까지 참조해 행이 달라집니다. Padding의 토큰 5와 6은 행 전체가 0입니다.
+그림의 위 줄은 마스크 M, 아래 줄은 그 마스크로 얻은 Head 1의 가중치 P입니다. −∞ 칸은 회색 빗금이고, P에서 그 칸은 정확히 0입니다. 토큰 3의 행이 Causal mask, sliding window(w = 3), padding(L = 4)에서 글과 같은 [0.114, 0.042, 0.844, 0, 0, 0]인 것을 확인해 보세요. Prefix에서도 토큰 3은 토큰 1–3을 참조하므로 같은 행입니다. 마스크가 없을 때만 토큰 3이 토큰 4–6까지 참조해 행이 달라집니다. Padding의 토큰 5와 6은 행 전체가 0입니다.
 
 아래 위젯에서는 T와 마스크를 바꿔 가며 M과 마스크를 더한 점수를 볼 수 있습니다.
 """,
@@ -118,13 +118,14 @@ In the widget below you can change T and the mask and watch M and the masked sco
 def mask_title(name, params):  # e.g. "sliding window, window w = 3"
     return ", ".join([MASKS[name].label[FIGURE_LANG]] + [f"{p.label[FIGURE_LANG]} = {params[p.name]}" for p in MASKS[name].params])
 
-fig = Figure(figsize=(16, 7.6), layout="constrained")
-axes = fig.subplots(2, len(traces))
-for col, (name, t) in enumerate(traces.items()):
-    al.plotting.heatmap(axes[0, col], t.M, "scores", title=f"{mask_title(name, t.mask_params)}\\nM")
-    al.plotting.heatmap(axes[1, col], t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], fontsize=8)
-for row in axes[:, 0]:
-    row.set_ylabel(W["query"])
+fig = Figure(figsize=(12, 16), layout="constrained")
+axes = fig.subplots(4, 3)  # three masks a line: M above, P below
+for n, (name, t) in enumerate(traces.items()):
+    ax_M, ax_P = axes[2 * (n // 3), n % 3], axes[2 * (n // 3) + 1, n % 3]
+    al.plotting.heatmap(ax_M, t.M, "scores", title=f"{mask_title(name, t.mask_params)}\\nM", ylabel=W["query"])
+    al.plotting.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=W["query"], fontsize=9)
+for ax in axes[2:, 2]:  # five masks: the second line has two
+    ax.set_visible(False)
 fig
 """,
     ),
@@ -135,7 +136,7 @@ fig
 
 길이가 다른 문장을 한 batch로 묶으면, 짧은 문장의 뒤를 padding 토큰으로 채워 길이를 맞춥니다. padding은 문장의 일부가 아니므로, 실제 토큰의 출력이 padding에 따라 달라지면 안 됩니다. 그렇지 않으면 같은 문장이라도 어떤 batch에 들어갔는지에 따라 결과가 달라집니다.
 
-디코더에서는 padding이 실제 토큰 뒤에 있으므로 Causal mask가 이미 padding을 가려 줍니다. 문제는 양방향 인코더(마스크 없음)입니다. 아래에서는 토큰 1~4가 실제 토큰, 토큰 5~6이 padding인 예시를 마스크 없이 계산합니다. 그리고 padding 토큰의 K와 V를 바꿔(다른 batch에 들어간 경우) 실제 토큰의 출력 O가 얼마나 바뀌는지 봅니다. padding Key를 모든 Query에서 −∞로 가리면 실제 토큰의 출력은 전혀 바뀌지 않습니다.
+디코더에서는 padding이 실제 토큰 뒤에 있으므로 Causal mask가 이미 padding을 가려 줍니다. 문제는 양방향 인코더(마스크 없음)입니다. 아래에서는 토큰 1–4가 실제 토큰, 토큰 5–6이 padding인 예시를 마스크 없이 계산합니다. 그리고 padding 토큰의 K와 V를 바꿔(다른 batch에 들어간 경우) 실제 토큰의 출력 O가 얼마나 바뀌는지 봅니다. padding Key를 모든 Query에서 −∞로 가리면 실제 토큰의 출력은 전혀 바뀌지 않습니다.
 """,
         """
 ## Padding: when real tokens attend to it

@@ -178,7 +178,7 @@ if torch:
     ),
     md(
         """
-그림은 `nn.MultiheadAttention`이 돌려준 두 head의 P입니다. 02~07에서 본 글의 가중치와 같습니다. 아래 탐색기에서 attention_lab으로 같은 P를 보고, T나 마스크를 바꿔 볼 수 있습니다. 여기서 바꿔 보는 모든 경우를 PyTorch가 똑같이 계산한다는 것은 `tests/test_torch.py`가 무작위 예시로 확인합니다.
+그림은 `nn.MultiheadAttention`이 돌려준 두 head의 P입니다. 02–07에서 본 글의 가중치와 같습니다. 아래 탐색기에서 attention_lab으로 같은 P를 보고, T나 마스크를 바꿔 볼 수 있습니다. 여기서 바꿔 보는 모든 경우를 PyTorch가 똑같이 계산한다는 것은 `tests/test_torch.py`가 무작위 예시로 확인합니다.
 """,
         """
 The figure shows both heads' P as `nn.MultiheadAttention` returned them: the article's weights from notebooks 02–07. In the explorer below you can see the same P from attention_lab and change T or the mask; that PyTorch computes every such case the same way is what `tests/test_torch.py` checks on random examples.
@@ -263,7 +263,7 @@ if torch:
         """
 ## PyTorch가 다른 곳 2: key_padding_mask는 Key만 가립니다
 
-`key_padding_mask`(batch × T, True = padding)는 padding 토큰의 열(Key)을 모든 행에서 가립니다. padding 토큰 자신의 행은 가리지 않으므로, `attn_mask`로 Causal mask를 함께 주면 토큰 5와 6은 실제 토큰 1~4를 참조합니다. 08에서 본 "Key만 가린" 방식이고, attention_lab으로는 `al.causal_allowed(6) & real`을 마스크로 쓴 것과 같습니다. 실제 토큰의 행은 attention_lab의 `"padding"`과 같습니다.
+`key_padding_mask`(batch × T, True = padding)는 padding 토큰의 열(Key)을 모든 행에서 가립니다. padding 토큰 자신의 행은 가리지 않으므로, `attn_mask`로 Causal mask를 함께 주면 토큰 5와 6은 실제 토큰 1–4를 참조합니다. 08에서 본 "Key만 가린" 방식이고, attention_lab으로는 `al.causal_allowed(6) & real`을 마스크로 쓴 것과 같습니다. 실제 토큰의 행은 attention_lab의 `"padding"`과 같습니다.
 """,
         """
 ## Where PyTorch differs, 2: key_padding_mask masks only the Keys
