@@ -46,6 +46,13 @@ def random_case(kind, seed):  # -> (Q, K, V, h, mask, params)
     return Q, K, V, h, mask, params
 
 
+def traced_case(kind, seed):  # -> (trace, allowed [T, T] bool, rows [T] bool: the Query tokens with something to see)
+    Q, K, V, h, mask, params = random_case(kind, seed)
+    tr = al.attention_trace(Q, K, V, h, mask=mask, **params)
+    allowed = al.allowed_of(mask, tr.T, **params)
+    return tr, allowed, allowed.any(axis=1)
+
+
 def tensor(x):  # -> float64 tensor, a copy (the trace's arrays are read-only)
     return torch.tensor(np.asarray(x, dtype=float))
 
@@ -88,10 +95,7 @@ def assert_rows(got, want, rows, axis, empty_value, what):
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kind", KINDS)
 def test_sdpa_gives_the_traces_O_with_a_boolean_or_an_additive_mask(kind, seed):
-    Q, K, V, h, mask, params = random_case(kind, seed)
-    tr = al.attention_trace(Q, K, V, h, mask=mask, **params)
-    allowed = al.allowed_of(mask, tr.T, **params)
-    rows = allowed.any(axis=1)
+    tr, allowed, rows = traced_case(kind, seed)
     for what, attn_mask in (("bool, True = may attend", CONVENTIONS["may_attend"].write(allowed)),
                             ("float, 0 / -inf", tr.M)):
         assert_rows(sdpa(tr, attn_mask=torch.tensor(attn_mask)), tr.O, rows, 1, SDPA_EMPTY_ROW, f"{kind}: {what}")
@@ -102,10 +106,7 @@ def test_sdpa_gives_the_traces_O_with_a_boolean_or_an_additive_mask(kind, seed):
 @pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("kind", KINDS)
 def test_multihead_attention_gives_the_traces_P_and_H(kind, seed):
-    Q, K, V, h, mask, params = random_case(kind, seed)
-    tr = al.attention_trace(Q, K, V, h, mask=mask, **params)
-    allowed = al.allowed_of(mask, tr.T, **params)
-    rows = allowed.any(axis=1)
+    tr, allowed, rows = traced_case(kind, seed)
     masked = torch.tensor(CONVENTIONS["masked"].write(allowed))  # its boolean attn_mask: True = masked
     H, P = mha(tr, attn_mask=masked)
     assert_rows(P, tr.P, rows, 1, np.nan, f"{kind}: P, need_weights=True")
@@ -113,7 +114,7 @@ def test_multihead_attention_gives_the_traces_P_and_H(kind, seed):
     H_fast, no_weights = mha(tr, need_weights=False, attn_mask=masked)
     assert no_weights is None
     assert_rows(H_fast, tr.H, rows, 0, SDPA_EMPTY_ROW, f"{kind}: H, need_weights=False")
-    H_float, P_float = mha(tr, attn_mask=tensor(tr.M))  # a float mask is added, in both APIs alike
+    _, P_float = mha(tr, attn_mask=tensor(tr.M))  # a float mask is added, in both APIs alike
     assert_rows(P_float, tr.P, rows, 1, np.nan, f"{kind}: P, float mask")
 
 
