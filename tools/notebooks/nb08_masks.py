@@ -12,7 +12,7 @@ CELLS = [
 
 이 노트북에서 살펴볼 내용:
 
-- 글의 예시를 토큰 6개로 늘린 예시에서, 마스크마다 M과 가중치 P: Causal mask, 마스크 없음, sliding window, padding, prefix
+- 토큰 6개로 늘린 글의 예시에서, 마스크마다 M과 가중치 P: Causal mask, 마스크 없음, sliding window, padding, prefix
 - padding: 실제 토큰이 padding을 참조하면 생기는 일, 그리고 padding 토큰 자신의 행을 어떻게 할지
 - 같은 마스크를 코드에 쓰는 여섯 가지 방법: 0 / −∞를 더하기, bool(True = 참조 가능, SDPA), bool(True = 제외, `nn.MultiheadAttention`), −1e9, −1e4, float16의 최솟값
 - 참조할 것이 하나도 없는 행에서 각 방법이 하는 일: NaN, 고르게 나뉜 가중치, 또는 0
@@ -39,14 +39,14 @@ What you will see:
 
 이 노트북은 글의 예시를 토큰 6개로 늘려 씁니다(`al.article_example(T=6)`). 토큰 1–3의 Q·K·V는 글의 값 그대로이고, 토큰 4–6은 작은 정수입니다. 그래서 Head 1의 S / √dh에서 토큰 1–3끼리의 점수는 글과 같습니다. 두 번째 행은 [3, 1.5, −1, …], 세 번째 행은 [1, 0, 3, …]로 시작합니다. Causal mask에서는 토큰 3이 토큰 4–6을 참조하지 않으므로 토큰 3의 가중치도 글과 같은 [0.114, 0.042, 0.844]이고, 나머지는 0입니다.
 
-그림의 글자는 아직 영어입니다. 패키지가 그림용 한글 글꼴을 갖추면 `FIGURE_LANG`을 `LANG`으로 바꾸면 됩니다.
+그림 속 글자는 당분간 영어로 표기합니다(`FIGURE_LANG`).
 """,
         """
 ## The article's example, grown to six tokens
 
 This notebook uses the article's example grown to six tokens (`al.article_example(T=6)`). Tokens 1–3 keep the article's Q, K and V; tokens 4–6 are small integers. So in Head 1's S / √dh, the scores among tokens 1–3 are the article's: row 2 starts [3, 1.5, −1, …] and row 3 [1, 0, 3, …]. Under the causal mask token 3 does not see tokens 4–6, so its weights are the article's [0.114, 0.042, 0.844], followed by zeros.
 
-The figures' text is in English for now; once the package has a Korean font for figures, `FIGURE_LANG` becomes `LANG`.
+The figures' text is in English for now (`FIGURE_LANG`).
 """,
     ),
     code(
