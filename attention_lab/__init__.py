@@ -5,14 +5,17 @@
     tr.S[0, 2]                   # row 3 of Head 1's scores: [2, 0, 6]
 
 The core (this namespace) imports only NumPy. Figures live in
-`attention_lab.plotting`, live views in `attention_lab.widgets`; both are
-loaded on first use, e.g. `al.plotting.heatmap` or `al.explorer()`.
+`attention_lab.plotting`, live views in `attention_lab.widgets` and
+`attention_lab.blockwise_widget`; they are loaded on first use, e.g.
+`al.plotting.heatmap`, `al.explorer()` or `al.blockwise_view()`.
 """
 
 import importlib
 
+from .blockwise import BlockStep, blockwise_attention, blockwise_steps, online_update
 from .core import apply_mask, concat_heads, exponentials, scale, scores, softmax, split_heads, weighted_sum
 from .examples import article_example, example_qkv, random_example, random_qkv
+from .kv_cache import PUBLISHED, DecodeStep, decode_steps, decode_with_cache, generation_cost, kv_cache_bytes
 from .masks import MASKS, additive_mask, allowed_of, causal_allowed, causal_mask, make_mask, no_mask
 from .stages import STAGES
 from .trace import AttentionTrace, attention_trace
@@ -22,10 +25,12 @@ __all__ = [
     "example_qkv", "allowed_of",
     "split_heads", "concat_heads", "scores", "scale", "apply_mask", "softmax", "exponentials", "weighted_sum",
     "causal_mask", "causal_allowed", "additive_mask", "make_mask", "no_mask",
-    "explorer",
+    "decode_steps", "decode_with_cache", "DecodeStep", "generation_cost", "kv_cache_bytes", "PUBLISHED",
+    "blockwise_attention", "blockwise_steps", "BlockStep", "online_update",
+    "explorer", "blockwise_view",
 ]
 
-_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures", "text"}
+_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures", "text", "blockwise_widget"}
 
 
 def explorer(*args, **kwargs):
@@ -33,6 +38,13 @@ def explorer(*args, **kwargs):
     from .widgets import explorer as _explorer
 
     return _explorer(*args, **kwargs)
+
+
+def blockwise_view(*args, **kwargs):
+    """The blockwise-softmax stepper widget (see `attention_lab.blockwise_widget.blockwise_view`)."""
+    from .blockwise_widget import blockwise_view as _blockwise_view
+
+    return _blockwise_view(*args, **kwargs)
 
 
 def __getattr__(name):

@@ -26,6 +26,15 @@ WORDS = {
         "value": "Value", "output": "output O",
         "scaling_note": "Every score is divided by √dh = √{dh} = {root}, so the spread of scores does not grow "
                         "with dh. Without it, raise dh and watch the largest score take almost all the weight.",
+        # the blockwise (online) softmax stepper
+        "block": "block size (Key tokens)", "previous_block": "◀ previous block", "next_block": "next block ▶",
+        "block_of": "Block {k} of {n}: Key tokens {keys}", "block_of_one": "Block {k} of {n}: Key token {keys}",
+        "block_scores": "S / √dh + M of this block",
+        "m_old": "m before", "m_new": "m after", "rescale": "e^(m_old − m)", "running_sum": "l",
+        "running_output": "O so far = O_acc / l", "full_output": "O of the full computation",
+        "rule_m": "m ← max(m, the largest score of the block)",
+        "last_block": "After the last block, O = O_acc / l equals the full computation's O; "
+                      "no (T, T) matrix was made.",
     },
     "ko": {
         "source": "예시", "article": "글의 예시", "random": "무작위 (seed)",
@@ -41,6 +50,15 @@ WORDS = {
         "value": "Value", "output": "출력 O",
         "scaling_note": "모든 점수를 √dh = √{dh} = {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
                         "않도록 조절합니다. 나누지 않으면 dh를 키울수록 가장 큰 점수가 가중치를 거의 다 가져갑니다.",
+        # the blockwise (online) softmax stepper
+        "block": "블록 크기 (Key 토큰 수)", "previous_block": "◀ 이전 블록", "next_block": "다음 블록 ▶",
+        "block_of": "블록 {k} / {n}: Key 토큰 {keys}", "block_of_one": "블록 {k} / {n}: Key 토큰 {keys}",
+        "block_scores": "이 블록의 S / √dh + M",
+        "m_old": "이전 최댓값 m", "m_new": "새 최댓값 m", "rescale": "e^(m_old − m)", "running_sum": "누적 합 l",
+        "running_output": "지금까지의 출력 O = O_acc / l", "full_output": "전체 계산의 출력 O",
+        "rule_m": "m ← max(m, 이 블록에서 가장 큰 점수)",
+        "last_block": "마지막 블록 뒤의 O = O_acc / l은 전체 계산의 O와 같습니다. T × T 행렬은 한 번도 만들지 "
+                      "않았습니다.",
     },
 }
 
