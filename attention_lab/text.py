@@ -26,6 +26,13 @@ WORDS = {
         "value": "Value", "output": "output O",
         "scaling_note": "Every score is divided by √dh = √{dh} = {root}, so the spread of scores does not grow "
                         "with dh. Without it, raise dh and watch the largest score take almost all the weight.",
+        # generation from the KV cache, token by token
+        "previous_token": "◀ previous token", "next_token": "next token ▶",
+        "decode_step": "Step {t} of {T}: generating token {t}", "new_query": "Query of token {t}",
+        "K_cache": "K cache (Key rows)", "V_cache": "V cache (Value rows)", "row_scores": "S / √dh, row {t}",
+        "row_weights": "P, row {t}", "row_output": "O, row {t}", "full_row": "row {t} of the full computation's P",
+        "cache_size": "The cache holds the Key and Value rows of {n} token(s): {values} values.",
+        "kv_reads": "With h = {h} Query heads sharing g = {g} K/V heads, Query head {i} reads K/V head {j}.",
         # the blockwise (online) softmax stepper
         "block": "block size (Key tokens)", "previous_block": "◀ previous block", "next_block": "next block ▶",
         "block_of": "Block {k} of {n}: Key tokens {keys}", "block_of_one": "Block {k} of {n}: Key token {keys}",
@@ -50,6 +57,13 @@ WORDS = {
         "value": "Value", "output": "출력 O",
         "scaling_note": "모든 점수를 √dh = √{dh} = {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
                         "않도록 조절합니다. 나누지 않으면 dh를 키울수록 가장 큰 점수가 가중치를 거의 다 가져갑니다.",
+        # generation from the KV cache, token by token
+        "previous_token": "◀ 이전 토큰", "next_token": "다음 토큰 ▶",
+        "decode_step": "{T}단계 중 {t}단계: 토큰 {t} 만들기", "new_query": "토큰 {t}의 Query",
+        "K_cache": "K 캐시 (Key 행)", "V_cache": "V 캐시 (Value 행)", "row_scores": "S / √dh의 {t}행",
+        "row_weights": "P의 {t}행", "row_output": "O의 {t}행", "full_row": "전체 계산한 P의 {t}행",
+        "cache_size": "캐시에는 토큰 {n}개의 Key 행과 Value 행, 값 {values}개가 들어 있습니다.",
+        "kv_reads": "Query head {h}개가 K/V head {g}개를 나누어 쓰므로, Query head {i}는 K/V head {j}를 읽습니다.",
         # the blockwise (online) softmax stepper
         "block": "블록 크기 (Key 토큰 수)", "previous_block": "◀ 이전 블록", "next_block": "다음 블록 ▶",
         "block_of": "블록 {k} / {n}: Key 토큰 {keys}", "block_of_one": "블록 {k} / {n}: Key 토큰 {keys}",
@@ -82,3 +96,13 @@ def ordinal(n, lang):  # 1-based n -> "세 번째" / "3rd"
         return f"{n}번째"
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def bytes_text(n_bytes):  # -> "64 GiB", "1.5 MiB", "512 B"
+    """A size in bytes as a person reads it: binary units (KiB = 1024 B), at most three significant digits."""
+    n_bytes = checks.positive_number("n_bytes", n_bytes) if n_bytes else 0.0
+    units = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+    power = 0
+    while n_bytes >= 1024 and power < len(units) - 1:
+        n_bytes, power = n_bytes / 1024, power + 1
+    return f"{n_bytes:.3g} {units[power]}"

@@ -339,8 +339,8 @@ def test_a_solution_of_several_lines_sets_answer():
 
 
 def test_banks_register_their_exercises_once_each():
-    assert ex.BANKS[0] == "article"
-    assert IDS == [e.id for e in ex.article.EXERCISES]
+    assert ex.BANKS == ("article", "generation")
+    assert IDS == [e.id for e in ex.article.EXERCISES] + [e.id for e in ex.generation.EXERCISES]
     assert IDS == sorted(IDS, key=lambda i: i[:2])  # notebook by notebook
     with pytest.raises(ValueError, match="'00.dh' is defined twice"):
         ex._load(("article", "article"))

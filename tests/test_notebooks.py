@@ -19,6 +19,7 @@ NOTEBOOKS = ROOT / "notebooks"
 NAMES = [
     "00_overview", "01_heads", "02_scores", "03_scaling",
     "04_causal_mask", "05_softmax", "06_weighted_sum", "07_explorer",
+    "10_kv_cache", "11_blockwise_softmax",
 ]
 LANGS = ("ko", "en")
 CHECK_TAG = "nbval-check-output"
@@ -38,6 +39,7 @@ WIDGET_VIEW = {
     "00_overview": "all", "01_heads": "heads", "02_scores": "scores", "03_scaling": "scaling",
     "04_causal_mask": "mask", "05_softmax": "softmax", "06_weighted_sum": "weighted_sum",
 }
+WIDGETS = ("al.explorer(", "al.decode_view(", "al.blockwise_view(")  # each follows a static figure of what it shows
 UNANSWERED = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
 EDITION_LINK = {"ko": "이 노트북의 영어판: [English](../en/{name}.ipynb)",
                 "en": "This notebook in Korean: [한국어](../ko/{name}.ipynb)"}
@@ -101,7 +103,7 @@ def test_code_speaks_no_language_but_lang():
     for name in NAMES:
         for cell in code_cells(load("ko", name)):
             assert not HANGUL.search(cell.source), (name, cell.source)
-            if "ex.check(" in cell.source or "al.explorer(" in cell.source:
+            if "ex.check(" in cell.source or any(widget in cell.source for widget in WIDGETS):
                 assert "lang=LANG" in cell.source
 
 
@@ -153,7 +155,7 @@ def test_the_articles_numbers_are_printed_in_checked_cells(name):
 def test_every_widget_has_a_static_figure_above_it(notebook):
     lang, name, nb = notebook
     cells = code_cells(nb)
-    widgets = [i for i, c in enumerate(cells) if "al.explorer(" in c.source]
+    widgets = [i for i, c in enumerate(cells) if any(widget in c.source for widget in WIDGETS)]
     assert widgets, name
     for i in widgets:
         assert "application/vnd.jupyter.widget-view+json" in cells[i].outputs[0].data
