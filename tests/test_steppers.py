@@ -1,4 +1,4 @@
-"""The online-softmax stepper: step buttons, block slider, head choice, what it shows; it only renders records."""
+"""The steppers of notebooks 10 and 11: step buttons, block slider, head choice, what they show; they only render."""
 
 import math
 import re
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab import blockwise_widget as bw
+from attention_lab import steppers
 from attention_lab.style import NEG_INF_LABEL
 
 
@@ -16,7 +16,7 @@ def text(html):
     return re.sub(r"<[^>]+>", " ", html)
 
 
-def column(w, name):  # -> the cell labels of one heatmap of the view, row by row
+def column(w, name):  # -> the cell labels of one heatmap of the view, row by row (all its cells, in order)
     fragment = re.search(rf'<div class="al-hm" data-name="{name}">.*?</table></div>', w.view.value).group(0)
     return re.findall(r"<td[^>]*>([^<]*)</td>", fragment.split("<tbody>")[1])
 
@@ -76,12 +76,12 @@ def test_the_block_slider_regroups_the_keys_and_restarts():
 def test_stepping_renders_the_stored_records_and_computes_nothing(monkeypatch):
     w = al.blockwise_view(al.article_example(T=5), block=2)
     calls = []
-    monkeypatch.setattr(bw, "blockwise_steps", lambda *a, **k: calls.append(a) or ())
+    monkeypatch.setattr(steppers, "blockwise_steps", lambda *a, **k: calls.append(a) or ())
     w.next_button.click()
     w.head_select.value = 1
     w.previous_button.click()
     assert calls == []  # stepping and choosing a head only render
-    assert column(w, "S_block")[:2] == [bw.style.format_value(x, "scores") for x in w.steps[0].S_block[1, 0]]
+    assert column(w, "S_block")[:2] == [steppers.style.format_value(x, "scores") for x in w.steps[0].S_block[1, 0]]
 
 
 def test_the_head_choice_shows_only_with_several_heads():
@@ -110,17 +110,6 @@ def test_korean_labels():
     assert "Block" not in text(w.view.value)
 
 
-def test_steps_text_shows_every_block_as_the_widget_does(w):
-    out = bw.steps_text(w.steps, head=0, lang="en")
-    assert out.count("Block ") == 3
-    row3 = out.splitlines()[-1].split()
-    assert row3[:6] == ["3", "[3]", "1", "3", "0.135", "1.185"] and "0.844," in row3
-    ko = bw.steps_text(w.steps, head=0, lang="ko").splitlines()
-    assert ko[0] == "블록 1 / 3: Key 토큰 1"
-    header, first_row = ko[1], ko[2]  # columns line up on screen: a Hangul letter takes two columns
-    assert bw._width(header[: header.index("S/√dh")]) == bw._width(first_row[: first_row.index("[")])
-
-
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"tr": "article"}, "tr"), ({"block": 0}, "block"), ({"block": 4}, "block"), ({"head": 2}, "head"),
     ({"head": -1}, "head"), ({"lang": "fr"}, "lang"), ({"block": 1.0}, "block"),
@@ -128,3 +117,46 @@ def test_steps_text_shows_every_block_as_the_widget_does(w):
 def test_bad_arguments_raise_clear_errors(kwargs, match):
     with pytest.raises(ValueError, match=f"^{match}: "):
         al.blockwise_view(**kwargs)
+    if "block" not in kwargs:
+        with pytest.raises(ValueError, match=f"^{match}: "):
+            al.decode_view(**kwargs)
+
+
+# ---- the decode stepper (notebook 10)
+
+
+def test_decode_view_walks_the_tokens_of_the_article():
+    w = al.decode_view()
+    assert isinstance(w, W.VBox) and w.step == 0 and len(w.steps) == 3 and w.previous_button.disabled
+    assert "Head 1 · Step 1 of 3: generating token 1" in text(w.view.value)
+    assert column(w, "K_cache") == ["1", "−1", "2", "1"] and column(w, "P_row") == ["1"]
+    redraws = w.redraw_count
+    w.next_button.click()
+    w.next_button.click()
+    assert w.step == 2 and w.redraw_count == redraws + 2 and w.next_button.disabled
+    assert column(w, "q") == ["−1", "1", "1", "2"]  # token 3's Query: the only Query row of this step
+    assert len(column(w, "K_cache")) == 3 * 4 and len(column(w, "V_cache")) == 3 * 4  # the cache: 3 tokens
+    assert column(w, "S_scaled_row") == ["1", "0", "3"]
+    assert column(w, "P_row") == ["0.114", "0.042", "0.844"] == column(w, "P_trace")
+    assert column(w, "O_row") == ["0.114", "0.042", "0.844", "1"]
+    assert "Key and Value rows of 3 token(s): 48 values" in text(w.view.value)
+    w.previous_button.click()
+    assert column(w, "P_trace") == ["0.818", "0.182", "0"]  # the full computation's row 2: 0 for token 3
+
+
+def test_decode_view_follows_shared_kv_heads_and_the_head_choice(monkeypatch):
+    w = al.decode_view(al.article_example(kv_heads=1), head=1)
+    assert "Query head 2 reads K/V head 1" in text(w.view.value) and "8 values" in text(w.view.value)
+    calls = []
+    monkeypatch.setattr(steppers, "decode_steps", lambda *a, **k: calls.append(a) or ())
+    w.head_select.value = 0
+    w.next_button.click()
+    assert calls == [] and "Head 1 · Step 2 of 3" in text(w.view.value)
+    assert "K/V head" in text(w.view.value)
+
+
+def test_decode_view_in_korean_and_only_for_causal_traces():
+    w = al.decode_view(lang="ko")
+    assert w.next_button.description == "다음 토큰 ▶" and "3단계 중 1단계: 토큰 1 만들기" in text(w.view.value)
+    with pytest.raises(ValueError, match="^tr: a KV cache needs the causal mask"):
+        al.decode_view(al.article_example(mask=None))
