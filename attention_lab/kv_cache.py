@@ -120,9 +120,13 @@ class StepCost:
     cache_values: int
 
 
+MAX_STEPS = 2**20  # generation_cost makes one record per step
+
+
 def generation_cost(T, d, h, kv_heads=None):  # -> tuple of T StepCost, t = 1 … T
     """What generating T tokens costs in one attention layer of width d, h Query heads and g = kv_heads K/V heads."""
     check_sizes(T, d, h)
+    checks.whole_number("T", T, 1, MAX_STEPS, " generation_cost makes one record per generated token.")
     g, dh = checks.kv_heads(kv_heads, h), d // h
     projections = d * (d + 2 * g * dh)  # Q, K, V rows of one token
     return tuple(

@@ -151,6 +151,7 @@ def test_published_configurations_are_consistent_and_cited():
     (lambda tr: al.decode_with_cache(tr.Q, tr.K, "V", 2), "V"),
     (lambda tr: al.decode_with_cache(tr.Q * 1e200, tr.K * 1e200, tr.V, 2), "Q, K"),
     (lambda tr: al.generation_cost(0, 8, 2), "T"),
+    (lambda tr: al.generation_cost(2**21, 8, 2), "T"),
     (lambda tr: al.generation_cost(4, 8, 3), "h"),
     (lambda tr: al.generation_cost(4, 8, 4, kv_heads=3), "kv_heads"),
     (lambda tr: al.kv_cache_bytes(0, 10, 1, 64), "layers"),
@@ -160,3 +161,11 @@ def test_published_configurations_are_consistent_and_cited():
 def test_bad_arguments_get_a_value_error_that_names_them(tr, call, match):
     with pytest.raises(ValueError, match=f"^{match}: "):
         call(tr)
+
+
+def test_sizes_are_written_as_a_person_reads_them():
+    assert al.text.bytes_text(131072 * 131072 * 4) == "64 GiB"  # P alone at T = 128k in float32
+    assert al.text.bytes_text(1536) == "1.5 KiB" and al.text.bytes_text(512) == "512 B"
+    assert al.text.bytes_text(0) == "0 B" and al.text.bytes_text(40 * 2**30) == "40 GiB"
+    with pytest.raises(ValueError, match="^n_bytes: "):
+        al.text.bytes_text(-1)

@@ -34,6 +34,11 @@ ARTICLE_NUMBERS = {
     "04_causal_mask": ["[3, 1.5, −∞]", "[1, 0, 3]", "unchanged: True"],
     "05_softmax": ["[1, 0, 0]", "[0.818, 0.182, 0]", "[0.114, 0.042, 0.844]"],
     "06_weighted_sum": ["[0.114, 0.042, 0.844, 1]", "[0.818, 0.182, 0, 1]", "[1, 0, 0, 1]"],
+    # beyond the article: the same numbers, from the cache and from the online softmax
+    "10_kv_cache": ["[−1, 1, 1, 2]", "[1, 0, 3]", "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]",
+                    "equals the H of the full computation: True"],
+    "11_blockwise_softmax": ["m: −∞ → 1", "m: 1 → 1", "m: 1 → 3", "e^(m_old − m_new) = 0.135",
+                             "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]"],
 }
 WIDGET_VIEW = {
     "00_overview": "all", "01_heads": "heads", "02_scores": "scores", "03_scaling": "scaling",

@@ -122,11 +122,11 @@ Memory is counted as the values held during the step: the Key and Value rows of 
         """
 d, h = 768, 12
 costs = al.generation_cost(1024, d, h)
-print(f"{'t':>5} | {'MAC, cache':>11} {'MAC, no cache':>14} {'×':>6} | {'values, cache':>13} {'values, no cache':>16}")
+print(f"{'t':>5} | {'MAC, cache':>11} {'MAC, no cache':>14} {'×':>7} | {'values, cache':>14} {'values, no cache':>17}")
 for t in (1, 2, 3, 10, 100, 1000):
     c = costs[t - 1]
-    print(f"{t:>5} | {c.macs_with_cache:>11.2e} {c.macs_without_cache:>14.2e} {c.macs_without_cache / c.macs_with_cache:>6.1f} | "
-          f"{c.values_with_cache:>13,} {c.values_without_cache:>16,}")
+    print(f"{t:>5} | {c.macs_with_cache:>11.2e} {c.macs_without_cache:>14.2e} {c.macs_without_cache / c.macs_with_cache:>7.1f} | "
+          f"{c.values_with_cache:>14,} {c.values_without_cache:>17,}")
 """,
         check=True,
     ),
@@ -146,10 +146,10 @@ for T in T_values:
     costs = al.generation_cost(T, d, h)
     totals.append((sum(c.macs_with_cache for c in costs), sum(c.macs_without_cache for c in costs),
                    costs[-1].values_with_cache, costs[-1].values_without_cache))
-print(f"{'T':>5} | {'Σ MAC, cache':>12} {'Σ MAC, no cache':>15} {'×':>6} | {'memory, cache':>13} {'memory, no cache':>16}")
+print(f"{'T':>5} | {'Σ MAC, cache':>13} {'Σ MAC, no cache':>16} {'×':>6} | {'memory, cache':>14} {'memory, no cache':>17}")
 for T, (mac_c, mac_n, val_c, val_n) in zip(T_values, totals):
-    print(f"{T:>5} | {mac_c:>12.2e} {mac_n:>15.2e} {mac_n / mac_c:>6.0f} | "
-          f"{al.text.bytes_text(2 * val_c):>13} {al.text.bytes_text(2 * val_n):>16}")
+    print(f"{T:>5} | {mac_c:>13.2e} {mac_n:>16.2e} {mac_n / mac_c:>6.0f} | "
+          f"{al.text.bytes_text(2 * val_c):>14} {al.text.bytes_text(2 * val_n):>17}")
 """,
         check=True,
     ),
@@ -206,10 +206,10 @@ for m in al.PUBLISHED:
     ),
     md(
         """
-GPT-2와 Llama 2 7B는 Query head마다 자기 K/V head가 있으므로(g = h) 두 크기가 같습니다. Llama 2 70B와 Llama 3.1은 Query head 8개가 K/V head 하나를 함께 읽는 GQA로 캐시를 8분의 1로 줄이고, Falcon 7B와 Gemma 2B는 모든 Query head가 K/V head 하나를 읽는 MQA입니다. 그래도 Llama 3.1 70B의 최대 문맥을 채우면 문장 하나의 캐시가 모델 크기의 상당 부분에 이릅니다. 여러 문장을 한꺼번에 생성하면 캐시는 문장 수만큼 늘어나므로, 실제 모델에서 문맥 길이와 동시에 처리하는 문장 수를 정하는 것은 KV 캐시의 크기인 경우가 많습니다.
+GPT-2와 Llama 2 7B는 Query head마다 자기 K/V head가 있으므로(g = h) 두 크기가 같습니다. Llama 2 70B와 Llama 3.1은 Query head 8개가 K/V head 하나를 함께 읽는 GQA로 캐시를 8분의 1로 줄이고, Falcon 7B와 Gemma 2B는 모든 Query head가 K/V head 하나를 읽는 MQA입니다. 그래도 Llama 3.1 70B의 최대 문맥을 채우면 GQA를 쓰고도 문장 하나의 캐시가 40 GiB입니다. 여러 문장을 한꺼번에 생성하면 캐시는 문장 수만큼 늘어나므로, 실제 모델에서 문맥 길이와 동시에 처리하는 문장 수를 정하는 것은 KV 캐시의 크기인 경우가 많습니다.
 """,
         """
-GPT-2 and Llama 2 7B give every Query head its own K/V head (g = h), so both sizes are the same. Llama 2 70B and Llama 3.1 use GQA, eight Query heads reading one K/V head, which cuts the cache to an eighth; Falcon 7B and Gemma 2B use MQA, every Query head reading the one K/V head. Even so, filling Llama 3.1 70B's longest context takes a cache of one sequence that is a good part of the model's own size. Generating several sequences at once multiplies the cache by their number, which is why the KV cache is so often what limits the context length and the number of sequences a real model serves at once.
+GPT-2 and Llama 2 7B give every Query head its own K/V head (g = h), so both sizes are the same. Llama 2 70B and Llama 3.1 use GQA, eight Query heads reading one K/V head, which cuts the cache to an eighth; Falcon 7B and Gemma 2B use MQA, every Query head reading the one K/V head. Even so, filling Llama 3.1 70B's longest context takes 40 GiB of cache for one sequence, with GQA. Generating several sequences at once multiplies the cache by their number, which is why the KV cache is so often what limits the context length and the number of sequences a real model serves at once.
 """,
     ),
     md(
