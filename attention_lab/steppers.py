@@ -33,6 +33,9 @@ def _trace(tr):  # -> AttentionTrace: the article's example by default
     tr = article_example() if tr is None else tr
     if not isinstance(tr, AttentionTrace):
         raise ValueError(f"tr: pass a trace, e.g. al.article_example(T=6), got {type(tr).__name__}.")
+    if not tr.scaled:
+        raise ValueError("tr: this trace was made with scaled=False, to show what the √dh prevents; generation and "
+                         "the blockwise softmax divide by √dh. Pass a trace made with scaled=True.")
     return tr
 
 

@@ -196,3 +196,15 @@ def test_bad_arguments_get_a_value_error_that_names_them(tr, kwargs, match):
 def test_bad_index_ranges_of_a_mask_block_are_named(rows, cols):
     with pytest.raises(ValueError, match="^(rows|cols): "):
         al.allowed_of("causal", 3, rows=rows, cols=cols)
+
+
+def test_generation_and_blockwise_attention_import_only_numpy():
+    import subprocess
+    import sys
+
+    code = ("import sys, attention_lab as al; tr = al.article_example(); "
+            "al.decode_with_cache(tr.Q, tr.K, tr.V, 2); al.blockwise_attention(tr.Q, tr.K, tr.V, 2, 2); "
+            "al.generation_cost(4, 8, 2); al.PUBLISHED[0].cache_bytes(); "
+            "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -113,6 +113,7 @@ def test_korean_labels():
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"tr": "article"}, "tr"), ({"block": 0}, "block"), ({"block": 4}, "block"), ({"head": 2}, "head"),
     ({"head": -1}, "head"), ({"lang": "fr"}, "lang"), ({"block": 1.0}, "block"),
+    ({"tr": al.attention_trace(*al.example_qkv(3, 8, 2), 2, scaled=False)}, "tr"),
 ])
 def test_bad_arguments_raise_clear_errors(kwargs, match):
     with pytest.raises(ValueError, match=f"^{match}: "):
