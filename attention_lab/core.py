@@ -52,6 +52,11 @@ def concat_heads(O):  # [h, T, dh] -> [T, d]
     return O.transpose(1, 0, 2).reshape(T, h * dh)  # (T, d)
 
 
+def kv_head_index(h, g):  # -> [h] int
+    """The K/V head each of h Query heads reads when g K/V heads are shared: head i reads i // (h/g)."""
+    return np.arange(h) // (h // g)
+
+
 def scores(Q, K):  # [..., T, dh], [..., T, dh] -> [..., T, T]  (or one Query row: [dh], [T, dh] -> [T])
     """S = Q Kᵀ: row i, column j is Query token i · Key token j."""
     Q, K = _array("Q", Q, 1), _array("K", K, 2)  # one Query row (dh,) gives one row of scores

@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 NAMES = [
     "00_overview", "01_heads", "02_scores", "03_scaling",
-    "04_causal_mask", "05_softmax", "06_weighted_sum", "07_explorer", "08_masks", "09_pytorch",
+    "04_causal_mask", "05_softmax", "06_weighted_sum", "07_explorer",
+    "08_masks", "09_pytorch", "10_kv_cache", "11_blockwise_softmax",
 ]
 LANGS = ("ko", "en")
 CHECK_TAG = "nbval-check-output"
@@ -33,15 +34,21 @@ ARTICLE_NUMBERS = {
     "04_causal_mask": ["[3, 1.5, −∞]", "[1, 0, 3]", "unchanged: True"],
     "05_softmax": ["[1, 0, 0]", "[0.818, 0.182, 0]", "[0.114, 0.042, 0.844]"],
     "06_weighted_sum": ["[0.114, 0.042, 0.844, 1]", "[0.818, 0.182, 0, 1]", "[1, 0, 0, 1]"],
-    # grown to six tokens, the corner keeps the article's numbers
+    # beyond the article. 08: grown to six tokens, the corner keeps the article's numbers
     "08_masks": ["[3, 1.5, −1, 0, 1.5, −0.5]", "[0.114, 0.042, 0.844, 0, 0, 0]", "[0.818, 0.182, 0, 0, 0, 0]"],
     "09_pytorch": ["[0.818, 0.182, 0]", "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]"],
+    # 10, 11: the same numbers, from the cache and from the online softmax
+    "10_kv_cache": ["[−1, 1, 1, 2]", "[1, 0, 3]", "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]",
+                    "equals the H of the full computation: True"],
+    "11_blockwise_softmax": ["m: −∞ → 1", "m: 1 → 1", "m: 1 → 3", "e^(m_old − m_new) = 0.135",
+                             "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]"],
 }
 WIDGET_VIEW = {
     "00_overview": "all", "01_heads": "heads", "02_scores": "scores", "03_scaling": "scaling",
     "04_causal_mask": "mask", "05_softmax": "softmax", "06_weighted_sum": "weighted_sum",
     "08_masks": "mask", "09_pytorch": "softmax",
 }
+WIDGETS = ("al.explorer(", "al.decode_view(", "al.blockwise_view(")  # each follows a static figure of what it shows
 UNANSWERED = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
 EDITION_LINK = {"ko": "이 노트북의 영어판: [English](../en/{name}.ipynb)",
                 "en": "This notebook in Korean: [한국어](../ko/{name}.ipynb)"}
@@ -105,7 +112,7 @@ def test_code_speaks_no_language_but_lang():
     for name in NAMES:
         for cell in code_cells(load("ko", name)):
             assert not HANGUL.search(cell.source), (name, cell.source)
-            if "ex.check(" in cell.source or "al.explorer(" in cell.source:
+            if "ex.check(" in cell.source or any(widget in cell.source for widget in WIDGETS):
                 assert "lang=LANG" in cell.source
 
 
@@ -166,7 +173,7 @@ def test_the_articles_numbers_are_printed_in_checked_cells(name):
 def test_every_widget_has_a_static_figure_above_it(notebook):
     lang, name, nb = notebook
     cells = code_cells(nb)
-    widgets = [i for i, c in enumerate(cells) if "al.explorer(" in c.source]
+    widgets = [i for i, c in enumerate(cells) if any(widget in c.source for widget in WIDGETS)]
     assert widgets, name
     for i in widgets:
         assert "application/vnd.jupyter.widget-view+json" in cells[i].outputs[0].data

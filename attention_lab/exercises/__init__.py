@@ -27,7 +27,7 @@ the cell; the `Feedback` it returns (truthy when right) displays nothing more.
 `hint` and `solution` return a `Message`, which Jupyter displays as Markdown.
 
 Banks: the exercises live in modules of this package, one per group of notebooks
-(`article`: notebooks 00–07; `masks`: 08–09). A bank module defines `EXERCISES`, a list of
+(`article`: notebooks 00–07; `masks`: 08–09; `generation`: 10–11). A bank module defines `EXERCISES`, a list of
 `Exercise`, and is registered by adding its name to `BANKS`.
 """
 
@@ -43,7 +43,7 @@ from decimal import Decimal
 import numpy as np
 
 LANGS = ("ko", "en")
-BANKS = ("article", "masks")  # modules of this package that define EXERCISES; a new bank is one more name here
+BANKS = ("article", "masks", "generation")  # modules that define EXERCISES; a new bank is one more name here
 
 
 # ---------------------------------------------------------------- defining exercises

@@ -122,5 +122,5 @@ Core Attention은 head마다 같은 순서로 계산합니다. Q와 K로 점수�
 Core Attention runs the same steps in every head: scores from Q and K (S = QKᵀ), division by √dh, the mask M added to set which tokens may be seen, weights P from the softmax, and the weighted sum of V with those weights (O = PV). The heads' outputs, concatenated token by token (Concat) into H, go on to the output projection.
 """,
     ),
-    next_link("00_overview.ipynb", "처음으로: 00 — 전체 흐름", "Back to the start: 00 — The whole flow"),
+    next_link("10_kv_cache.ipynb", "글보다 한 걸음 더: 10 — 생성과 KV 캐시", "Beyond the article: 10 — Generation and the KV cache"),
 ]

@@ -318,5 +318,5 @@ for i in range(tr.T):
     exercise("09.average",
              "`need_weights=True`이고 `average_attn_weights`를 기본값(True)으로 두면, 글의 예시에서 `nn.MultiheadAttention`은 어떤 가중치를 돌려줄까요? `tr.P`로 계산해 보세요.",
              "With `need_weights=True` and `average_attn_weights` left at its default (True), which weights does `nn.MultiheadAttention` return for the article's example? Compute them from `tr.P`.", 3),
-    next_link("00_overview.ipynb", "처음으로: 00 — Core Attention 전체 흐름", "Back to the start: 00 — Core Attention, the whole flow"),
+    next_link("10_kv_cache.ipynb", "다음: 10 — 생성과 KV 캐시", "Next: 10 — Generation and the KV cache"),
 ]
