@@ -122,5 +122,5 @@ Core Attention은 head마다 같은 순서로 계산합니다. Q와 K로 점수�
 Core Attention runs the same steps in every head: scores from Q and K (S = QKᵀ), division by √dh, the mask M added to set which tokens may be seen, weights P from the softmax, and the weighted sum of V with those weights (O = PV). The heads' outputs, concatenated token by token (Concat) into H, go on to the output projection.
 """,
     ),
-    next_link("10_kv_cache.ipynb", "글보다 한 걸음 더: 10 — 생성과 KV 캐시", "Beyond the article: 10 — Generation and the KV cache"),
+    next_link("08_masks.ipynb", "글보다 한 걸음 더: 08 — 여러 가지 마스크와 표기 방식", "Beyond the article: 08 — Masks and their conventions"),
 ]
