@@ -79,15 +79,14 @@ class View:
 
 
 HEAD_ITEMS = ("S", "S_scaled", "M", "S_masked", "P", "Vh", "O")
-ARTICLE_MASKS = ("causal", "none")  # the masks the article's notebooks (04–06) have taught; 08 teaches the others
 # One per notebook, each showing only what has been taught so far (02 S; 03 the scale; 04 M; 05 P; 06 O; 07 all).
 VIEWS = {
     "heads": View(("split", "outputs", "concat"), mask_control=False),
     "scores": View(("S", "dot"), mask_control=False),
     "scaling": View(("S", "S_scaled", "P", "P_unscaled", "scaling_note"), mask="none", mask_control=False),
-    "mask": View(("S_scaled", "M", "S_masked", "dot"), masks=ARTICLE_MASKS),
-    "softmax": View(("S_masked", "P", "softmax"), masks=ARTICLE_MASKS),
-    "weighted_sum": View(("P", "Vh", "O", "weighted_sum"), masks=ARTICLE_MASKS),
+    "mask": View(("S_scaled", "M", "S_masked", "dot")),  # notebooks 04 and 08
+    "softmax": View(("S_masked", "P", "softmax")),  # 05 and 09
+    "weighted_sum": View(("P", "Vh", "O", "weighted_sum")),
     "all": View(("split", *HEAD_ITEMS, *BREAKDOWNS, "concat"), kv_control=True),
 }
 

@@ -169,9 +169,9 @@ VIEW_CONTROLS = {  # besides source, seed, reset, T, h, dh and marks, which ever
     "heads": set(),
     "scores": {"head", "query", "key"},
     "scaling": {"head"},
-    "mask": {"head", "query", "key", "mask"},  # the causal mask or none: the others come in notebook 08
-    "softmax": {"head", "row", "mask"},
-    "weighted_sum": {"head", "row", "mask"},
+    "mask": {"head", "query", "key", "mask", "sliding.window", "padding.length", "prefix.prefix"},
+    "softmax": {"head", "row", "mask", "sliding.window", "padding.length", "prefix.prefix"},
+    "weighted_sum": {"head", "row", "mask", "sliding.window", "padding.length", "prefix.prefix"},
     "all": {"head", "query", "key", "row", "mask", "kv_heads", "sliding.window", "padding.length", "prefix.prefix"},
 }
 
@@ -188,7 +188,7 @@ def test_each_view_offers_the_controls_its_stages_need_all_in_the_layout(view):
     assert ex.view in layout and layout[ex.view]
     if "mask" in ex.controls:
         offered = [v for _, v in ex.controls["mask"].options]
-        assert offered == (list(masks.MASK_NAMES) if view == "all" else ["causal", "none"])
+        assert offered == list(masks.MASK_NAMES)
 
 
 def test_a_control_missing_from_the_layout_is_caught(ex):
@@ -334,12 +334,17 @@ def test_panels_take_titles_kinds_axes_and_highlights_from_the_stage_registry(ex
             assert it["hl"] == [2, None]
 
 
+def stripe_allowed(T, every, rows=None, cols=None):  # a throwaway mask: each token and every `every`-th one
+    i, j = masks._rows_cols(T, rows, cols)
+    return (j % every == 0) | (i == j)
+
+
 def test_a_new_stage_or_mask_needs_no_edit_in_widgets(monkeypatch):
     doubled = stages.Stage("S_double", "2S", {"ko": "2배 점수", "en": "twice the scores"}, "scores", "query",
                            ("query", "key"), "cell", read=lambda tr: 2 * tr.S)
     monkeypatch.setitem(stages.STAGES, "S_double", doubled)
     stripe = masks.Mask("stripe", {"ko": "줄무늬", "en": "stripe"}, {"ko": "…", "en": "…"}, {"ko": "…", "en": "…"},
-                        allowed=lambda T, every: (np.arange(T)[None, :] % every == 0) | np.eye(T, dtype=bool),
+                        allowed=lambda T, every, rows=None, cols=None: stripe_allowed(T, every, rows, cols),
                         params=(masks.Param("every", {"ko": "간격", "en": "every"}, default=2, lo=1, hi_T=0),))
     monkeypatch.setitem(masks.MASKS, "stripe", stripe)
     monkeypatch.setattr(masks, "MASK_NAMES", (*masks.MASK_NAMES, "stripe"))
