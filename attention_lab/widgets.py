@@ -56,7 +56,6 @@ class View:
     items: tuple
     mask: str = "causal"  # the mask it starts with
     mask_control: bool = True  # offer the mask control: only once the mask has been taught
-    masks: tuple = ()  # the masks it offers; () is every mask of masks.MASK_NAMES
     kv_control: bool = False  # offer the K/V heads control (grouped-query attention)
 
     @classmethod
@@ -273,7 +272,7 @@ class Explorer(W.VBox):
             if spec.kv_control:
                 c["kv_heads"] = W.Dropdown(options=_divisors(h), value=h if kv_heads is None else kv_heads,
                                            description=L["kv_heads"], style=initial, layout=W.Layout(width="150px"))
-        offered = (spec.masks or masks.MASK_NAMES) if spec.mask_control else ()
+        offered = masks.MASK_NAMES if spec.mask_control else ()
         offered = tuple(dict.fromkeys((*offered, mask)))  # the mask asked for is offered, whatever the view
         if spec.mask_control:
             c["mask"] = W.ToggleButtons(options=[(MASKS[n].label[self.lang], n) for n in offered], value=mask,
