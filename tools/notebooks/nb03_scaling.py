@@ -79,12 +79,16 @@ fig
         """
 ## 직접 해 보기
 
-아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 위젯은 √dh로 나눈 점수로 얻은 가중치 P와, 나누지 않은 점수로 얻었을 가중치를 함께 보여 줍니다. dh를 8까지 키우면서, 나누지 않은 쪽에서 한 토큰이 가중치를 거의 다 가져가는지 비교해 보세요.
+아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 위젯은 글의 예시에서 시작합니다. dh를 키우면 각 head의 Query와 Key에 성분이 덧붙고, 성분 1–4는 글의 숫자 그대로 남습니다. 그림 위의 설명 줄이 어디까지가 글의 숫자인지 알려 줍니다. 그래서 점수마다 새로 붙은 성분끼리의 곱이 더해집니다. 한 번 움직일 때마다 값이 바뀐 칸에는 잠깐 테두리가 생깁니다.
+
+위젯은 √dh로 나눈 점수로 얻은 가중치 P와, 나누지 않은 점수로 얻었을 가중치를 함께 보여 줍니다. dh를 8까지 키우면서, 나누지 않은 쪽에서 한 토큰이 가중치를 거의 다 가져가는지 비교해 보세요. dh를 다시 4로 내리면 글의 예시가 그대로 돌아옵니다.
 """,
         """
 ## Try it
 
-In the widget below, change the head dimension dh and watch the divisor √dh change. The widget shows both the weights P from the scaled scores and the weights the unscaled scores would give. Raise dh up to 8 and compare: without the division, one token soon takes almost all the weight.
+In the widget below, change the head dimension dh and watch the divisor √dh change. The widget starts on the article's example. Raising dh adds components to every head's Query and Key rows while components 1–4 keep the article's numbers; the line above the picture says which numbers are the article's. So every score gains the products of the new components. After each move, the cells whose value changed are outlined for a moment.
+
+The widget shows both the weights P from the scaled scores and the weights the unscaled scores would give. Raise dh up to 8 and compare: without the division, one token soon takes almost all the weight. Bring dh back to 4 and the article's example is back, number for number.
 """,
     ),
     code("al.explorer(lang=LANG, view=\"scaling\")"),

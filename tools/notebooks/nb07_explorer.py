@@ -14,6 +14,7 @@ CELLS = [
 
 - 글의 예시(T = 3, d = 8, h = 2)에서 Head 1의 모든 단계를 한 그림으로 정리한 정적 그림 (GitHub이나 nbviewer처럼 위젯이 동작하지 않는 곳에서도 보입니다)
 - 토큰 수 T, head 수 h, head 차원 dh, 마스크, 예시(seed)를 바꾸면 모든 단계가 바로 다시 계산되는 탐색기
+- 직접 넣은 Q, K, V로 보는 탐색기: 토큰 하나의 행을 고쳐 쓰면 모든 단계가 따라 바뀝니다
 - 탐색기로 확인하는 연습 문제
 """,
         """
@@ -25,6 +26,7 @@ What you will see:
 
 - a static figure of every stage of Head 1 for the article's example (T = 3, d = 8, h = 2), visible even where widgets do not run (GitHub, nbviewer)
 - an explorer in which changing the number of tokens T, the number of heads h, the head width dh, the mask or the example (seed) recomputes every stage at once
+- the explorer on Q, K, V of your own: rewrite one token's row and every stage follows
 - exercises you can check with the explorer
 """,
     ),
@@ -55,37 +57,64 @@ Side by side, the two heads follow the same steps yet end with different weights
         """
 ## 탐색기
 
-아래 탐색기는 모든 단계를 한 화면에 보여 줍니다. 처음에는 글의 예시(T = 3, d = 8, h = 2, Causal mask)에서 시작하며, 조작할 수 있는 항목은 다음과 같습니다.
+아래 탐색기는 모든 단계를 한 화면에 보여 줍니다. 처음에는 글의 예시(T = 3, d = 8, h = 2, Causal mask)에서 시작하며, 그림 위의 설명 줄이 지금 숫자가 어디에서 왔는지 늘 알려 줍니다. 조작할 수 있는 항목은 다음과 같습니다.
 
-- **예시**: 글의 예시와 무작위 예시(seed) 사이를 오갑니다. **↺ 글의 예시** 버튼은 언제든 글의 예시와 처음 선택으로 돌아갑니다.
+- **예시**: 글의 예시와 무작위 예시(seed) 중에서 고릅니다. 글의 예시는 크기를 바꾸면 함께 자랍니다. 토큰 1–3, Head 1–2, 성분 1–4는 글의 숫자 그대로이고, 나머지 자리는 토큰·head·성분마다 정해진 작은 정수입니다. 크기를 바꿔도 예시는 바뀌지 않으며, T = 3, h = 2, dh = 4로 돌아오면 글의 예시가 정확히 그대로 돌아옵니다. **↺ 글의 예시** 버튼은 언제든 글의 예시와 처음 선택으로 돌아갑니다.
 - **토큰 수 T**: 점수 행렬 S, 마스크 M, 가중치 P는 T × T입니다. 토큰을 늘려도 기존 토큰의 값은 그대로입니다.
-- **head 수 h**, **head 차원 dh**: 모델 차원은 d = h·dh로 정해집니다. Q·K·V와 Concat 결과 H는 T × d입니다.
-- **마스크**: Causal mask를 쓰면 대각선 위쪽이 −∞가 되고, 마스크를 끄면 모든 Key 토큰을 참조합니다.
+- **head 수 h**, **head 차원 dh**: 모델 차원은 d = h·dh로 정해집니다. Q·K·V와 Concat 결과 H는 T × d입니다. 숫자를 다 적기에 너무 넓은 행렬(d = 64 등)은 색으로만 보여 주며, 칸 위에 마우스를 올리면 값이 보입니다.
+- **K/V head 수 g**: h가 2 이상일 때 보입니다. g를 h보다 작게 하면 여러 Query head가 K와 V의 head 하나를 함께 씁니다(grouped-query attention, 10번 노트북에서 다룹니다).
+- **마스크**: Causal mask, 마스크 없음, 그리고 08번 노트북에서 다루는 마스크들(sliding window, padding, prefix)입니다. 마스크마다 자기 설정 슬라이더가 함께 나타납니다.
 - **head**: 어느 head의 단계를 볼지 고릅니다. 모든 head를 한꺼번에 볼 수도 있습니다.
 - **seed**: 무작위 예시에서 Q·K·V로 쓸 작은 정수를 고릅니다. 같은 seed는 언제나 같은 예시입니다.
-- **Query 토큰**, **Key 토큰**: 내적으로 풀어 볼 점수 하나를 고릅니다.
-- **행 (Query 토큰)**: Softmax와 Value의 가중합을 자세히 볼 행을 고릅니다.
+- **Query 토큰**, **Key 토큰**: 내적으로 풀어 볼 점수 하나를 고릅니다. **행 (Query 토큰)**: Softmax와 Value의 가중합을 자세히 볼 행을 고릅니다. 행렬의 칸을 눌러서 고를 수도 있습니다.
+- **바뀐 칸 표시**: 한 번 움직일 때마다 값이 바뀐 칸에 잠깐 테두리가 생깁니다.
 
 위젯은 노트북을 직접 실행할 때만 동작합니다. 저장된 화면만 보고 있다면 위의 정적 그림이 같은 단계를 보여 줍니다.
 """,
         """
 ## The explorer
 
-The explorer below shows every stage on one screen. It starts on the article's example (T = 3, d = 8, h = 2, causal mask). Its controls:
+The explorer below shows every stage on one screen. It starts on the article's example (T = 3, d = 8, h = 2, causal mask), and the line above the picture always says where its numbers come from. Its controls:
 
-- **example**: switch between the article's example and a random example (seed). The **↺ article example** button brings back the article's example and the first choices at any time.
+- **example**: the article's example or a random example (seed). The article's example grows with the sizes: tokens 1–3, Heads 1–2 and components 1–4 keep the article's numbers, and every other place holds a small integer fixed by its token, head and component. Moving a size never switches the example, and coming back to T = 3, h = 2, dh = 4 shows exactly the article's example again. The **↺ article example** button brings back the article's example and the first choices at any time.
 - **T tokens**: the score matrix S, the mask M and the weights P are T × T. Adding a token leaves the other tokens' values as they were.
-- **h heads**, **dh per head**: together they set the model dimension d = h·dh. Q, K, V and the concatenated H are T × d.
-- **mask**: with the causal mask the cells above the diagonal become −∞; without a mask every Key token is visible.
+- **h heads**, **dh per head**: together they set the model dimension d = h·dh. Q, K, V and the concatenated H are T × d. A matrix too wide for its numbers (d = 64, say) shows its colours; hover over a cell to read its value.
+- **K/V heads g**: shown when h is 2 or more. With g smaller than h, several Query heads share one head of K and V (grouped-query attention, the subject of notebook 10).
+- **mask**: the causal mask, no mask, or the masks of notebook 08 (sliding window, padding, prefix), each with its own slider.
 - **head**: which head's stages to show, or all heads at once.
 - **seed**: picks the small integers of Q, K, V in a random example. The same seed always gives the same example.
-- **Query token**, **Key token**: the one score to break down as a dot product.
-- **row (Query token)**: the row whose softmax and weighted sum of Values are shown in detail.
+- **Query token**, **Key token**: the one score to break down as a dot product. **row (Query token)**: the row whose softmax and weighted sum of Values are shown in detail. Clicking a cell of a heatmap picks it too.
+- **mark changes**: after each move, the cells whose value changed are outlined for a moment.
 
 The widget works only when you run the notebook yourself. If you are reading the stored page, the static figures above show the same stages.
 """,
     ),
     code("al.explorer(lang=LANG)"),
+    md(
+        """
+## 직접 넣은 숫자로
+
+탐색기는 직접 만든 Q, K, V(토큰 16개, 성분 64개까지)와 head 수 h도 받습니다. `attention_trace`와 같은 검사를 거치므로, 잘못된 입력에는 같은 오류 메시지가 나옵니다. 아래에서는 글의 예시에서 첫 번째 Key 토큰의 Head 1 성분을 [1, −1, 2, 3]으로 바꿨습니다. 그림은 그 결과의 모든 단계입니다.
+
+위젯에서는 Q, K, V 중 하나와 토큰을 고른 뒤 그 행을 고쳐 쓰고 Enter를 누르면 모든 단계가 함께 바뀝니다. 예를 들어 첫 번째 Key 토큰을 [1, -1, 2, 1, 2, 0, 0, 1]로 되돌려 보세요. 숫자 개수가 맞지 않거나 숫자가 아닌 것이 섞이면 무엇이 잘못됐는지 한 줄로 알려 주고, 그림은 그대로 둡니다.
+""",
+        """
+## Your own numbers
+
+The explorer also takes Q, K and V of your own (up to 16 tokens and 64 components) with the number of heads h. They go through the same checks as `attention_trace`, so a bad input gets the same error message. Below, Head 1's components of the first Key token of the article's example become [1, −1, 2, 3]; the figure shows every stage that follows.
+
+In the widget, pick Q, K or V and a token, rewrite its row and press Enter: every stage follows. Try putting the first Key token back to [1, -1, 2, 1, 2, 0, 0, 1]. A row with the wrong count of numbers, or with something that is not a number, gets one line saying what is wrong, and the picture stays as it was.
+""",
+    ),
+    code(
+        """
+K_mine = tr.K.copy()
+K_mine[0, :4] = [1, -1, 2, 3]  # the first Key token, Head 1
+mine = al.attention_trace(tr.Q, K_mine, tr.V, h=2)
+al.plotting.figure_stages(mine, head=0)
+""",
+    ),
+    code("al.explorer(Q=tr.Q, K=K_mine, V=tr.V, h=2, lang=LANG)"),
     md(
         """
 ## 연습 문제
