@@ -181,7 +181,7 @@ def _no_stderr(page):
 
 
 def _shape(page, tag):
-    return page.locator(f".{tag} .al-shape").inner_text()
+    return page.locator(f".{tag} .al-shape").text_content()
 
 
 def _panel(page, tag, name):
@@ -212,7 +212,9 @@ def test_notebook_07_answers_the_t_slider(lab):
             _no_stderr(page)
             explorer = page.locator(".al-explorer").first
             explorer.scroll_into_view_if_needed()
-            T0 = int(explorer.locator(".al-shape").inner_text().split("T=")[1].split(" ")[0])
+            page.wait_for_function("() => document.querySelector('.al-explorer .al-shape')"
+                                   ".textContent.startsWith('T=')")
+            T0 = int(explorer.locator(".al-shape").text_content().split("T=")[1].split(" ")[0])
             handle = explorer.locator(".widget-slider .noUi-handle").first
             for step in range(1, 4):
                 handle.focus()
