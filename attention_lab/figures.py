@@ -63,8 +63,9 @@ def parse_args(argv):
                         help="16:9 layout, 13.33 × 7.5 in, no text under 10 pt (the article's figures 1–5 and "
                              "scaling_head1; the others keep their own size)")
     parser.add_argument("--svg-text", action="store_true", help=SVG_TEXT_HELP)
+    meaning = {"T": "number of tokens", "d": f"model width, divisible by h, d/h ≤ {MAX_DH}", "h": "number of heads"}
     for name, (lo, hi) in LIMITS.items():
-        what = {"T": "number of tokens", "d": f"model width, divisible by h, d/h ≤ {MAX_DH}", "h": "number of heads"}[name]
+        what = meaning[name]
         parser.add_argument(f"--{name}", type=int, help=f"{what}, {lo} … {hi} (default: the article's "
                                                          f"{ARTICLE_SIZES[name]})")
     parser.add_argument("--kv-heads", type=int, help="K/V heads shared by the Query heads (GQA), dividing h "

@@ -57,7 +57,7 @@ from .trace import AttentionTrace
 # gets CELL_MAX inches while that fits in MAX_WIDTH × MAX_HEIGHT, less when not.
 CELL_MAX, CELL_MIN = 0.5, 0.1
 MAX_WIDTH, MAX_HEIGHT, MIN_WIDTH = 15.0, 11.0, 8.0
-SLIDE_SIZE = (13.33, 7.5)  # 16:9
+SLIDE_SIZE = (40 / 3, 7.5)  # 16:9, 13.33 × 7.5 in: a PowerPoint or Keynote wide slide
 MIN_PANEL_WIDTH = 2.5  # in cells
 OPERATOR_WIDTH = 0.8  # width of a "+", "=", "×" column, in cells
 MAX_ANNOTATED_CELLS = 1000  # per figure: beyond this, labelling every cell takes seconds (the export must stay quick)
@@ -711,7 +711,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
                W["fig_softmax_weights"].format(total=_exp_value(total))]
     title = W["fig_softmax_table"].format(i=i)
     if np.isneginf(scores).any():
-        title += r"   ($e^{-\infty} = 0$)"
+        title += r"   ($e^{-\infty}=0$)"  # no space inside the math: the title wraps at spaces
     share = table_w / (heat_w + table_w) if beside else 1.0  # of the figure's width: the title wraps to fit it
     title = "\n".join(_wrap(title, 0.8 * share * fig.get_figwidth() * 72 / look.text))
     spec = grid[1] if beside else grid[1].subgridspec(1, 3, width_ratios=[1, table_w, 1])[1]

@@ -135,7 +135,9 @@ def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
     if not np.isfinite(vmin) or not np.isfinite(vmax) or vmin >= vmax:
         raise ValueError(f"vmin, vmax: need finite numbers with vmin < vmax, got vmin={vmin}, vmax={vmax}.")
     masked, nan = np.isneginf(matrix), np.isnan(matrix)
-    unit = np.clip((np.where(masked | nan, 0.0, matrix) - vmin) / (vmax - vmin), 0.0, 1.0)
+    scale = max(abs(vmin), abs(vmax))  # divided first, so that numbers near ±1.8e308 do not overflow
+    unit = np.clip((np.where(masked | nan, 0.0, matrix) / scale - vmin / scale) / (vmax / scale - vmin / scale),
+                   0.0, 1.0)
     rgba = colormaps[CMAPS[kind]](unit)  # (rows, cols, 4)
     rgba[masked] = MASKED_RGBA
     rgba[nan] = NAN_RGBA
