@@ -355,16 +355,17 @@ def _panel_heatmap(page, ax, matrix, kind, *, title=None, xlabel=None, ylabel=No
     return drawn
 
 
-def _finish(page, title=None, too_many_note=None):  # -> Figure
+def _finish(page, title, too_many_note=None):  # -> Figure
     """Lay the figure out, then write every number at the figure's one size.
 
-    With too_many_note, a figure of more than MAX_ANNOTATED_CELLS cells leaves its heatmaps' numbers out
-    and adds the note to its title (labelling them would take many seconds).
+    A heatmap whose cells cannot hold its numbers at the layout's smallest size goes without them, and the
+    figure's title says so once. With too_many_note, a figure of more than MAX_ANNOTATED_CELLS cells leaves
+    its heatmaps' numbers out (labelling them would take many seconds) and its title says that instead.
     """
     fig, look, numbers = page.fig, page.look, page.numbers
     _use_font(fig, look.family)
     if too_many_note is not None and sum(len(n.labels) * len(n.labels[0]) for n in numbers) > MAX_ANNOTATED_CELLS:
-        title.set_text(f"{title.get_text()}\n({too_many_note})")
+        _add_note(title, too_many_note)
         numbers = [n for n in numbers if not n.note]
     if not numbers:
         return fig
@@ -375,21 +376,23 @@ def _finish(page, title=None, too_many_note=None):  # -> Figure
                                look.family)
 
     fits = [fit(n) for n in numbers]
-    omitted = [n for n, f in zip(numbers, fits, strict=True) if f is None and n.note]
-    for n in omitted:
-        _note_omitted(n.ax, look.words["fig_omitted"])
-    if omitted:
-        _use_font(fig, look.family)
-        fig.draw_without_rendering()  # the notes take a line each: measure again
+    if any(f is None and n.note for n, f in zip(numbers, fits, strict=True)):
+        _add_note(title, look.words["fig_omitted_some"])
+        fig.draw_without_rendering()  # the note takes a line: measure again
         fits = [fit(n) if f is not None else None for n, f in zip(numbers, fits, strict=True)]
     size = max(min((f for f in fits if f is not None), default=look.number_min), look.number_min)
     for n, f in zip(numbers, fits, strict=True):
-        if f is not None or not n.note:  # a table's numbers are its point: written even when tight
+        if f is not None:
             _write_labels(n.ax, n.labels, n.inks, n.boxes, size)
             if n.headers:  # a table whose row headers read as part of its numbers (Figure 5's "0.114 × V1")
                 n.ax.tick_params(axis="y", labelsize=size)
     _use_font(fig, look.family)
     return fig
+
+
+def _add_note(title, note):
+    """A note under the figure's title, in the text size: e.g. that some values were left out."""
+    title.set_text(f"{title.get_text()}\n({note})")
 
 
 def _grid_points(ax, rows, cols):  # -> (cell width, cell height) in points, after layout
@@ -405,9 +408,14 @@ def _operator(ax, label, look, size=None):
 
 
 def _caption(ax, lines, look):
-    """Lines of explanation, centred in a text-only axes that constrained layout makes room for."""
+    """Lines of explanation, centred in a text-only axes that constrained layout makes room for.
+
+    A line wider than the figure is broken at spaces (a dot product of dh = 8 terms, a mask's caption).
+    """
     ax.axis("off")
-    return ax.text(0.5, 0.5, "\n".join(lines), ha="center", va="center", fontsize=look.text,
+    per_line = 0.9 * ax.figure.get_figwidth() * 72 / look.text  # ems
+    wrapped = [part for line in lines for part in _wrap(line, per_line)]
+    return ax.text(0.5, 0.5, "\n".join(wrapped), ha="center", va="center", fontsize=look.text,
                    transform=ax.transAxes, linespacing=1.6)
 
 
@@ -487,15 +495,17 @@ def figure_heads(tr, *, lang="en", slides=False):  # AttentionTrace -> Figure
     # Widths in cells (constrained layout adds the room for row numbers and labels to these).
     # Up to two heads stack in one column; more sit in two columns, so their titles take half the height.
     per_col = 1 if h <= 2 else 2
-    arrow, left, middle, right = 1.5, d * qkv, per_col * max(dh * out, 4.0), d * out
+    arrow, left, middle, right = 1.5, max(d * qkv, 4.0), per_col * max(dh * out, 4.0), max(d * out, 5.0)
     rows = max(3 * (T * qkv + 2), -(-h // per_col) * (T * out + 2), T * out + 2)
     width = left + middle + 2 * arrow + right
     page = _new_page(look, width + 3, rows + 3, extra_w=1.0, extra_h=1.5)
     fig = page.fig
     title = _title(fig, f"{W['fig_heads_title']}\n"
                         r"$O_i = \mathrm{softmax}(Q_iK_i^\top/\sqrt{d_h} + M)\,V_i$", look)
-    grid = fig.add_gridspec(2, 5, width_ratios=[left, arrow, middle, arrow, right], height_ratios=[1, rows])
-    for cols, words in ((slice(0, 2), W["fig_heads_split"]), (slice(2, 4), W["fig_heads_core"]),
+    header = (1 if per_col == 1 else 2) * 1.6 * look.text / page.cell_pt  # its lines' height, in cells
+    grid = fig.add_gridspec(2, 5, width_ratios=[left, arrow, middle, arrow, right], height_ratios=[header, rows])
+    core = W["fig_heads_core"] + ("" if per_col == 1 else f"\n$O_i$  {_shape(T, dh)}")
+    for cols, words in ((slice(0, 2), W["fig_heads_split"]), (slice(2, 4), core),
                         (slice(4, 5), W["fig_heads_concat"])):
         # Out of the layout: a header as wide as its columns must not widen them (the cells set the widths).
         _caption(fig.add_subplot(grid[0, cols]), [words], look).set_in_layout(False)
@@ -523,8 +533,12 @@ def figure_heads(tr, *, lang="en", slides=False):  # AttentionTrace -> Figure
     cells = grid[1, 2].subgridspec(-(-h // per_col), per_col)
     for i in range(h):
         ax = fig.add_subplot(cells[i // per_col, i % per_col])
-        head_title = f"{W['head_n'].format(n=i + 1)}\n$O_{{{i + 1}}}$  {_shape(T, dh)}"
-        _panel_heatmap(page, ax, O[i], "values", title=head_title, col_labels=style.token_labels(dh), **common)
+        # Two heads side by side are narrower: there the head's name alone, its shape in the column's header.
+        head_title = W["head_n"].format(n=i + 1) + (f"\n$O_{{{i + 1}}}$  {_shape(T, dh)}" if per_col == 1 else "")
+        if per_col > 1 and _width_em(head_title, tuple(look.family)) * look.text + 12 > block_pt * out:
+            head_title = str(i + 1)
+        _panel_heatmap(page, ax, O[i], "values", title=head_title, col_labels=style.token_labels(dh),
+                       **{**common, "ylabel": common["ylabel"] if i % per_col == 0 else None})
         ax.title.set_bbox(head_box(i))
         outline(ax, 0, 0, T, dh, color=style.head_color(i), linewidth=3)
 
@@ -589,7 +603,7 @@ def figure_scores(tr, head=0, query=None, key=None, *, lang="en", slides=False):
     ]
     page = _new_page(look, 2 * dh + 2 * T + 3 * OPERATOR_WIDTH + 3, max(T, dh) + 3, extra_w=2, extra_h=1.8)
     fig = page.fig
-    _title(fig, W["fig_scores_title"].format(n=n), look, head)
+    title = _title(fig, W["fig_scores_title"].format(n=n), look, head)
     grid = fig.add_gridspec(2, 1, height_ratios=[max(T, dh) + 1, 1.5])
     q_ax, k_ax, s_ax, scaled_ax = _heatmap_row(page, grid[0], items)
     outline(q_ax, query, 0, 1, dh)
@@ -606,7 +620,7 @@ def figure_scores(tr, head=0, query=None, key=None, *, lang="en", slides=False):
         f"S[{i}, {j}] / \u221a{dh} = {style.format_value(score, 'scores')} / {style.format_value(np.sqrt(dh))}"
         f" = {style.format_value(scaled, 'scores')}",
     ], look)
-    return _finish(page)
+    return _finish(page, title)
 
 
 def _heatmap_row(page, spec, items):  # -> [Axes] of the heatmaps
@@ -652,16 +666,14 @@ def figure_mask(tr, head=0, *, lang="en", slides=False):  # AttentionTrace -> Fi
     width = 3 * max(T, MIN_PANEL_WIDTH) + 2 * OPERATOR_WIDTH
     page = _new_page(look, width, T + 3, extra_w=2, extra_h=1.8)
     fig = page.fig
-    _title(fig, W["fig_mask_title"].format(n=head + 1), look, head)
+    title = _title(fig, W["fig_mask_title"].format(n=head + 1), look, head)
     grid = fig.add_gridspec(2, 1, height_ratios=[T + 1, 1.2])
     _heatmap_row(page, grid[0], items)
     mask = MASKS[tr.mask_name]
     caption = mask.caption[look.lang]
     params = ", ".join(f"{p.label[look.lang]} = {tr.mask_params[p.name]}" for p in mask.params)
-    line_ems = fig.get_figwidth() * 72 * 0.9 / look.text
-    lines = _wrap(f"{caption} ({params})" if params else caption, line_ems) + [W["fig_mask_rule"]]
-    _caption(fig.add_subplot(grid[1]), lines, look)
-    return _finish(page)
+    _caption(fig.add_subplot(grid[1]), [f"{caption} ({params})" if params else caption, W["fig_mask_rule"]], look)
+    return _finish(page, title)
 
 
 def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # AttentionTrace -> Figure
@@ -682,9 +694,9 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     height = max(T, 4) + 2 if beside else T + 7
     page = _new_page(look, width, height, extra_w=2, extra_h=1.5)
     fig = page.fig
-    _title(fig, W["fig_softmax_title"].format(n=head + 1), look, head)
+    title = _title(fig, W["fig_softmax_title"].format(n=head + 1), look, head)
     grid = (fig.add_gridspec(1, 2, width_ratios=[heat_w, table_w]) if beside
-            else fig.add_gridspec(2, 1, height_ratios=[T + 1, 6]))
+            else fig.add_gridspec(2, 1, height_ratios=[T + 1, 0.45 * (T + 1) + 3]))
     s_ax, p_ax = _heatmap_row(page, grid[0], [
         (S_masked, "scores", dict(title=_formula_title("S_masked", look.lang), vmin=vmin, vmax=vmax,
                                   ylabel=W["query"], xlabel=W["key"])),
@@ -709,15 +721,15 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
              [*map(tuple, weight_cells.rgba[0]), white]]
     headers = [W["fig_softmax_scores"], "$e^{s}$", W["fig_softmax_value"],
                W["fig_softmax_weights"].format(total=_exp_value(total))]
-    title = W["fig_softmax_table"].format(i=i)
+    table_title = W["fig_softmax_table"].format(i=i)
     if np.isneginf(scores).any():
-        title += r"   ($e^{-\infty}=0$)"  # no space inside the math: the title wraps at spaces
+        table_title += r"   ($e^{-\infty}=0$)"  # no space inside the math: the title wraps at spaces
     share = table_w / (heat_w + table_w) if beside else 1.0  # of the figure's width: the title wraps to fit it
-    title = "\n".join(_wrap(title, 0.8 * share * fig.get_figwidth() * 72 / look.text))
+    table_title = "\n".join(_wrap(table_title, 0.8 * share * fig.get_figwidth() * 72 / look.text))
     spec = grid[1] if beside else grid[1].subgridspec(1, 3, width_ratios=[1, table_w, 1])[1]
     _table(page, fig.add_subplot(spec), labels, fills, headers, [*style.token_labels(T), W["fig_sum"]],
-           title, W["key"])
-    return _finish(page)
+           table_title, W["key"])
+    return _finish(page, title)
 
 
 TABLE_CELL_WIDTH = 1.5  # a table's cells are this many times wider than high: room for 20.09 or 8.886×10⁶
@@ -742,7 +754,7 @@ def _table(page, ax, labels, fills, row_headers, col_headers, title=None, xlabel
     ax.set_title(title or "", fontsize=page.look.text)
     inks = np.where(style.dark_text_reads_better(rgba), style.INK_DARK, style.INK_LIGHT)
     boxes = [[None] * cols for _ in range(rows)]
-    page.numbers.append(_Numbers(ax, labels, inks, boxes, False, headers_are_numbers))
+    page.numbers.append(_Numbers(ax, labels, inks, boxes, True, headers_are_numbers))
     return ax
 
 
@@ -762,8 +774,8 @@ def figure_weighted_sum(tr, head=0, row=None, *, lang="en", slides=False):  # At
     bottom_w = 2 * dh + 1
     page = _new_page(look, max(top_w, bottom_w), T + len(keys) + 5, extra_w=2, extra_h=2.0)
     fig = page.fig
-    _title(fig, W["fig_weighted_title"].format(n=head + 1), look, head)
-    grid = fig.add_gridspec(3, 1, height_ratios=[T + 1.8, len(keys) + 1, 0.7])
+    title = _title(fig, W["fig_weighted_title"].format(n=head + 1), look, head)
+    grid = fig.add_gridspec(3, 1, height_ratios=[T + 1.8, max(len(keys) + 1, 0.5 * (T + 1)), 0.7])
     kw = dict(vmin=vmin, vmax=vmax, xlabel=W["component"], col_labels=style.token_labels(dh))
     p_ax, _, o_ax = _heatmap_row(page, grid[0], [
         (P, "weights", dict(title=_formula_title("P", look.lang).split(" = ")[0], ylabel=W["query"],
@@ -794,7 +806,7 @@ def figure_weighted_sum(tr, head=0, row=None, *, lang="en", slides=False):  # At
     terms = [f"{style.format_value(weights[j], 'weights')}\u00b7V{j + 1}" for j in keys]
     _caption(fig.add_subplot(grid[2]), [W["fig_weighted_equation"].format(
         i=i, terms=_join_terms(terms), row=style.format_row(out))], look)
-    return _finish(page)
+    return _finish(page, title)
 
 
 def _stage_items(tr, head, scales, look):
@@ -873,8 +885,8 @@ def figure_scaling(tr, head=0, *, lang="en", slides=False):  # AttentionTrace ->
     side = max(T, MIN_PANEL_WIDTH)
     page = _new_page(look, 2 * side + 3, 2 * T + 5, extra_w=2, extra_h=1.5)
     fig = page.fig
-    _title(fig, W["fig_scaling_title"].format(n=head + 1, dh=tr.dh, root=style.format_value(np.sqrt(tr.dh))),
-           look, head)
+    root = style.format_value(np.sqrt(tr.dh))
+    title = _title(fig, W["fig_scaling_title"].format(n=head + 1, dh=tr.dh, root=root), look, head)
     grid = fig.add_gridspec(3, 2, height_ratios=[1, T + 1, T + 1])
     for col, (words, scores, scores_name, weights, weights_name) in enumerate((
             (W["fig_scaling_without"], S, "S", P_unscaled, "P_unscaled"),
@@ -885,7 +897,7 @@ def figure_scaling(tr, head=0, *, lang="en", slides=False):  # AttentionTrace ->
                        ylabel=W["query"])
         _panel_heatmap(page, fig.add_subplot(grid[2, col]), weights, "weights",
                        title=_formula_title(weights_name, look.lang), xlabel=W["key"], ylabel=W["query"])
-    return _finish(page)
+    return _finish(page, title)
 
 
 # Stable names, used as file names by `python -m attention_lab.figures`.

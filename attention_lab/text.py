@@ -69,6 +69,7 @@ def ordinal(n, lang):  # 1-based n -> "세 번째" / "3rd"
 # --- The static figures' words (plotting.py): one block, keys starting with "fig_". ----------------
 WORDS["en"].update({
     "fig_omitted": "values omitted: cells too small",
+    "fig_omitted_some": "values left out where the cells are too small",
     "fig_too_many": "values omitted: too many cells to label; see the one-head figures",
     "fig_value_row": "Key token (Value row)",
     "fig_heads_title": "Core Attention runs in each head independently",
@@ -100,6 +101,7 @@ WORDS["en"].update({
 })
 WORDS["ko"].update({
     "fig_omitted": "값 생략: 칸이 너무 작음",
+    "fig_omitted_some": "칸이 너무 작은 곳은 값을 생략했습니다",
     "fig_too_many": "값 생략: 칸이 너무 많음. head 하나씩 그린 그림에서 보세요",
     "fig_value_row": "Key 토큰 (Value 행)",
     "fig_heads_title": "Core Attention은 head마다 독립적으로 계산합니다",

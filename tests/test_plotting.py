@@ -360,12 +360,17 @@ def test_slide_figures_are_16_9_with_no_text_under_10_pt_and_all_on_the_slide(fi
         if not slides:
             continue
         assert tuple(fig.get_size_inches()) == pytest.approx(plotting.SLIDE_SIZE)
-        renderer = fig.canvas.get_renderer()
-        page = fig.bbox.expanded(1.01, 1.01)
-        for t in visible_texts(fig):
-            assert t.get_fontsize() >= 10, (name, lang, t.get_text(), t.get_fontsize())
-            box = t.get_window_extent(renderer)
-            assert page.contains(box.x0, box.y0) and page.contains(box.x1, box.y1), (name, lang, t.get_text())
+        assert_readable_on_the_slide(fig, name, lang)
+
+
+def assert_readable_on_the_slide(fig, *what):
+    """No text under 10 pt, and every text within the 16:9 page."""
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox.expanded(1.01, 1.01)
+    for t in visible_texts(fig):
+        assert t.get_fontsize() >= 10, (*what, t.get_text(), t.get_fontsize())
+        box = t.get_window_extent(renderer)
+        assert page.contains(box.x0, box.y0) and page.contains(box.x1, box.y1), (*what, t.get_text())
 
 
 def _background(t, fig):
@@ -443,7 +448,7 @@ def test_every_figure_builds_and_draws_without_warnings(T, d, h):
         fig = draw(make(tr, lang=lang))  # Agg: raises on "Glyph missing" or any other warning
         assert fig.get_size_inches().max() < 25, name
         if name in plotting.SLIDE_FIGURES and T in (1, 16):
-            draw(make(tr, lang=lang, slides=True))
+            assert_readable_on_the_slide(draw(make(tr, lang=lang, slides=True)), name, T, d, h)
 
 
 def test_the_first_tokens_keep_the_articles_numbers_when_the_example_grows():
