@@ -5,14 +5,27 @@
     tr.S[0, 2]                   # row 3 of Head 1's scores: [2, 0, 6]
 
 The core (this namespace) imports only NumPy. Figures live in
-`attention_lab.plotting`, live views in `attention_lab.widgets`; both are
-loaded on first use, e.g. `al.plotting.heatmap` or `al.explorer()`.
+`attention_lab.plotting`, live views in `attention_lab.widgets` and
+`attention_lab.steppers`; they are loaded on first use, e.g.
+`al.plotting.heatmap`, `al.explorer()` or `al.decode_view()`.
 """
 
 import importlib
 
-from .core import apply_mask, concat_heads, exponentials, scale, scores, softmax, split_heads, weighted_sum
+from .blockwise import BlockStep, blockwise_attention, blockwise_steps, online_update
+from .core import (
+    apply_mask,
+    concat_heads,
+    exponentials,
+    kv_head_index,
+    scale,
+    scores,
+    softmax,
+    split_heads,
+    weighted_sum,
+)
 from .examples import article_example, example_qkv, random_example, random_qkv
+from .kv_cache import PUBLISHED, DecodeStep, decode_steps, decode_with_cache, generation_cost, kv_cache_bytes
 from .masks import MASKS, additive_mask, allowed_of, causal_allowed, causal_mask, make_mask, no_mask
 from .stages import STAGES
 from .trace import AttentionTrace, attention_trace
@@ -21,11 +34,15 @@ __all__ = [
     "AttentionTrace", "STAGES", "MASKS", "attention_trace", "article_example", "random_example", "random_qkv",
     "example_qkv", "allowed_of",
     "split_heads", "concat_heads", "scores", "scale", "apply_mask", "softmax", "exponentials", "weighted_sum",
+    "kv_head_index",
     "causal_mask", "causal_allowed", "additive_mask", "make_mask", "no_mask",
-    "explorer",
+    "decode_steps", "decode_with_cache", "DecodeStep", "generation_cost", "kv_cache_bytes", "PUBLISHED",
+    "blockwise_attention", "blockwise_steps", "BlockStep", "online_update",
+    "explorer", "decode_view", "blockwise_view",
 ]
 
-_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures", "text"}
+_LAZY = {"plotting", "html", "widgets", "style", "exercises", "figures", "text", "steppers", "generation_plots",
+         "conventions"}
 
 
 def explorer(*args, **kwargs):
@@ -33,6 +50,20 @@ def explorer(*args, **kwargs):
     from .widgets import explorer as _explorer
 
     return _explorer(*args, **kwargs)
+
+
+def decode_view(*args, **kwargs):
+    """The token-by-token generation widget (see `attention_lab.steppers.decode_view`)."""
+    from .steppers import decode_view as _decode_view
+
+    return _decode_view(*args, **kwargs)
+
+
+def blockwise_view(*args, **kwargs):
+    """The online-softmax stepper widget (see `attention_lab.steppers.blockwise_view`)."""
+    from .steppers import blockwise_view as _blockwise_view
+
+    return _blockwise_view(*args, **kwargs)
 
 
 def __getattr__(name):

@@ -31,6 +31,17 @@ def whole_number(name, value, lo=None, hi=None, hint=""):  # -> int
     return value
 
 
+def kv_heads(value, h):  # -> g
+    """How many K/V heads the h Query heads share: None means h (one each); otherwise a divisor of h."""
+    if value is None:
+        return h
+    g = whole_number("kv_heads", value, 1, h)
+    if h % g:
+        raise ValueError(f"kv_heads: h={h} Query heads must share the K/V heads evenly, so kv_heads must divide h; "
+                         f"use one of {[n for n in range(1, h + 1) if h % n == 0]}.")
+    return g
+
+
 def positive_number(name, value):  # -> float
     """A finite number > 0 (an int or a float)."""
     try:

@@ -52,9 +52,14 @@ def concat_heads(O):  # [h, T, dh] -> [T, d]
     return O.transpose(1, 0, 2).reshape(T, h * dh)  # (T, d)
 
 
-def scores(Q, K):  # [..., T, dh], [..., T, dh] -> [..., T, T]
+def kv_head_index(h, g):  # -> [h] int
+    """The K/V head each of h Query heads reads when g K/V heads are shared: head i reads i // (h/g)."""
+    return np.arange(h) // (h // g)
+
+
+def scores(Q, K):  # [..., T, dh], [..., T, dh] -> [..., T, T]  (or one Query row: [dh], [T, dh] -> [T])
     """S = Q Kᵀ: row i, column j is Query token i · Key token j."""
-    Q, K = _array("Q", Q, 2), _array("K", K, 2)
+    Q, K = _array("Q", Q, 1), _array("K", K, 2)  # one Query row (dh,) gives one row of scores
     _same("Q, K", Q, K, -1, -1, "the number of components (last axis)")
     return Q @ np.swapaxes(K, -1, -2)
 
@@ -103,8 +108,8 @@ def exponentials(S_masked):  # [..., T] -> [..., T]
         return np.exp(S_masked)
 
 
-def weighted_sum(P, V):  # [..., T, T], [..., T, dh] -> [..., T, dh]
+def weighted_sum(P, V):  # [..., T, T], [..., T, dh] -> [..., T, dh]  (or one row: [T], [T, dh] -> [dh])
     """O = P V: each output row is the P-weighted sum of the Value rows."""
-    P, V = _array("P", P, 2), _array("V", V, 2)
+    P, V = _array("P", P, 1), _array("V", V, 2)  # one row of weights (T,) gives one output row
     _same("P, V", P, V, -1, -2, "P's columns (Key tokens) and V's rows (Value rows)")
     return P @ V

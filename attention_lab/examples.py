@@ -78,11 +78,7 @@ def _sizes(T, d, h, kv_heads):  # -> (dh, g) after checking
     if T * d > MAX_VALUES:
         raise ValueError(f"T, d: an example of T={T} tokens × d={d} components has {T * d:,} values per matrix, more "
                          f"than the {MAX_VALUES:,} an example is made with; use smaller T or d.")
-    g = h if kv_heads is None else checks.whole_number("kv_heads", kv_heads, 1, h)
-    if h % g:
-        raise ValueError(f"kv_heads: h={h} Query heads must share the K/V heads evenly, so kv_heads must divide h; "
-                         f"use one of {[n for n in range(1, h + 1) if h % n == 0]}.")
-    return d // h, g
+    return d // h, checks.kv_heads(kv_heads, h)
 
 
 def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d], [T, g*dh], [T, g*dh]

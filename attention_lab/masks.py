@@ -44,47 +44,70 @@ class Param:
 
 @dataclass(frozen=True)
 class Mask:
-    """One kind of mask: `allowed(T, **params)` is True where Query token i may attend to Key token j."""
+    """One kind of mask: `allowed(T, **params)` is True where Query token i may attend to Key token j.
+
+    `allowed(T, rows=range(a, b), cols=range(c, e), **params)` gives only the block of Query tokens a … b−1 and
+    Key tokens c … e−1, computed from the same rule without the (T, T) matrix (blockwise attention needs that).
+    """
 
     name: str
     label: dict  # {"ko": …, "en": …}: the name on a control
     caption: dict  # {"ko": …, "en": …}: what M holds, one or two sentences for a figure
     used: dict  # {"ko": …, "en": …}: where this mask is met in real models
-    allowed: object  # (T, **params) -> [T, T] bool; None for "custom" (the user gives the array)
+    allowed: object  # (T, rows=None, cols=None, **params) -> [T, T] bool (or the block); None for "custom"
     params: tuple = ()  # of Param
 
 
-def _rows_cols(T):  # -> [T, 1], [1, T]: Query index i down, Key index j across
-    return np.arange(T)[:, None], np.arange(T)[None, :]
+def _rows_cols(T, rows=None, cols=None):  # -> [n_rows, 1], [1, n_cols]: Query index i down, Key index j across
+    rows, cols = range(T) if rows is None else rows, range(T) if cols is None else cols
+    return np.arange(rows.start, rows.stop)[:, None], np.arange(cols.start, cols.stop)[None, :]
 
 
-def causal_allowed(T):  # -> [T, T] bool
+# Each rule below gives the whole (T, T) matrix, or with rows=range(a, b), cols=range(c, e) only that block.
+
+def causal_allowed(T, rows=None, cols=None):  # -> [T, T] bool
     """True where Query token i may see Key token j, i.e. j ≤ i (itself and earlier tokens)."""
-    i, j = _rows_cols(T)
+    i, j = _rows_cols(T, rows, cols)
     return j <= i
 
 
-def sliding_allowed(T, window):  # -> [T, T] bool
+def sliding_allowed(T, window, rows=None, cols=None):  # -> [T, T] bool
     """The last `window` tokens up to itself: i − window < j ≤ i (a band below the diagonal)."""
-    i, j = _rows_cols(T)
+    i, j = _rows_cols(T, rows, cols)
     return (j <= i) & (j > i - window)
 
 
-def padding_allowed(T, length):  # -> [T, T] bool
-    """Causal among the first `length` real tokens; the padding after them is seen by no one and sees nothing."""
-    i, j = _rows_cols(T)
+def padding_allowed(T, length, rows=None, cols=None):  # -> [T, T] bool
+    """Causal among the first `length` real tokens; the padding after them is seen by no one and sees nothing.
+
+    Two rules, combined with "and" (and with causal): a padding Key token is
+    masked for every Query token, so no real token reads padding; and a
+    padding token's own row is masked too, so its weights and output are 0.
+
+    The second rule is a choice. Libraries that take a key padding mask
+    (nn.MultiheadAttention's `key_padding_mask`, Hugging Face's dense
+    `attention_mask`) mask only the keys: their padding rows attend to the
+    real tokens and give an output that nothing downstream uses. Unpadded
+    kernels (FlashAttention's variable-length path) leave 0 at the padded
+    positions, as here. The real tokens' rows are the same either way. We
+    choose the zeros because a padding token has nothing to read, and an
+    output of 0 says so, where an average of the real tokens' Values looks like
+    a meaningful number. Notebook 08 shows both side by side.
+    """
+    i, j = _rows_cols(T, rows, cols)
     return (j <= i) & (j < length) & (i < length)
 
 
-def prefix_allowed(T, prefix):  # -> [T, T] bool
+def prefix_allowed(T, prefix, rows=None, cols=None):  # -> [T, T] bool
     """Bidirectional inside the first `prefix` tokens, causal after them (a prefix-LM)."""
-    i, j = _rows_cols(T)
+    i, j = _rows_cols(T, rows, cols)
     return (j <= i) | ((i < prefix) & (j < prefix))
 
 
-def full_allowed(T):  # -> [T, T] bool
+def full_allowed(T, rows=None, cols=None):  # -> [T, T] bool
     """No mask: every Query token may see every Key token (the encoder's case)."""
-    return np.ones((T, T), dtype=bool)
+    i, j = _rows_cols(T, rows, cols)
+    return np.ones((i.size, j.size), dtype=bool)
 
 
 def _words(ko, en):
@@ -114,9 +137,11 @@ MASKS = {m.name: m for m in (
          params=(Param("window", _words("창 크기 w", "window w"), default=2, lo=1, hi_T=0),)),
     Mask("padding", _words("Padding", "padding"),
          caption=_words("앞의 L개가 실제 토큰이고 나머지는 padding입니다. 실제 토큰끼리는 Causal mask이고, "
-                        "padding 토큰은 아무도 참조하지 않으며 padding 토큰의 행은 모두 −∞입니다.",
+                        "padding 토큰은 아무도 참조하지 않으며, "
+                        "padding 토큰의 행은 모두 −∞라서 가중치와 출력이 0입니다.",
                         "The first L tokens are real and the rest is padding: causal among the real tokens; "
-                        "no token sees the padding, and the padding tokens' own rows are all −∞."),
+                        "no token sees the padding, and the padding tokens' own rows are all −∞, "
+                        "so their weights and outputs are 0."),
          used=_words("길이가 다른 문장을 한 batch로 묶을 때", "batches of sequences of different lengths"),
          allowed=padding_allowed,
          params=(Param("length", _words("실제 토큰 수 L", "real tokens L"), default=2, lo=0, hi_T=0),)),
@@ -182,12 +207,26 @@ def mask_params(mask, T, params):  # -> dict of the mask's parameters, defaults 
     return values
 
 
-def allowed_of(mask, T, **params):  # "causal" | None | name | [T, T] bool -> [T, T] bool
-    """Which Key tokens each Query token may attend to, from what the user passed as `mask`."""
+def _index_range(name, value, T):  # -> range(a, b) with 0 ≤ a ≤ b ≤ T
+    if value is None:
+        return range(T)
+    if not (isinstance(value, range) and value.step == 1 and 0 <= value.start <= value.stop <= T):
+        raise ValueError(f"{name}: must be a range of token indices inside range(0, {T}) with step 1, "
+                         f"e.g. {name}=range(0, {min(T, 4)}); got {value!r}.")
+    return value
+
+
+def allowed_of(mask, T, *, rows=None, cols=None, **params):  # "causal" | None | name | [T, T] bool -> [T, T] bool
+    """Which Key tokens each Query token may attend to, from what the user passed as `mask`.
+
+    rows=range(a, b), cols=range(c, e): only Query tokens a … b−1 and Key tokens c … e−1, a (b−a, e−c) block,
+    computed without making the (T, T) matrix (for a named mask; a custom mask is the user's (T, T) array).
+    """
     name = mask_name(mask)
     values = mask_params(mask, T, params)
+    rows, cols = _index_range("rows", rows, T), _index_range("cols", cols, T)
     if name != "custom":
-        return MASKS[name].allowed(T, **values)
+        return MASKS[name].allowed(T, rows=rows, cols=cols, **values)
     try:
         allowed = np.asarray(mask)
     except ValueError:  # ragged nested lists
@@ -203,9 +242,12 @@ def allowed_of(mask, T, **params):  # "causal" | None | name | [T, T] bool -> [T
             f"mask: a mask array must have shape (T, T) = ({T}, {T}), got {allowed.shape}. "
             "Row i is Query token i, column j is Key token j."
         )
-    return allowed.copy()
+    return allowed[rows.start:rows.stop, cols.start:cols.stop].copy()
 
 
-def make_mask(mask, T, **params):  # "causal" | None | name | [T, T] bool -> [T, T] float
-    """Build M (0 / −∞) from what the user passed as `mask`, or say clearly what is wrong."""
-    return additive_mask(allowed_of(mask, T, **params))
+def make_mask(mask, T, *, rows=None, cols=None, **params):  # "causal" | None | name | [T, T] bool -> [T, T] float
+    """Build M (0 / −∞) from what the user passed as `mask`, or say clearly what is wrong.
+
+    rows=range(a, b), cols=range(c, e): only that block of M, as in `allowed_of`.
+    """
+    return additive_mask(allowed_of(mask, T, rows=rows, cols=cols, **params))

@@ -26,6 +26,24 @@ WORDS = {
         "value": "Value", "output": "output O",
         "scaling_note": "Every score is divided by √dh = √{dh} = {root}, so the spread of scores does not grow "
                         "with dh. Without it, raise dh and watch the largest score take almost all the weight.",
+        "no_torch": 'PyTorch is not installed: pip install -e ".[torch]" adds it. The outputs stored in this '
+                    "notebook show what it prints with PyTorch.",
+        # generation from the KV cache, token by token
+        "previous_token": "◀ previous token", "next_token": "next token ▶",
+        "decode_step": "Step {t} of {T}: generating token {t}", "new_query": "Query of token {t}",
+        "K_cache": "K cache (Key rows)", "V_cache": "V cache (Value rows)", "row_scores": "S / √dh, row {t}",
+        "row_weights": "P, row {t}", "row_output": "O, row {t}", "full_row": "row {t} of the full computation's P",
+        "cache_size": "The cache holds the Key and Value rows of {n} token(s): {values} values.",
+        "kv_reads": "With h = {h} Query heads sharing g = {g} K/V heads, Query head {i} reads K/V head {j}.",
+        # the blockwise (online) softmax stepper
+        "block": "block size (Key tokens)", "previous_block": "◀ previous block", "next_block": "next block ▶",
+        "block_of": "Block {k} of {n}: Key tokens {keys}", "block_of_one": "Block {k} of {n}: Key token {keys}",
+        "block_scores": "S / √dh + M of this block",
+        "m_old": "m before", "m_new": "m after", "rescale": "e^(m_old − m)", "running_sum": "l",
+        "running_output": "O so far = O_acc / l", "full_output": "O of the full computation",
+        "rule_m": "m ← max(m, the largest score of the block)",
+        "last_block": "After the last block, O = O_acc / l equals the full computation's O; "
+                      "no (T, T) matrix was made.",
     },
     "ko": {
         "source": "예시", "article": "글의 예시", "random": "무작위 (seed)",
@@ -41,6 +59,24 @@ WORDS = {
         "value": "Value", "output": "출력 O",
         "scaling_note": "모든 점수를 √dh = √{dh} = {root}로 나눕니다. 차원이 커져도 점수의 크기가 지나치게 커지지 "
                         "않도록 조절합니다. 나누지 않으면 dh를 키울수록 가장 큰 점수가 가중치를 거의 다 가져갑니다.",
+        "no_torch": 'PyTorch가 설치되어 있지 않습니다. pip install -e ".[torch]"로 추가할 수 있습니다. 이 노트북에 '
+                    "저장된 출력은 PyTorch가 있을 때의 결과입니다.",
+        # generation from the KV cache, token by token
+        "previous_token": "◀ 이전 토큰", "next_token": "다음 토큰 ▶",
+        "decode_step": "{T}단계 중 {t}단계: 토큰 {t} 만들기", "new_query": "토큰 {t}의 Query",
+        "K_cache": "K 캐시 (Key 행)", "V_cache": "V 캐시 (Value 행)", "row_scores": "S / √dh의 {t}행",
+        "row_weights": "P의 {t}행", "row_output": "O의 {t}행", "full_row": "전체 계산한 P의 {t}행",
+        "cache_size": "캐시에는 토큰 {n}개의 Key 행과 Value 행, 값 {values}개가 들어 있습니다.",
+        "kv_reads": "Query head {h}개가 K/V head {g}개를 나누어 쓰므로, Query head {i}는 K/V head {j}를 읽습니다.",
+        # the blockwise (online) softmax stepper
+        "block": "블록 크기 (Key 토큰 수)", "previous_block": "◀ 이전 블록", "next_block": "다음 블록 ▶",
+        "block_of": "블록 {k} / {n}: Key 토큰 {keys}", "block_of_one": "블록 {k} / {n}: Key 토큰 {keys}",
+        "block_scores": "이 블록의 S / √dh + M",
+        "m_old": "이전 최댓값 m", "m_new": "새 최댓값 m", "rescale": "e^(m_old − m)", "running_sum": "누적 합 l",
+        "running_output": "지금까지의 출력 O = O_acc / l", "full_output": "전체 계산의 출력 O",
+        "rule_m": "m ← max(m, 이 블록에서 가장 큰 점수)",
+        "last_block": "마지막 블록 뒤의 O = O_acc / l은 전체 계산의 O와 같습니다. T × T 행렬은 한 번도 만들지 "
+                      "않았습니다.",
     },
 }
 
@@ -66,6 +102,16 @@ def ordinal(n, lang):  # 1-based n -> "세 번째" / "3rd"
     return f"{n}{suffix}"
 
 
+def bytes_text(n_bytes):  # -> "64 GiB", "1.5 MiB", "512 B"
+    """A size in bytes as a person reads it: binary units (KiB = 1024 B), at most three significant digits."""
+    n_bytes = checks.positive_number("n_bytes", n_bytes) if n_bytes else 0.0
+    units = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+    power = 0
+    while n_bytes >= 1024 and power < len(units) - 1:
+        n_bytes, power = n_bytes / 1024, power + 1
+    return f"{n_bytes:.3g} {units[power]}"
+
+
 # --- The static figures' words (plotting.py): one block, keys starting with "fig_". ----------------
 WORDS["en"].update({
     "fig_omitted": "values omitted: cells too small",
@@ -74,10 +120,8 @@ WORDS["en"].update({
     "fig_value_row": "Key token (Value row)",
     "fig_heads_title": "Core Attention runs in each head independently",
     "fig_heads_split": "1. Split into heads",
-    "fig_heads_split_note": "Head i takes its own\ndh = {dh} columns",
     "fig_heads_core": "2. Core Attention in each head",
     "fig_heads_concat": "3. Concat",
-    "fig_heads_concat_note": "each head's columns\nback in place",
     "fig_scores_title": "Head {n}: the score of every Query token with every Key token",
     "fig_scores_vectors": "Query of token {i} = {q},   Key of token {j} = {k}",
     "fig_scores_dot": "S[{i}, {j}] = {terms} = {score}   (row = Query token {i}, column = Key token {j})",
@@ -106,10 +150,8 @@ WORDS["ko"].update({
     "fig_value_row": "Key 토큰 (Value 행)",
     "fig_heads_title": "Core Attention은 head마다 독립적으로 계산합니다",
     "fig_heads_split": "1. head별로 나누기",
-    "fig_heads_split_note": "head마다 자기 몫의\ndh = {dh}개 열",
     "fig_heads_core": "2. head마다 Core Attention",
     "fig_heads_concat": "3. 이어 붙이기(Concat)",
-    "fig_heads_concat_note": "각 head의 열을\n제자리에",
     "fig_scores_title": "Head {n}: 모든 Query 토큰과 모든 Key 토큰 사이의 점수",
     "fig_scores_vectors": "토큰 {i}의 Query = {q},   토큰 {j}의 Key = {k}",
     "fig_scores_dot": "S[{i}, {j}] = {terms} = {score}   (행 = Query 토큰 {i}, 열 = Key 토큰 {j})",

@@ -151,15 +151,34 @@ def _check_kv(Q, K, V, h, kv_heads):  # -> g
                 "(With kv_heads=g, K and V have g·dh columns.)"
             )
         return h
-    g = checks.whole_number("kv_heads", kv_heads, 1, h)
-    if h % g:
-        raise ValueError(f"kv_heads: h={h} Query heads must share the K/V heads evenly, so kv_heads must divide h; "
-                         f"use one of {[n for n in range(1, h + 1) if h % n == 0]}.")
+    g = checks.kv_heads(kv_heads, h)
     want = (T, g * (d // h))
     if K.shape != want or V.shape != want:
         raise ValueError(f"K, V: with h={h} heads of dh={d // h} and kv_heads={g}, K and V must have shape "
                          f"(T, g·dh) = {want}, got K {K.shape}, V {V.shape}.")
     return g
+
+
+def check_qkv(Q, K, V, h, kv_heads=None):  # -> Q [T, d], K [T, g·dh], V [T, g·dh], g
+    """Q, K, V as finite float matrices whose shapes fit h Query heads and g = kv_heads K/V heads, or a ValueError."""
+    Q, K, V = checks.finite_matrix("Q", Q), checks.finite_matrix("K", K), checks.finite_matrix("V", V)
+    check_sizes(*Q.shape, h)
+    return Q, K, V, _check_kv(Q, K, V, h, kv_heads)
+
+
+def head_scores(Qh, Kh):  # [h, n_q, dh], [h, n_k, dh] -> [h, n_q, n_k]
+    """S = Q Kᵀ for every head, or a ValueError if a score overflows (finite Q and K can still overflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below as a clear error
+        S = core.scores(Qh, Kh)
+    if not np.isfinite(S).all():
+        raise ValueError("Q, K: the scores Q·Kᵀ overflowed to ±inf; use smaller values in Q and K.")
+    return S
+
+
+def frozen(array):  # -> a read-only float array over its own immutable copy
+    """A copy of `array` that cannot be written, resized or made writable again (for the records of a computation)."""
+    array = np.ascontiguousarray(array, dtype=float)
+    return np.frombuffer(array.tobytes(), dtype=float).reshape(array.shape)
 
 
 def attention_trace(Q, K, V, h, mask="causal", scaled=True, *, kv_heads=None,
@@ -174,21 +193,16 @@ def attention_trace(Q, K, V, h, mask="causal", scaled=True, *, kv_heads=None,
     scaled=False skips the division by √dh (S_scaled is then S): only for
     showing what the scale prevents, never how attention is computed.
     """
-    Q, K, V = checks.finite_matrix("Q", Q), checks.finite_matrix("K", K), checks.finite_matrix("V", V)
+    Q, K, V, g = check_qkv(Q, K, V, h, kv_heads)
     T, d = Q.shape
-    check_sizes(T, d, h)
-    g = _check_kv(Q, K, V, h, kv_heads)
     scaled = checks.boolean("scaled", scaled)
     M = masks.make_mask(mask, T, **mask_params)  # (T, T)
     dh = d // h
 
     Qh = core.split_heads(Q, h)  # (h, T, dh)
     Kh, Vh = core.split_heads(K, g), core.split_heads(V, g)  # (g, T, dh)
-    shared = np.repeat(np.arange(g), h // g)  # Query head i reads K/V head i // (h/g)
-    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below as a clear error
-        S = core.scores(Qh, Kh[shared])  # (h, T, T)
-    if not np.isfinite(S).all():
-        raise ValueError("Q, K: the scores Q·Kᵀ overflowed to ±inf; use smaller values in Q and K.")
+    shared = core.kv_head_index(h, g)  # Query head i reads K/V head i // (h/g)
+    S = head_scores(Qh, Kh[shared])  # (h, T, T)
     S_scaled = core.scale(S, dh if scaled else 1)  # (h, T, T)
     S_masked = core.apply_mask(S_scaled, M)  # (h, T, T)
     P = core.softmax(S_masked)  # (h, T, T)

@@ -65,3 +65,34 @@ def test_stage_functions_accept_or_name_the_problem(A, B, n):
                      (al.apply_mask, (A, B)), (al.weighted_sum, (A, B)), (al.split_heads, (A, n)),
                      (al.concat_heads, (A,)), (al.make_mask, (A, 3))):
         calls(fn, *args)
+
+
+@FUZZ
+@given(st.one_of(values, matrices()), st.one_of(values, matrices()), st.one_of(values, matrices()), small_ints,
+       st.one_of(small_ints, st.integers(2**40, 2**80)),
+       st.one_of(st.sampled_from(["causal", None, "sliding", "padding", "prefix", "x"]), values),
+       st.dictionaries(st.sampled_from(["window", "length", "prefix", "other"]), small_ints, max_size=2),
+       st.one_of(st.none(), small_ints))
+def test_decoding_and_blockwise_attention_accept_or_name_the_problem(Q, K, V, h, block, mask, params, kv_heads):
+    H = calls(al.blockwise_attention, Q, K, V, h, block, mask, kv_heads, **params)
+    if H is not None:
+        assert np.isfinite(H).all()
+    steps = calls(al.blockwise_steps, Q, K, V, h, block, mask, kv_heads, **params)
+    if steps is not None:
+        assert all(np.isfinite(s.O).all() and not np.isnan(s.rescale).any() for s in steps)
+    H = calls(al.decode_with_cache, Q, K, V, h, kv_heads)
+    if H is not None:
+        assert np.isfinite(H).all()
+
+
+@FUZZ
+@given(st.one_of(small_ints, st.integers(2**20, 2**40)), st.one_of(small_ints, st.integers(2**10, 2**30)),
+       small_ints, st.one_of(st.none(), small_ints), st.lists(st.one_of(small_ints, st.integers(2**40, 2**80)),
+                                                              min_size=5, max_size=5))
+def test_costs_and_cache_sizes_accept_or_name_the_problem(T, d, h, kv_heads, sizes):
+    costs = calls(al.generation_cost, T, d, h, kv_heads)  # refuses more than 2**20 steps: no hang
+    if costs is not None:
+        assert len(costs) == T and all(c.macs_without_cache >= c.macs_with_cache > 0 for c in costs)
+    size = calls(al.kv_cache_bytes, *sizes)
+    if size is not None:
+        assert isinstance(size, int) and size > 0

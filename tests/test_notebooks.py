@@ -1,4 +1,5 @@
-"""The stored notebooks: both editions in step, linked in order, executed cleanly, the article's numbers checked.
+"""The stored notebooks: both editions in step, linked in order and to each other, executed cleanly, the article's
+numbers checked, exercises with their solution folded in Markdown.
 
 nbval itself (pytest's testpaths include notebooks/) re-runs every notebook;
 these tests read the stored files and are fast.
@@ -11,14 +12,17 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from attention_lab import exercises as ex
+
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 NAMES = [
     "00_overview", "01_heads", "02_scores", "03_scaling",
     "04_causal_mask", "05_softmax", "06_weighted_sum", "07_explorer",
+    "08_masks", "09_pytorch", "10_kv_cache", "11_blockwise_softmax",
 ]
 LANGS = ("ko", "en")
-CHECK = "# NBVAL_CHECK_OUTPUT"
+CHECK_TAG = "nbval-check-output"
 HANGUL = re.compile("[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]")
 
 # The article's numbers, as the article writes them, that each notebook must print in a checked cell.
@@ -30,13 +34,24 @@ ARTICLE_NUMBERS = {
     "04_causal_mask": ["[3, 1.5, −∞]", "[1, 0, 3]", "unchanged: True"],
     "05_softmax": ["[1, 0, 0]", "[0.818, 0.182, 0]", "[0.114, 0.042, 0.844]"],
     "06_weighted_sum": ["[0.114, 0.042, 0.844, 1]", "[0.818, 0.182, 0, 1]", "[1, 0, 0, 1]"],
+    # beyond the article. 08: grown to six tokens, the corner keeps the article's numbers
+    "08_masks": ["[3, 1.5, −1, 0, 1.5, −0.5]", "[0.114, 0.042, 0.844, 0, 0, 0]", "[0.818, 0.182, 0, 0, 0, 0]"],
+    "09_pytorch": ["[0.818, 0.182, 0]", "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]"],
+    # 10, 11: the same numbers, from the cache and from the online softmax
+    "10_kv_cache": ["[−1, 1, 1, 2]", "[1, 0, 3]", "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]",
+                    "equals the H of the full computation: True"],
+    "11_blockwise_softmax": ["m: −∞ → 1", "m: 1 → 1", "m: 1 → 3", "e^(m_old − m_new) = 0.135",
+                             "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]"],
 }
 WIDGET_VIEW = {
     "00_overview": "all", "01_heads": "heads", "02_scores": "scores", "03_scaling": "scaling",
     "04_causal_mask": "mask", "05_softmax": "softmax", "06_weighted_sum": "weighted_sum",
+    "08_masks": "mask", "09_pytorch": "softmax",
 }
+WIDGETS = ("al.explorer(", "al.decode_view(", "al.blockwise_view(")  # each follows a static figure of what it shows
 UNANSWERED = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
-RIGHT = {"ko": "✓ 정답입니다!", "en": "✓ Correct!"}
+EDITION_LINK = {"ko": "이 노트북의 영어판: [English](../en/{name}.ipynb)",
+                "en": "This notebook in Korean: [한국어](../ko/{name}.ipynb)"}
 
 
 def load(lang, name):
@@ -45,6 +60,10 @@ def load(lang, name):
 
 def code_cells(nb):
     return [c for c in nb.cells if c.cell_type == "code"]
+
+
+def checked(cell):
+    return CHECK_TAG in cell.metadata.get("tags", [])
 
 
 def text_of(cell):
@@ -76,16 +95,16 @@ def test_editions_have_identical_code_cells(name):
     assert ko[0].source.splitlines()[0] == 'LANG = "ko"' and en[0].source.splitlines()[0] == 'LANG = "en"'
     for a, b in zip(ko, en, strict=True):
         assert a.source.replace('LANG = "ko"', 'LANG = "en"') == b.source
-        assert a.metadata.get("jupyter") == b.metadata.get("jupyter")
+        assert a.metadata.get("tags") == b.metadata.get("tags")
     assert [c.cell_type for c in load("ko", name).cells] == [c.cell_type for c in load("en", name).cells]
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_checked_outputs_are_the_same_in_both_editions(name):
-    def checked(lang):
-        return [text_of(c) for c in code_cells(load(lang, name)) if c.source.startswith(CHECK)]
+    def outputs(lang):
+        return [text_of(c) for c in code_cells(load(lang, name)) if checked(c)]
 
-    assert checked("ko") == checked("en")
+    assert outputs("ko") == outputs("en")
 
 
 def test_code_speaks_no_language_but_lang():
@@ -93,16 +112,26 @@ def test_code_speaks_no_language_but_lang():
     for name in NAMES:
         for cell in code_cells(load("ko", name)):
             assert not HANGUL.search(cell.source), (name, cell.source)
-            if "ex.check(" in cell.source or "al.explorer(" in cell.source:
+            if "ex.check(" in cell.source or any(widget in cell.source for widget in WIDGETS):
                 assert "lang=LANG" in cell.source
 
 
 def test_markdown_speaks_its_language(notebook):
     lang, name, nb = notebook
-    prose = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    link = EDITION_LINK[lang].format(name=name)  # the one line that names the other language
+    prose = "".join(c.source.replace(link, "") for c in nb.cells if c.cell_type == "markdown")
     hangul = len(HANGUL.findall(prose))
     assert (hangul > 200) if lang == "ko" else (hangul == 0), (lang, name, hangul)
 
+
+
+def test_no_markdown_cell_turns_a_range_into_strikethrough(notebook):
+    # JupyterLab's Markdown reads two single tildes as ~strikethrough~: "토큰 1~3 … 4~6" crossed out text.
+    lang, name, nb = notebook
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            prose = re.sub(r"`[^`]*`", "", re.sub(r"```.*?```", "", cell.source, flags=re.S))
+            assert prose.count("~") < 2, (name, cell.source[:200])
 
 def test_each_notebook_links_to_the_next(notebook):
     lang, name, nb = notebook
@@ -136,15 +165,15 @@ def test_outputs_hold_no_absolute_paths_or_numpy_reprs(notebook):
 @pytest.mark.parametrize("name", list(ARTICLE_NUMBERS))
 def test_the_articles_numbers_are_printed_in_checked_cells(name):
     for lang in LANGS:
-        checked = "".join(text_of(c) for c in code_cells(load(lang, name)) if c.source.startswith(CHECK))
+        printed = "".join(text_of(c) for c in code_cells(load(lang, name)) if checked(c))
         for number in ARTICLE_NUMBERS[name]:
-            assert number in checked, (lang, name, number)
+            assert number in printed, (lang, name, number)
 
 
 def test_every_widget_has_a_static_figure_above_it(notebook):
     lang, name, nb = notebook
     cells = code_cells(nb)
-    widgets = [i for i, c in enumerate(cells) if "al.explorer(" in c.source]
+    widgets = [i for i, c in enumerate(cells) if any(widget in c.source for widget in WIDGETS)]
     assert widgets, name
     for i in widgets:
         assert "application/vnd.jupyter.widget-view+json" in cells[i].outputs[0].data
@@ -154,19 +183,67 @@ def test_every_widget_has_a_static_figure_above_it(notebook):
         assert f'view="{WIDGET_VIEW[name]}"' in cells[widgets[0]].source
 
 
-def test_exercises_have_an_unanswered_cell_and_a_hidden_solution(notebook):
+def test_nbval_checks_are_tags_not_comments_in_the_learners_code(notebook):
     lang, name, nb = notebook
-    cells = code_cells(nb)
-    learner = [i for i, c in enumerate(cells) if c.source.startswith("answer = ...")]
+    for cell in code_cells(nb):
+        assert "NBVAL" not in cell.source, (name, cell.source)
+        assert set(cell.metadata.get("tags", [])) <= {CHECK_TAG}, cell.metadata
+
+
+def test_each_notebook_links_to_the_other_edition_at_the_top(notebook):
+    lang, name, nb = notebook
+    other = "en" if lang == "ko" else "ko"
+    first = nb.cells[0]
+    assert first.cell_type == "markdown"
+    assert first.source.splitlines()[0] == EDITION_LINK[lang].format(name=name)
+    assert (NOTEBOOKS / lang / f"../{other}/{name}.ipynb").resolve().is_file()
+
+
+DETAILS = re.compile(r"<details>\n<summary>(?P<summary>[^<\n]+)</summary>\n\n"  # the blank lines let Markdown
+                     r"```python\n(?P<code>.+?)\n```\n\n</details>", flags=re.S)  # inside the HTML block be parsed
+
+
+def test_exercises_have_an_unanswered_cell_and_the_solution_folded_in_markdown(notebook):
+    lang, name, nb = notebook
+    learner = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith("answer = ...")]
     assert 2 <= len(learner) <= 4, name
     for i in learner:
-        assert text_of(cells[i]).startswith(UNANSWERED[lang])
-        solution = cells[i + 1]
-        assert solution.metadata.get("jupyter", {}).get("source_hidden") is True
-        exercise_id = re.search(r'ex\.check\("([^"]+)"', cells[i].source).group(1)
-        assert f'ex.check("{exercise_id}"' in solution.source
+        cell, below = nb.cells[i], nb.cells[i + 1]
+        exercise_id = re.search(r'ex\.check\("([^"]+)"', cell.source).group(1)
         assert exercise_id.startswith(name[:2])
-        assert text_of(solution).startswith(RIGHT[lang])
+        assert cell.source == ex.learner_code(exercise_id)
+        # one feedback, shown as HTML with a plain-text fallback
+        [output] = cell.outputs
+        assert output.output_type == "display_data" and set(output.data) == {"text/html", "text/plain"}
+        assert output.data["text/plain"].startswith(UNANSWERED[lang])
+        assert "<code>answer = ...</code>" in output.data["text/html"]
+        # the solution: Markdown, so Run All does not run it and every renderer keeps it folded
+        assert below.cell_type == "markdown"
+        folded = DETAILS.fullmatch(below.source)
+        assert folded, below.source
+        assert folded["code"] == ex.solution_code(exercise_id)
+    for cell in code_cells(nb):  # no solution anywhere in code, and nothing was ever marked right
+        assert not re.match(r"answer = (?!\.\.\.$)", cell.source.splitlines()[0]), cell.source
+        assert "✓" not in text_of(cell)
+
+
+def test_the_folded_solution_stays_folded_in_nbconvert_html():
+    from nbconvert import HTMLExporter
+
+    page, _ = HTMLExporter().from_notebook_node(load("ko", "03_scaling"))
+    blocks = re.findall(r"<details>\s*<summary>(.*?)</summary>(.*?)</details>", page, flags=re.S)
+    assert len(blocks) == 2
+    for summary, body in blocks:
+        assert summary.startswith("연습 ") and "해답" in summary
+        assert '<div class="highlight"><pre>' in body and "```" not in body  # highlighted code, not raw Markdown
+        assert "<details open" not in page
+
+
+def test_korean_prose_uses_korean_ordinals_and_no_approximately_for_exact_values(notebook):
+    lang, name, nb = notebook
+    prose = "".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert not re.search(r"\d+번째", prose)
+    assert "√4 ≈" not in prose and "√dh ≈" not in prose
 
 
 def _build_tool():

@@ -55,3 +55,16 @@ def test_readme_states_the_two_commands_and_ci_runs_the_test_one():
     assert any("jupyter lab" in c for c in commands)
     assert test_command in (ROOT / ".ci" / "run").read_text()
     assert "urlpath=lab/tree/notebooks/ko/00_overview.ipynb" in readme
+
+
+def test_torch_is_an_extra_that_the_default_install_and_binder_leave_out():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert [_name(r) for r in project["optional-dependencies"]["torch"]] == ["torch"]
+    assert "torch" not in {_name(r) for r in project["dependencies"] + project["optional-dependencies"]["lab"]}
+    assert "torch" not in {_name(r) for r in project["optional-dependencies"]["test"]}
+    conda, pip = _environment()
+    assert not any("torch" in line for line in conda + pip)
+    # CI installs the CPU build by its exact version (a local wheel), never a bare `torch` that may pull CUDA.
+    commands = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if not line.startswith("#")]
+    installs = [line for line in commands if "pip install" in line and "torch" in line]
+    assert installs and all(re.search(r"\btorch==\d+\.\d+\.\d+$", line) for line in installs), installs

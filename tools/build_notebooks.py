@@ -50,13 +50,15 @@ def build(name, cell_list, lang):  # -> nbformat.NotebookNode (not executed)
     nb.metadata = {"kernelspec": dict(KERNELSPEC), "language_info": {"name": "python"}}
     for i, cell in enumerate(flatten(cell_list)):
         text = cell.text[lang].replace(cells.LANG_LITERAL, f'"{lang}"')
+        if i == 0:  # the top of the notebook: a link to the same notebook in the other language
+            text = f"{cells.edition_link(name, lang)}\n\n{text}"
         cell_id = f"{name[:2]}-{i:02d}"
         if cell.kind == "markdown":
             nb.cells.append(nbformat.v4.new_markdown_cell(text, id=cell_id))
         else:
             new = nbformat.v4.new_code_cell(text, id=cell_id)
-            if cell.hidden:
-                new.metadata["jupyter"] = {"source_hidden": True}
+            if cell.tags:
+                new.metadata["tags"] = list(cell.tags)
             nb.cells.append(new)
     return nb
 

@@ -4,10 +4,14 @@ A notebook source (one file per notebook in this folder) is a list of cells:
 
     md(ko, en)              a Markdown cell, Korean and English text
     code(src, check=False)  a code cell, identical in both editions; check=True
-                            makes nbval compare its output (# NBVAL_CHECK_OUTPUT)
-    exercise(id, ko, en)    the task (Markdown), the learner's cell (answer = ...),
-                            and the solution in a collapsed code cell
+                            tags it `nbval-check-output`, so nbval compares its output
+    exercise(id, ko, en, n) the task (Markdown), the learner's cell (answer = ... and
+                            the check), and the solution folded in a Markdown <details>
+                            block: folded in every renderer, and Run All does not run it
     next_link(file, ko, en) the closing link to the next notebook
+
+`edition_link` is the line at the top of every notebook that links to the same
+notebook in the other language; tools/build_notebooks.py puts it there.
 
 The only text that differs between the editions' code cells is the language
 literal of the first code cell, written here as `LANG = LANG_LITERAL`.
@@ -18,7 +22,7 @@ from dataclasses import dataclass
 from attention_lab import exercises
 
 LANG_LITERAL = "__LANG__"  # replaced by "ko" or "en" (with quotes) when a notebook is written
-CHECK = "# NBVAL_CHECK_OUTPUT"
+CHECK_TAG = "nbval-check-output"
 
 SETUP = f"""LANG = {LANG_LITERAL}
 %matplotlib inline
@@ -35,32 +39,39 @@ tr = al.article_example()"""
 class Cell:
     kind: str  # "markdown" or "code"
     text: dict  # {"ko": ..., "en": ...}; code cells have the same text for both
-    hidden: bool = False  # a collapsed code cell (the solution)
+    tags: tuple = ()  # cell tags, e.g. ("nbval-check-output",)
 
 
 def md(ko, en):
     return Cell("markdown", {"ko": ko.strip(), "en": en.strip()})
 
 
-def code(src, check=False, hidden=False):
+def code(src, check=False):
     src = src.strip()
-    if check:
-        src = f"{CHECK}\n{src}"
-    return Cell("code", {"ko": src, "en": src}, hidden=hidden)
+    return Cell("code", {"ko": src, "en": src}, tags=(CHECK_TAG,) if check else ())
+
+
+def folded_code(summary, src):  # -> Markdown: code in a <details> block, folded until opened
+    # The blank lines matter: without them the fenced code inside the HTML block is not parsed as Markdown.
+    return f"<details>\n<summary>{summary}</summary>\n\n```python\n{src}\n```\n\n</details>"
 
 
 def exercise(exercise_id, ko, en, number):
-    """Task text, the learner's cell, and the collapsed solution cell, for a registered exercise."""
-    solution = exercises.solution(exercise_id)  # raises if the id is not registered
-    check = f'ex.check("{exercise_id}", answer, lang=LANG)'
+    """Task text, the learner's cell, and the folded solution, for a registered exercise."""
+    solved = exercises.solution_code(exercise_id)  # raises if the id is not registered
     return [
         md(f"**연습 {number}.** {ko.strip()}\n\n`answer = ...`의 `...`를 코드로 바꾸고 셀을 실행하세요.",
            f"**Exercise {number}.** {en.strip()}\n\nReplace the `...` in `answer = ...` with code and run the cell."),
-        code(f"answer = ...\n{check}"),
-        md(f"**해답 {number}** — 아래 접힌 셀을 펼쳐 보세요.",
-           f"**Solution {number}** — expand the collapsed cell below."),
-        code(f"answer = {solution}\n{check}", hidden=True),
+        code(exercises.learner_code(exercise_id)),
+        md(folded_code(f"연습 {number}의 해답 (먼저 직접 풀어 보세요)", solved),
+           folded_code(f"Solution {number} (try it yourself first)", solved)),
     ]
+
+
+def edition_link(name, lang):  # -> Markdown: a link to notebook `name` in the other language
+    if lang == "ko":
+        return f"이 노트북의 영어판: [English](../en/{name}.ipynb)"
+    return f"This notebook in Korean: [한국어](../ko/{name}.ipynb)"
 
 
 def next_link(file, ko, en):

@@ -10,7 +10,7 @@ CELLS = [
 
 지난 글에서는 같은 입력에서 Q·K·V를 만들고, 각 벡터의 성분을 여러 head로 구분하는 방식을 살펴봤습니다. 이 노트북 묶음은 그때 내부 계산을 생략했던 Core Attention을 글 「Core Attention: 토큰 사이의 정보 조합하기」와 같은 예시, 같은 숫자, 같은 순서로 따라갑니다. Q와 K로 토큰 사이의 점수를 계산하고, 그 점수를 가중치로 바꾼 뒤, V를 가중합하는 과정입니다.
 
-이 노트북에서 보게 될 것:
+이 노트북에서 살펴볼 내용:
 
 - 글의 예시(T = 3, d = 8, h = 2)를 처음부터 끝까지 한 번에 계산한 결과
 - 토큰 3의 점수가 각 단계에서 어떻게 바뀌는지: 점수 행렬 S → √dh로 나누기 → 마스크 M 더하기 → 가중치 P → 출력 O
@@ -36,7 +36,7 @@ What you will see:
 - `tr`에는 모든 단계의 배열이 각자의 이름으로 들어 있습니다: `tr.Q`, `tr.K`, `tr.V`(T × d), head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.P`(h × T × T), `tr.M`(T × T), `tr.O`(h × T × dh), `tr.H`(T × d).
 - 글은 토큰과 head를 1부터 세지만, 코드의 인덱스는 0부터 셉니다. 예를 들어 Head 1에서 토큰 3의 점수 행은 `tr.S[0, 2]`입니다. 출력에 찍히는 `S[3,·]` 같은 이름은 글과 같이 1부터 셉니다.
 - 그림은 노트북에 저장되어 있어 GitHub이나 nbviewer에서도 보입니다. 그림 아래의 위젯(슬라이더)은 노트북을 직접 실행할 때만 동작합니다.
-- 연습 문제는 `answer = ...`의 `...`를 코드로 바꾸고 실행하면 ✓/✗와 힌트로 답합니다. 해답은 접힌 셀에 있습니다.
+- 연습 문제에서는 `answer = ...`의 `...`를 코드로 바꾸고 셀을 실행합니다. 틀리면 먼저 어떻게 생각하면 되는지 알려 주는 힌트가 나오고, 한 번 더 틀리면 어떤 배열·인덱스·함수를 쓰면 되는지 알려 주는 더 자세한 힌트가 나옵니다. 해답은 문제 아래의 접힌 블록에 있으며, 펼치거나 `ex.solution("00.dh", lang=LANG)`처럼 실행할 때만 보입니다.
 """,
         """
 ## How to use these notebooks
@@ -45,7 +45,7 @@ What you will see:
 - `tr` holds every stage under its own name: `tr.Q`, `tr.K`, `tr.V` (T × d), the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.P` (h × T × T), `tr.M` (T × T), `tr.O` (h × T × dh) and `tr.H` (T × d).
 - The article counts tokens and heads from 1; indices in code count from 0. Head 1's score row for token 3, for example, is `tr.S[0, 2]`. Printed names such as `S[3,·]` count from 1, as the article does.
 - The figures are stored in the notebooks, so GitHub and nbviewer show them. The widgets (sliders) below the figures work only when you run the notebook yourself.
-- In an exercise, replace the `...` in `answer = ...` with code and run the cell: you get ✓ or ✗ with a hint. The solution is in a collapsed cell.
+- In an exercise, replace the `...` in `answer = ...` with code and run the cell. A wrong answer first gets a hint about the idea; a second one gets a closer hint, naming the array, index or function to use. The solution stays folded in the block under the exercise: it shows only when you open the block or run, say, `ex.solution("00.dh", lang=LANG)`.
 """,
     ),
     code(SETUP),
@@ -131,7 +131,7 @@ for i, row in enumerate(tr.H, start=1):
         """
 ## 직접 해 보기
 
-위에서 본 모든 단계를 위젯으로 살펴볼 수 있습니다. 아래 그림은 위젯이 동작하지 않는 곳에서도 보이도록 저장한, 두 head의 정적 그림입니다. 그 아래 위젯에서는 T, d, h, 마스크와 예시를 바꾸어 볼 수 있습니다.
+위에서 본 모든 단계를 위젯으로 살펴볼 수 있습니다. 아래 그림은 두 head의 모든 단계를 담은 정적 그림으로, 위젯이 동작하지 않는 곳에서도 보입니다. 그 아래 위젯에서는 T, d, h, 마스크와 예시를 바꾸어 볼 수 있습니다.
 """,
         """
 ## Try it

@@ -10,7 +10,7 @@ CELLS = [
 
 00에서는 Core Attention 전체를 한 번에 계산했습니다. 이번에는 그 첫 단계인 head 나누기를 살펴봅니다. Core Attention은 head마다 독립적으로 계산합니다. 같은 번호의 Q·K·V가 한 묶음으로 계산에 참여하고, 서로 다른 head의 Q와 K를 곱하지는 않습니다.
 
-이 노트북에서 보게 될 것:
+이 노트북에서 살펴볼 내용:
 
 - 3 × 8 형태의 Q·K·V를 `al.split_heads`로 head별 3 × 4 조각으로 나누기 (그림 1)
 - 한 head의 Q·K·V만 바꾸면 그 head의 결과만 달라진다는 것
@@ -53,7 +53,7 @@ for i, row in enumerate(tr.Q, start=1):
         """
 ## `al.split_heads`: head별로 나누기
 
-`al.split_heads(Q, h)`는 head i에게 열 i·dh … (i+1)·dh − 1을 줍니다. 결과는 h × T × dh, 즉 2 × 3 × 4 형태입니다. 토큰 3의 Query [−1, 1, 1, 2]는 Head 1에 들어가는 앞 네 성분입니다.
+`al.split_heads(Q, h)`는 Q의 열을 dh개씩 잘라 head마다 나누어 줍니다. head i(0부터 셈)는 열 i·dh부터 (i+1)·dh − 1까지를 가져갑니다. 결과는 h × T × dh, 즉 2 × 3 × 4 형태입니다. 토큰 3의 Query [−1, 1, 1, 2]는 Head 1이 가져가는 앞 네 성분입니다.
 """,
         """
 ## `al.split_heads`: one piece per head

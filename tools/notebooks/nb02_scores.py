@@ -10,11 +10,11 @@ CELLS = [
 
 01에서는 Q·K·V를 head별로 나누었습니다. 이제 Head 1 안으로 들어가 Core Attention의 첫 단계를 계산합니다. Q의 각 토큰과 K의 각 토큰을 짝지어 점수를 계산하는 단계입니다.
 
-이 노트북에서 보게 될 것:
+이 노트북에서 살펴볼 내용:
 
-- S = Q × Kᵀ의 모양: 3 × 4와 4 × 3을 곱해 3 × 3 점수 행렬 S
-- 점수 하나는 Query 벡터와 Key 벡터의 내적이라는 것: 토큰 3의 Query와 토큰 1의 Key 사이의 점수 2 (그림 2)
-- S의 행은 정보를 모을 Query 토큰, 열은 참조할 Key 토큰이라는 것
+- S = Q × Kᵀ의 모양: 3 × 4와 4 × 3을 곱한 3 × 3 점수 행렬 S
+- 내적으로 계산하는 점수 하나: 토큰 3의 Query와 토큰 1의 Key 사이의 점수 2 (그림 2)
+- S의 행과 열이 뜻하는 것: 행은 정보를 모으는 Query 토큰, 열은 참조되는 Key 토큰
 """,
         """
 # 02 — QKᵀ: scores between tokens
@@ -91,7 +91,7 @@ for i, row in enumerate(S, start=1):
     ),
     md(
         """
-그림 2는 Q1과 K1ᵀ의 곱으로 S를 만들고, 강조한 칸이 위의 내적이라는 것을 보여 줍니다. 오른쪽 끝의 S / √dh는 다음 노트북에서 다룹니다.
+그림 2는 Q1과 K1ᵀ를 곱해 S를 만드는 과정입니다. 테두리로 강조한 칸이 위에서 계산한 내적입니다. 그림 오른쪽 끝의 S / √dh는 다음 노트북에서 다룹니다.
 """,
         """
 Figure 2 builds S as the product of Q1 and K1ᵀ; the outlined cells are the dot product above. The S / √dh on the far right is the subject of the next notebook.

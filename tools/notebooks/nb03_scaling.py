@@ -10,7 +10,7 @@ CELLS = [
 
 02에서는 점수 행렬 S = QKᵀ를 계산했습니다. 이어서 S의 모든 값을 √dh로 나눕니다. 내적은 dh개 성분의 곱을 더하므로, 차원이 커질수록 점수의 크기가 커지기 쉽습니다. 점수 차이가 지나치게 커지면 뒤의 Softmax에서 가중치가 한쪽으로 몰릴 수 있어, head 차원에 맞춰 크기를 조절합니다.
 
-이 노트북에서 보게 될 것:
+이 노트북에서 살펴볼 내용:
 
 - 글의 예시에서 dh = 4이므로 모든 점수를 2로 나누기: 세 번째 행 [2, 0, 6] → [1, 0, 3]
 - 글보다 한 걸음 더: 무작위 벡터로 dh를 바꿔 가며, 나누지 않으면 점수의 퍼짐이 √dh만큼 커지고 Softmax가 한쪽으로 몰린다는 것
@@ -79,12 +79,12 @@ fig
         """
 ## 직접 해 보기
 
-아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 오른쪽 두 행렬은 √dh로 나눈 점수로 얻은 가중치 P와, 나누지 않은 점수로 얻은 가중치입니다. dh를 8까지 키우면서 나누지 않은 쪽에서 한 토큰이 가중치를 거의 다 가져가는지 비교해 보세요.
+아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 위젯은 √dh로 나눈 점수로 얻은 가중치 P와, 나누지 않은 점수로 얻었을 가중치를 함께 보여 줍니다. dh를 8까지 키우면서, 나누지 않은 쪽에서 한 토큰이 가중치를 거의 다 가져가는지 비교해 보세요.
 """,
         """
 ## Try it
 
-In the widget below, change the head dimension dh and watch the divisor √dh change. The two matrices on the right are the weights P from the scaled scores and the weights the unscaled scores would give. Raise dh up to 8 and compare: without the division, one token soon takes almost all the weight.
+In the widget below, change the head dimension dh and watch the divisor √dh change. The widget shows both the weights P from the scaled scores and the weights the unscaled scores would give. Raise dh up to 8 and compare: without the division, one token soon takes almost all the weight.
 """,
     ),
     code("al.explorer(lang=LANG, view=\"scaling\")"),
@@ -146,7 +146,7 @@ fig
         """
 ## √d가 아니라 √dh로 나눕니다
 
-Multi-head attention에서 점수 하나는 head 안의 dh개 성분으로 계산합니다. 그래서 나누는 값은 모델 차원 d가 아니라 head 차원 dh에 맞춥니다. √d = √(h·dh)로 나누면 점수가 √h배 더 작아져 가중치가 지나치게 고르게 퍼집니다. 글의 예시에서 d = 8로 나누는 실수를 하면, 토큰 3의 가중치는 [0.114, 0.042, 0.844]가 아니라 아래처럼 달라집니다.
+Multi-head attention에서 점수 하나는 head 안의 dh개 성분으로 계산합니다. 그래서 나누는 값은 모델 차원 d가 아니라 head 차원 dh에 맞춥니다. √d = √(h·dh)로 나누면 점수가 √h배 더 작아져 가중치가 지나치게 고르게 퍼집니다. 글의 예시에서 √d = √8로 나누는 실수를 하면, 토큰 3의 가중치는 [0.114, 0.042, 0.844]가 아니라 아래처럼 달라집니다.
 """,
         """
 ## Divide by √dh, not √d

@@ -10,11 +10,11 @@ CELLS = [
 
 04에서는 마스크 M을 더해 미래 토큰의 점수를 −∞로 바꾸었습니다. 이제 토큰 사이의 점수를 각 Value에 곱할 가중치로 바꿉니다. Softmax는 한 행의 점수를 0 이상의 가중치로 바꾸고, 그 합이 1이 되도록 합니다. 계산은 P = softmax(S / √dh + M)이며, Query 토큰 하나에 해당하는 한 행 안에서 이루어집니다.
 
-이 노트북에서 보게 될 것:
+이 노트북에서 살펴볼 내용:
 
 - 토큰 3의 점수 [1, 0, 3]을 [e¹, e⁰, e³]으로 바꾸고 합으로 나누어 가중치 약 [0.114, 0.042, 0.844]를 얻는 과정 (그림 4)
-- −∞는 exp를 거치면 0이 되므로 토큰 1은 [1, 0, 0], 토큰 2는 약 [0.818, 0.182, 0]이 되는 것
-- 글보다 한 걸음 더: 행의 최댓값을 먼저 빼도 결과는 같지만, 큰 점수에서 exp가 넘치는(overflow) 것을 막는다는 것
+- exp를 거치면 0이 되는 −∞: 토큰 1은 [1, 0, 0], 토큰 2는 약 [0.818, 0.182, 0]
+- 글보다 한 걸음 더: 행의 최댓값을 먼저 빼는 이유. 결과는 같으면서, 점수가 클 때 exp가 넘치는(overflow) 것을 막습니다.
 """,
         """
 # 05 — Softmax: from scores to weights
@@ -108,7 +108,7 @@ print("softmax(x) = softmax(x − c):", np.allclose(al.softmax(x), al.softmax(sh
     ),
     md(
         """
-그렇다면 왜 빼는 걸까요? 64비트 실수는 약 e⁷⁰⁹보다 큰 수를 나타낼 수 없어서, 점수가 크면 exp가 무한대(∞)로 넘칩니다. 그러면 ∞ / ∞ = NaN이 되어 가중치를 계산할 수 없습니다. 최댓값을 빼면 가장 큰 점수가 0이 되므로 exp의 결과는 언제나 1 이하이고, 넘치지 않습니다. `al.softmax`는 이렇게 계산합니다. 아래의 단순한 계산은 넘침이 일어난다는 것을 보여 주기 위한 것이라, 경고를 끄고(`np.errstate`) 실행한 뒤 무엇이 일어났는지 출력합니다.
+그렇다면 왜 빼는 걸까요? 64비트 실수는 약 e⁷⁰⁹보다 큰 수를 나타낼 수 없어서, 점수가 크면 exp가 무한대(∞)로 넘칩니다. 그러면 ∞ / ∞ = NaN이 되어 가중치를 계산할 수 없습니다. 최댓값을 빼면 가장 큰 점수가 0이 되므로 exp의 결과는 언제나 1 이하이고, 넘치지 않습니다. `al.softmax`는 이렇게 계산합니다. 아래 셀은 넘침을 일부러 일으켜 보여 주는 단순한 계산이라, 경고를 끄고(`np.errstate`) 실행한 뒤 결과를 출력합니다.
 """,
         """
 So why subtract it? A 64-bit float cannot hold numbers much above e⁷⁰⁹, so large scores make exp overflow to infinity (∞). Then ∞ / ∞ = NaN, and there are no weights to be had. After subtracting the maximum, the largest score is 0, so every exp is at most 1 and nothing overflows. This is how `al.softmax` computes. The naive computation below only shows that the overflow happens, so it runs with the warnings switched off (`np.errstate`) and prints what happened.

@@ -10,7 +10,7 @@ CELLS = [
 
 00~06에서는 Core Attention을 한 단계씩 따라왔습니다. head 나누기, 점수 행렬 S, √dh로 나누기, 마스크 M, Softmax로 얻은 가중치 P, 그리고 Value의 가중합과 Concat입니다. 이 노트북에서는 그 단계들을 한 화면에 모은 탐색기를 사용합니다.
 
-이 노트북에서 보게 될 것:
+이 노트북에서 살펴볼 내용:
 
 - 글의 예시(T = 3, d = 8, h = 2)에서 Head 1의 모든 단계를 한 그림으로 정리한 정적 그림 (GitHub이나 nbviewer처럼 위젯이 동작하지 않는 곳에서도 보입니다)
 - 토큰 수 T, head 수 h, head 차원 dh, 마스크, 예시(seed)를 바꾸면 모든 단계가 바로 다시 계산되는 탐색기
@@ -122,5 +122,5 @@ Core Attention은 head마다 같은 순서로 계산합니다. Q와 K로 점수�
 Core Attention runs the same steps in every head: scores from Q and K (S = QKᵀ), division by √dh, the mask M added to set which tokens may be seen, weights P from the softmax, and the weighted sum of V with those weights (O = PV). The heads' outputs, concatenated token by token (Concat) into H, go on to the output projection.
 """,
     ),
-    next_link("00_overview.ipynb", "처음으로: 00 — 전체 흐름", "Back to the start: 00 — The whole flow"),
+    next_link("08_masks.ipynb", "글보다 한 걸음 더: 08 — 여러 가지 마스크와 표기 방식", "Beyond the article: 08 — Masks and their conventions"),
 ]

@@ -1,0 +1,204 @@
+# ruff: noqa: E501  (hints are prose, one sentence a line; Korean letters count double)
+"""The exercises of notebooks 10–11: the KV cache and shared K/V heads, and the online softmax's rescaling.
+
+Every answer, and every known mistake's value, is computed from the package
+(the article's example, `kv_cache.PUBLISHED`, `blockwise_steps`), never typed in.
+"""
+
+from functools import cache
+
+import numpy as np
+
+from ..blockwise import blockwise_steps
+from ..core import softmax
+from ..examples import article_example
+from ..kv_cache import PUBLISHED
+from . import Exercise, Mistake
+
+GIB = 2**30
+
+
+@cache
+def _tr():
+    return article_example()
+
+
+def _llama2_70b(**kwargs):  # -> the KV cache of Llama 2 70B for one sequence of 4096 tokens, in GiB
+    model = next(m for m in PUBLISHED if m.name == "Llama 2 70B")
+    return model.cache_bytes(4096, **kwargs) / GIB
+
+
+def _kv_head(query_head, h, g):  # 1-based Query head -> 1-based K/V head
+    return (query_head - 1) // (h // g) + 1
+
+
+@cache
+def _row3():  # -> the running values of row 3, Head 1, one Key token per block: [(m, l, rescale), …]
+    tr = _tr()
+    return [(s.m[0, 2], s.l[0, 2], s.rescale[0, 2]) for s in blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block=1)]
+
+
+EXERCISES = [
+    # 10 — the KV cache
+    Exercise(
+        "10.step2",
+        {"ko": "캐시만으로 계산한 토큰 2의 가중치 (Head 1, Key 토큰 1·2)",
+         "en": "token 2's weights from the cache alone (Head 1, Key tokens 1 and 2)"},
+        lambda: _tr().P[0, 1, :2],
+        "al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.dh))",
+        (
+            {"ko": "토큰 2를 만드는 단계에서는 토큰 2의 Query 하나와 캐시에 있는 토큰 1·2의 Key만 씁니다. 점수를 계산하고 √dh로 나눈 뒤 Softmax를 적용합니다.",
+             "en": "The step that makes token 2 uses only token 2's Query and the cached Keys of tokens 1 and 2: "
+                   "compute the scores, divide by √dh, then apply the softmax."},
+            {"ko": "토큰 2의 Query는 `tr.Qh[0, 1]`, 캐시의 Key는 `tr.Kh[0, :2]`입니다. `@`로 점수를, `al.softmax`로 가중치를 계산합니다.",
+             "en": "Token 2's Query is `tr.Qh[0, 1]` and the cached Keys are `tr.Kh[0, :2]`; `@` gives the scores "
+                   "and `al.softmax` the weights."},
+        ),
+        (
+            Mistake(lambda: softmax(_tr().S[0, 1, :2]),
+                    {"ko": "√dh로 나누지 않은 점수로 계산했습니다. 점수를 √dh = 2로 나눈 뒤 Softmax를 적용하세요.",
+                     "en": "You used the scores before the division by √dh; divide them by √dh = 2 before the softmax."}),
+            Mistake(lambda: _tr().S_scaled[0, 1, :2],
+                    {"ko": "점수까지만 계산했습니다. Softmax로 가중치를 만드세요.",
+                     "en": "Those are the scores; turn them into weights with the softmax."}),
+            Mistake(lambda: _tr().P[0, 2, :2],
+                    {"ko": "토큰 3의 Query로 계산했습니다. 토큰 2의 Query는 행 인덱스 1입니다.",
+                     "en": "You used token 3's Query; token 2's Query is row index 1."}),
+        ),
+        tol=1e-3,
+        note={"ko": "전체 계산의 P에서 두 번째 행의 앞 두 칸과 같습니다. 토큰 3의 칸은 어차피 0입니다.",
+              "en": "It is row 2 of the full computation's P, without its last entry, which is 0 anyway."},
+    ),
+    Exercise(
+        "10.cache_size",
+        {"ko": "Llama 2 70B의 KV 캐시 크기 (토큰 4096개, GiB 단위)",
+         "en": "the size of Llama 2 70B's KV cache for 4096 tokens, in GiB"},
+        lambda: _llama2_70b(),
+        "2 * 80 * 4096 * 8 * 128 * 2 / 2**30",
+        (
+            {"ko": "캐시는 layer마다, 토큰마다, K/V head마다 Key 하나와 Value 하나(각각 dh개 값)를 저장합니다. 값 하나는 2바이트입니다.",
+             "en": "The cache keeps, for every layer, token and K/V head, one Key and one Value of dh values each; "
+                   "every value takes 2 bytes."},
+            {"ko": "K와 V (2) × layer 80 × 토큰 4096 × K/V head 8 × dh 128 × 2바이트를 곱한 뒤 2의 30제곱(`2**30`)으로 나눕니다.",
+             "en": "Multiply K and V (2) × 80 layers × 4096 tokens × 8 K/V heads × dh = 128 × 2 bytes, then divide "
+                   "by 2 to the 30th (`2**30`)."},
+        ),
+        (
+            Mistake(lambda: _llama2_70b() / 2,
+                    {"ko": "답의 절반입니다. K와 V는 두 개의 캐시이고, 값 하나는 2바이트입니다. 2를 한 번 빠뜨렸습니다.",
+                     "en": "That is half the answer: K and V are two caches, and a value takes 2 bytes; one factor 2 "
+                           "is missing."}),
+            Mistake(lambda: _llama2_70b(kv_heads=64),
+                    {"ko": "Query head 64개마다 K/V head가 하나씩 있는 것처럼 계산했습니다. Llama 2 70B는 GQA로 K/V head 8개만 둡니다.",
+                     "en": "You counted one K/V head per Query head (64); with GQA, Llama 2 70B has only 8 K/V heads."}),
+            Mistake(lambda: _llama2_70b() * GIB / 1e9,
+                    {"ko": "10의 9제곱 바이트(GB)로 나누었습니다. GiB는 2의 30제곱 바이트입니다.",
+                     "en": "You divided by 10 to the 9th (GB); a GiB is 2 to the 30th bytes."}),
+        ),
+        tol=1e-3,
+        note={"ko": "GQA가 없다면(K/V head 64개) 8배인 10 GiB입니다.",
+              "en": "Without GQA (64 K/V heads) it would be 8 times as much, 10 GiB."},
+    ),
+    Exercise(
+        "10.kv_head",
+        {"ko": "h = 8, g = 2일 때 Query head 5가 읽는 K/V head의 번호 (1부터 셈)",
+         "en": "the number of the K/V head that Query head 5 reads when h = 8, g = 2 (counting from 1)"},
+        lambda: _kv_head(5, 8, 2),
+        "(5 - 1) // (8 // 2) + 1",
+        (
+            {"ko": "Query head 8개가 K/V head 2개를 나누어 씁니다. 앞의 네 Query head가 첫 K/V head를, 뒤의 네 Query head가 둘째 K/V head를 읽습니다.",
+             "en": "The 8 Query heads share 2 K/V heads: the first four Query heads read the first K/V head, the "
+                   "last four the second."},
+            {"ko": "0부터 센 인덱스로 바꾸면 Query head 5는 인덱스 4이고, 인덱스 i는 K/V head 인덱스 i // (h / g)를 읽습니다. 마지막에 1을 더해 번호로 답하세요.",
+             "en": "Counting from 0, Query head 5 is index 4, and index i reads K/V head index i // (h / g); add 1 "
+                   "at the end to answer with its number."},
+        ),
+        (
+            Mistake(lambda: _kv_head(5, 8, 2) - 1,
+                    {"ko": "0부터 센 인덱스이거나, 1부터 센 번호 5를 그대로 나누었습니다. Query head 5를 인덱스 4로 바꿔 계산하고, 얻은 인덱스에 1을 더하세요.",
+                     "en": "That is an index counted from 0, or head number 5 divided as it is: turn Query head 5 into "
+                           "index 4 first, then add 1 to the index you get."}),
+            Mistake(lambda: (5 - 1) // 2 + 1,
+                    {"ko": "g = 2로 나누었습니다. K/V head 하나를 Query head h / g = 4개가 함께 읽으므로 4로 나눕니다.",
+                     "en": "You divided by g = 2; each K/V head is read by h / g = 4 Query heads, so divide by 4."}),
+        ),
+        note={"ko": "Query head 5~8이 K/V head 2를 함께 읽습니다.", "en": "Query heads 5 to 8 all read K/V head 2."},
+    ),
+    # 11 — the online softmax
+    Exercise(
+        "11.rescale",
+        {"ko": "최댓값이 1에서 3으로 커질 때 누적 합 l에 곱하는 값",
+         "en": "the factor the running sum l is multiplied by when the maximum grows from 1 to 3"},
+        lambda: _row3()[2][2],
+        "np.exp(1 - 3)",
+        (
+            {"ko": "지금까지의 합은 e^(s − 1)들의 합입니다. 이 값들을 e^(s − 3)으로 바꾸려면 같은 수를 곱해야 합니다.",
+             "en": "The sum so far adds up terms e^(s − 1); to turn each into e^(s − 3), all must be multiplied by "
+                   "the same number."},
+            {"ko": "e^(s − 3) = e^(s − 1) · e^(1 − 3)입니다. `np.exp`로 계산하세요.",
+             "en": "e^(s − 3) = e^(s − 1) · e^(1 − 3); compute it with `np.exp`."},
+        ),
+        (
+            Mistake(lambda: np.exp(3 - 1),
+                    {"ko": "지수의 부호가 반대입니다. 최댓값이 커지면 지금까지의 항은 작아지므로, 곱하는 값은 1보다 작습니다.",
+                     "en": "The exponent's sign is flipped: when the maximum grows, the terms so far shrink, so the "
+                           "factor is below 1."}),
+            Mistake(lambda: np.exp(-3),
+                    {"ko": "e^(−3)은 새 최댓값만 뺀 값입니다. 지금까지의 합은 이미 e^(−1)이 곱해진 상태이므로 e^(1 − 3)을 곱합니다.",
+                     "en": "e^(−3) subtracts only the new maximum; the sum so far already carries e^(−1), so the "
+                           "factor is e^(1 − 3)."}),
+        ),
+        tol=1e-3,
+    ),
+    Exercise(
+        "11.new_sum",
+        {"ko": "Key 토큰 3까지 읽은 뒤 토큰 3 행의 누적 합 l",
+         "en": "row 3's running sum l after Key token 3"},
+        lambda: _row3()[2][1],
+        "(1 + np.exp(0 - 1)) * np.exp(1 - 3) + np.exp(3 - 3)",
+        (
+            {"ko": "Key 토큰 1·2까지의 합은 최댓값 1을 기준으로 한 1 + e^(0 − 1)입니다. 새 최댓값 3에 맞게 다시 맞춘 뒤, 새 점수의 항을 더합니다.",
+             "en": "The sum over Key tokens 1 and 2 is 1 + e^(0 − 1), relative to the maximum 1: rescale it to the "
+                   "new maximum 3, then add the new score's term."},
+            {"ko": "지금까지의 합에 e^(1 − 3)을 곱하고, 새 점수 3의 항 e^(3 − 3)을 더합니다. `np.exp`를 쓰세요.",
+             "en": "Multiply the sum so far by e^(1 − 3) and add the new score's term e^(3 − 3); use `np.exp`."},
+        ),
+        (
+            Mistake(lambda: _row3()[1][1] + 1,
+                    {"ko": "지금까지의 합을 다시 맞추지 않고 더했습니다. 먼저 e^(1 − 3)을 곱하세요.",
+                     "en": "You added to the sum so far without rescaling it; multiply it by e^(1 − 3) first."}),
+            Mistake(lambda: _row3()[1][1] * _row3()[2][2],
+                    {"ko": "다시 맞춘 합까지만 계산했습니다. 새 점수의 항 e^(3 − 3) = 1을 더하세요.",
+                     "en": "That is the rescaled sum alone; add the new score's term e^(3 − 3) = 1."}),
+            Mistake(lambda: float(np.exp(_tr().S_masked[0, 2]).sum()),
+                    {"ko": "최댓값을 빼지 않은 e¹ + e⁰ + e³입니다. 누적 합은 최댓값 3을 기준으로 합니다: e^(s − 3)의 합입니다.",
+                     "en": "That is e¹ + e⁰ + e³, with no maximum subtracted; the running sum is taken relative to "
+                           "the maximum 3, a sum of e^(s − 3)."}),
+        ),
+        tol=1e-3,
+    ),
+    Exercise(
+        "11.weight",
+        {"ko": "마지막의 m = 3과 l로 계산한 Key 토큰 1의 가중치 (토큰 3 행)",
+         "en": "Key token 1's weight in row 3, from the final m = 3 and l"},
+        lambda: _tr().P[0, 2, 0],
+        "np.exp(1 - 3) / ((1 + np.exp(0 - 1)) * np.exp(1 - 3) + 1)",
+        (
+            {"ko": "가중치는 e^(s − m)을 누적 합 l로 나눈 값입니다. Key 토큰 1의 점수는 1입니다.",
+             "en": "A weight is e^(s − m) divided by the running sum l; Key token 1's score is 1."},
+            {"ko": "e^(1 − 3)을 연습 2의 l, 즉 (1 + e^(0 − 1)) · e^(1 − 3) + 1로 나눕니다.",
+             "en": "Divide e^(1 − 3) by the l of exercise 2, (1 + e^(0 − 1)) · e^(1 − 3) + 1."},
+        ),
+        (
+            Mistake(lambda: np.exp(1 - 3),
+                    {"ko": "e^(s − m)까지만 계산했습니다. 누적 합 l로 나누세요.",
+                     "en": "That is e^(s − m) alone; divide it by the running sum l."}),
+            Mistake(lambda: np.exp(1 - 1) / _row3()[1][1],
+                    {"ko": "Key 토큰 1·2만 읽었을 때의 가중치입니다. 마지막 최댓값 3과 마지막 l을 쓰세요.",
+                     "en": "That is the weight after Key tokens 1 and 2 only; use the final maximum 3 and the final l."}),
+        ),
+        tol=1e-3,
+        note={"ko": "글의 가중치 0.114입니다. P 행렬 없이 m과 l만으로 얻었습니다.",
+              "en": "It is the article's 0.114, obtained from m and l alone, without the matrix P."},
+    ),
+]

@@ -1,0 +1,210 @@
+"""Blockwise attention with the online softmax: the article's row 3, exact for every block and mask, no (T, T) array."""
+
+import dataclasses
+import math
+import tracemalloc
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import attention_lab as al
+from attention_lab import blockwise, masks
+
+MASK_CASES = [("causal", {}), (None, {}), ("sliding", {"window": 2}), ("padding", {"length": 3}),
+              ("prefix", {"prefix": 2})]
+
+
+@pytest.fixture(scope="module")
+def tr():
+    return al.article_example()
+
+
+def test_row_3_one_key_at_a_time(tr):
+    steps = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block=1)
+    row = [(s.S_block[0, 2, 0], s.m_old[0, 2], s.m[0, 2], s.rescale[0, 2], s.l[0, 2]) for s in steps]
+    assert [r[0] for r in row] == [1, 0, 3]  # the article's scores, one Key token per block
+    assert [r[1] for r in row] == [-np.inf, 1, 1] and [r[2] for r in row] == [1, 1, 3]  # the running maximum
+    assert row[0][3] == 0 and row[1][3] == 1 and row[2][3] == pytest.approx(math.exp(1 - 3))  # the rescaling
+    assert row[1][4] == pytest.approx(1 + math.exp(-1))
+    assert row[2][4] == pytest.approx((1 + math.exp(-1)) * math.exp(-2) + 1)
+    last = steps[-1]
+    weights = np.exp(tr.S_masked[0, 2] - last.m[0, 2]) / last.l[0, 2]  # what m and l say each weight is
+    np.testing.assert_allclose(weights, [0.114, 0.042, 0.844], atol=5e-4)
+    np.testing.assert_allclose(last.O[0, 2], [0.114, 0.042, 0.844, 1], atol=5e-4)
+
+
+@pytest.mark.parametrize(("mask", "params"), MASK_CASES)
+def test_every_block_size_gives_the_traces_output(mask, params):
+    tr = al.article_example(mask, T=7, d=12, h=3, **params)
+    for block in range(1, tr.T + 2):
+        H = al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, block, mask, **params)
+        np.testing.assert_allclose(H, tr.H, rtol=0, atol=1e-12)
+        steps = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block, mask, **params)
+        assert len(steps) == math.ceil(tr.T / block)
+        assert [j for s in steps for j in s.keys] == list(range(tr.T))
+        np.testing.assert_allclose(steps[-1].O, tr.O, rtol=0, atol=1e-12)
+
+
+def test_the_last_running_values_are_the_rows_maximum_and_sum():
+    tr = al.random_example(6, 8, 2, seed=3, mask="sliding", window=3)
+    last = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, 4, "sliding", window=3)[-1]
+    S = tr.S_masked
+    np.testing.assert_array_equal(last.m, S.max(axis=-1))
+    np.testing.assert_allclose(last.l, np.exp(S - S.max(axis=-1, keepdims=True)).sum(axis=-1), rtol=1e-14)
+
+
+def test_fully_masked_rows_give_zeros_never_nan():
+    tr = al.random_example(5, 4, 2, seed=2, mask="padding", length=2)
+    for block in (1, 2, 5):
+        H = al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, block, "padding", length=2)
+        assert np.isfinite(H).all() and (H[2:] == 0).all()
+        np.testing.assert_allclose(H, tr.H, rtol=0, atol=1e-12)
+    custom = np.tril(np.ones((5, 5), dtype=bool))
+    custom[3] = False  # Query token 4 may see nothing
+    tr = al.random_example(5, 4, 2, seed=2, mask=custom)
+    steps = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, 2, custom)
+    assert np.isneginf(steps[-1].m[:, 3]).all() and (steps[-1].l[:, 3] == 0).all()
+    assert all(np.isfinite(s.rescale).all() and np.isfinite(s.O).all() for s in steps)
+    assert (steps[-1].O[:, 3] == 0).all()
+
+
+def test_kv_heads_share_the_key_and_value_blocks():
+    tr = al.random_example(6, 16, 4, seed=5, kv_heads=2)
+    for block in (1, 4, 6):
+        H = al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, block, kv_heads=2)
+        np.testing.assert_allclose(H, tr.H, rtol=0, atol=1e-12)
+
+
+@st.composite
+def problems(draw, max_T=12):
+    h = draw(st.integers(1, 3))
+    g = draw(st.sampled_from([n for n in range(1, h + 1) if h % n == 0]))
+    T, dh = draw(st.integers(1, max_T)), draw(st.integers(1, 3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32)))
+    Q, K, V = rng.normal(0, 2, (T, h * dh)), rng.normal(0, 2, (T, g * dh)), rng.normal(0, 3, (T, g * dh))
+    kind = draw(st.sampled_from(["causal", "none", "sliding", "padding", "prefix", "custom"]))
+    if kind == "custom":
+        mask, params = draw(st.lists(st.lists(st.booleans(), min_size=T, max_size=T), min_size=T, max_size=T)), {}
+        mask = np.array(mask, dtype=bool)
+    else:
+        mask = None if kind == "none" else kind
+        spec = masks.MASKS[kind].params
+        params = {p.name: draw(st.integers(*p.bounds(T))) for p in spec}
+    block = draw(st.integers(1, T + 2))
+    return Q, K, V, h, g, mask, params, block
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_blockwise_attention_equals_the_trace(problem):
+    Q, K, V, h, g, mask, params, block = problem
+    tr = al.attention_trace(Q, K, V, h, mask, kv_heads=g, **params)
+    H = al.blockwise_attention(Q, K, V, h, block, mask, kv_heads=g, **params)
+    assert np.isfinite(H).all()
+    np.testing.assert_allclose(H, tr.H, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(masks.MASK_NAMES), st.integers(1, 12), st.data())
+def test_a_block_of_a_mask_is_that_block_of_the_whole_mask(name, T, data):
+    params = {p.name: data.draw(st.integers(*p.bounds(T))) for p in masks.MASKS[name].params}
+    a, b = sorted(data.draw(st.lists(st.integers(0, T), min_size=2, max_size=2)))
+    c, e = sorted(data.draw(st.lists(st.integers(0, T), min_size=2, max_size=2)))
+    full = al.allowed_of(name, T, **params)
+    np.testing.assert_array_equal(al.allowed_of(name, T, rows=range(a, b), cols=range(c, e), **params), full[a:b, c:e])
+    M = al.make_mask(name, T, cols=range(c, e), **params)
+    np.testing.assert_array_equal(M, al.make_mask(name, T, **params)[:, c:e])
+
+
+def test_no_t_by_t_array_is_ever_made(monkeypatch):
+    # Instrument every array the computation builds: what core, the mask and the scores return.
+    T, h, dh, block = 512, 2, 4, 16
+    seen = []
+
+    def spy(module, name):
+        original = getattr(module, name)
+
+        def wrapped(*args, **kwargs):
+            result = original(*args, **kwargs)
+            arrays = result if isinstance(result, tuple) else (result,)
+            seen.extend((name, np.shape(array)) for array in arrays)
+            return result
+
+        monkeypatch.setattr(module, name, wrapped)
+
+    for name in ("scale", "apply_mask", "weighted_sum", "split_heads", "concat_heads"):
+        spy(blockwise.core, name)
+    spy(blockwise.masks, "make_mask")
+    spy(blockwise, "head_scores")
+    spy(blockwise, "online_update")
+    tr_inputs = al.example_qkv(T, h * dh, h, seed=1)
+    H = al.blockwise_attention(*tr_inputs, h, block, "sliding", window=100)
+    assert H.shape == (T, h * dh)
+    assert {name for name, _ in seen} >= {"make_mask", "head_scores", "apply_mask", "online_update"}
+    for name, shape in seen:
+        assert math.prod(shape) <= h * T * max(block, dh), (name, shape)  # never T × T values
+    assert ("make_mask", (T, block)) in seen
+
+
+def _peak_bytes(fn, *args, **kwargs):
+    tracemalloc.start()
+    try:
+        fn(*args, **kwargs)
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_peak_memory_grows_with_t_not_t_squared():
+    h, dh, block = 1, 8, 16
+    peaks = {}
+    for T in (1024, 4096):
+        Q, K, V = al.example_qkv(T, h * dh, h, seed=1)
+        peaks[T] = _peak_bytes(al.blockwise_attention, Q, K, V, h, block)
+    one_t_by_t = 4096 * 4096 * 8  # a single (T, T) float64 array: 128 MiB
+    assert peaks[4096] < one_t_by_t / 16, f"peak {peaks[4096] / 2**20:.1f} MiB"
+    assert peaks[4096] / peaks[1024] < 6  # 4 × the tokens: about 4 × the memory (16 × if it held T × T)
+
+
+def test_records_are_read_only(tr):
+    step = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, 2)[0]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        step.keys = range(3)
+    for name in ("S_block", "m_old", "m", "rescale", "l", "O_acc"):
+        with pytest.raises(ValueError):
+            getattr(step, name)[...] = 0
+        with pytest.raises(ValueError):
+            getattr(step, name).setflags(write=True)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"block": 0}, "block"), ({"block": 1.5}, "block"), ({"block": True}, "block"), ({"block": "2"}, "block"),
+    ({"block": 2, "kv_heads": 3}, "kv_heads"), ({"block": 2, "kv_heads": 1}, "K, V"),
+    ({"block": 2, "mask": "sliding", "window": 0}, "window"), ({"block": 2, "mask": "dilated"}, "mask"),
+    ({"block": 2, "length": 2}, "length"), ({"block": 2, "mask": np.ones((2, 2), dtype=bool)}, "mask"),
+])
+def test_bad_arguments_get_a_value_error_that_names_them(tr, kwargs, match):
+    for fn in (al.blockwise_attention, al.blockwise_steps):
+        with pytest.raises(ValueError, match=f"^{match}: "):
+            fn(tr.Q, tr.K, tr.V, tr.h, **kwargs)
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(range(0, 4), None), (None, range(-1, 2)), (range(0, 3, 2), None),
+                                            ([0, 1], None), (None, slice(0, 2))])
+def test_bad_index_ranges_of_a_mask_block_are_named(rows, cols):
+    with pytest.raises(ValueError, match="^(rows|cols): "):
+        al.allowed_of("causal", 3, rows=rows, cols=cols)
+
+
+def test_generation_and_blockwise_attention_import_only_numpy():
+    import subprocess
+    import sys
+
+    code = ("import sys, attention_lab as al; tr = al.article_example(); "
+            "al.decode_with_cache(tr.Q, tr.K, tr.V, 2); al.blockwise_attention(tr.Q, tr.K, tr.V, 2, 2); "
+            "al.generation_cost(4, 8, 2); al.PUBLISHED[0].cache_bytes(); "
+            "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -1,0 +1,97 @@
+"""The README's lab command, run as written: the repository is the server's root, so both editions of the
+notebooks and the README are in reach, and the notebook it opens is notebooks/ko/00_overview.ipynb.
+
+The command's install steps are not run (the test environment has JupyterLab already); its last step is,
+with the venv's `jupyter` replaced by this interpreter's `python -m jupyter`, and with only a free port, a
+token and --no-browser added (and --allow-root when the tests run as root, which JupyterLab requires there
+and the README says). Jupyter's runtime and config folders are private to the test, so the server writes
+nothing to the user's folders and reads no user config.
+"""
+
+import json
+import os
+import re
+import secrets
+import shlex
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTALL = ["python3 -m venv .venv", '.venv/bin/pip install -e ".[lab]"']
+
+
+def readme_lab_command():  # -> argv of the README's lab step, run with this interpreter's jupyter
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"```(?:bash|sh)\n(.+?)\n```", readme, flags=re.S)
+    [command] = [c for c in commands if "jupyter lab" in c]
+    steps = [step.strip() for step in command.split("&&")]
+    assert steps[:-1] == INSTALL, "the README's lab command changed: update this test's idea of its install steps"
+    argv = shlex.split(steps[-1])
+    assert argv[:2] == [".venv/bin/jupyter", "lab"], argv
+    return [sys.executable, "-m", "jupyter", *argv[1:]]
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(path_pattern, folder, server, log, timeout=90):  # -> Path of the first file matching, once written
+    deadline = time.monotonic() + timeout
+    while True:
+        found = sorted(folder.glob(path_pattern))
+        if found and found[0].stat().st_size > 0:
+            return found[0]
+        if server.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"jupyter lab did not start (no {path_pattern}):\n" + log.read_text()[-3000:])
+        time.sleep(0.3)
+
+
+def test_the_readme_lab_command_serves_the_repository_and_opens_the_korean_overview(tmp_path):
+    argv = readme_lab_command()
+    token = secrets.token_hex(16)
+    argv += ["--no-browser", f"--port={_free_port()}", f"--IdentityProvider.token={token}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        argv.append("--allow-root")
+    runtime = tmp_path / "runtime"
+    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(runtime), JUPYTER_CONFIG_DIR=str(tmp_path / "config"))
+    log = tmp_path / "lab.log"
+    with open(log, "w") as out:
+        server = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            info = json.loads(_wait_for("jpserver-[0-9]*.json", runtime, server, log).read_text())
+            assert Path(info["root_dir"]) == ROOT
+            base = f"http://127.0.0.1:{info['port']}{info['base_url']}"
+
+            def contents(path):  # -> the contents API's model of a file, without its content
+                request = urllib.request.Request(f"{base}api/contents/{path}?content=0",
+                                                 headers={"Authorization": f"token {token}"})
+                try:
+                    with urllib.request.urlopen(request, timeout=20) as reply:
+                        return json.load(reply)
+                except urllib.error.HTTPError as error:
+                    pytest.fail(f"the server answers {error.code} for {path}")
+
+            for path, kind in [("notebooks/en/00_overview.ipynb", "notebook"),
+                               ("notebooks/ko/00_overview.ipynb", "notebook"), ("README.md", "file")]:
+                model = contents(path)
+                assert (model["path"], model["type"]) == (path, kind)
+
+            # The page the command opens (--no-browser: the server still writes it, for a browser to open).
+            opened = _wait_for("jpserver-file-to-run-*-open.html", runtime, server, log).read_text()
+            assert re.search(r"/lab/tree/notebooks/ko/00_overview\.ipynb\b", opened), opened
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
