@@ -27,6 +27,7 @@ import numpy as np
 from matplotlib import colormaps
 
 from . import checks, text
+from .conventions import CONVENTIONS
 from .masks import MASKS
 from .stages import STAGES
 
@@ -183,12 +184,14 @@ FONT_SYMBOLS = "".join(map(chr, range(0x20, 0x7F))) + "−∞√·×÷→←↓�
 
 
 def font_strings():  # -> list of str
-    """Every word a figure can draw in either language: text.WORDS, the stage labels, the masks' words."""
+    """Every word a figure can draw in either language: text.WORDS, the stage labels, the masks' words, the
+    mask conventions' labels (notebook 08's heatmap titles) and the ordinals."""
     strings = [w for lang in text.WORDS for w in text.WORDS[lang].values()]
     strings += [label for stage in STAGES.values() for label in stage.label.values()]
     for mask in MASKS.values():
         strings += [*mask.label.values(), *mask.caption.values(), *mask.used.values()]
         strings += [label for p in mask.params for label in p.label.values()]
+    strings += [label for convention in CONVENTIONS.values() for label in convention.label.values()]  # notebook 08
     strings += [text.ordinal(n, lang) for n in range(1, 33) for lang in text.WORDS]
     return strings
 

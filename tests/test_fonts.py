@@ -38,7 +38,7 @@ def missing(strings, shipped, fallback):
 
 
 def test_every_character_of_every_label_is_in_the_font(shipped, fallback):
-    """STAGES, MASKS, text.WORDS and the ordinals: re-subset with tools/subset_font.py when this fails."""
+    """STAGES, MASKS, CONVENTIONS, text.WORDS, ordinals: re-subset with tools/subset_font.py when this fails."""
     assert missing(style.font_strings(), shipped, fallback) == ""
     assert any(ord(c) in HANGUL for c in "".join(style.font_strings()))
 
