@@ -300,9 +300,9 @@ def outline(ax, row, col, nrows=1, ncols=1, color="black", linewidth=2.5):
                                   edgecolor=color, linewidth=linewidth, clip_on=False, zorder=3))
 
 
-def head_box(i):
+def head_box(i, pad=0.3):
     """A white box framed in head i's colour, for text that names the head (the text itself stays black)."""
-    return dict(boxstyle="round,pad=0.3", facecolor="white", edgecolor=style.head_color(i), linewidth=2.5)
+    return dict(boxstyle=f"round,pad={pad}", facecolor="white", edgecolor=style.head_color(i), linewidth=2.5)
 
 
 # ---------------------------------------------------------------------------
@@ -437,7 +437,8 @@ def _ems(s):
 
 def _title(fig, words, look, head=None):
     """The figure's title in the reader's language; a head's title is framed in the head's colour."""
-    return fig.suptitle(words, fontsize=look.title, bbox=None if head is None else head_box(head))
+    # A small pad: constrained layout makes room for the title's text, not for the box around it.
+    return fig.suptitle(words, fontsize=look.title, bbox=None if head is None else head_box(head, pad=0.12))
 
 
 def _shape(rows, cols):
@@ -688,7 +689,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     vmin, vmax = style.value_range("scores", S_masked)
     i = row + 1
 
-    beside = T <= 5  # small T: the table to the right of the heatmaps (16:9); larger T: below them
+    beside = T <= 3  # the article's size: the table to the right of the heatmaps (16:9); larger T: below them
     heat_w, table_w = 2 * max(T, MIN_PANEL_WIDTH) + 2, TABLE_CELL_WIDTH * (T + 1) * 0.8
     width = heat_w + table_w if beside else max(heat_w, table_w)
     height = max(T, 4) + 2 if beside else T + 7
