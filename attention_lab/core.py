@@ -61,13 +61,15 @@ def scores(Q, K):  # [..., T, dh], [..., T, dh] -> [..., T, T]  (or one Query ro
     """S = Q Kᵀ: row i, column j is Query token i · Key token j."""
     Q, K = _array("Q", Q, 1), _array("K", K, 2)  # one Query row (dh,) gives one row of scores
     _same("Q, K", Q, K, -1, -1, "the number of components (last axis)")
-    return Q @ np.swapaxes(K, -1, -2)
+    with np.errstate(over="ignore", invalid="ignore"):  # ∞ or NaN in Q, K propagate to S, as NaN does
+        return Q @ np.swapaxes(K, -1, -2)
 
 
 def scale(S, dh):  # [..., T, T] -> [..., T, T]
     """Divide every score by √dh so the spread of scores does not grow with dh."""
     S, dh = _array("S", S, 0), checks.positive_number("dh", dh)
-    return S / np.sqrt(dh)
+    with np.errstate(over="ignore"):  # a score near the float limit divided by a dh below 1 becomes ∞
+        return S / np.sqrt(dh)
 
 
 def apply_mask(S_scaled, M):  # [..., T, T], [T, T] -> [..., T, T]
@@ -75,7 +77,8 @@ def apply_mask(S_scaled, M):  # [..., T, T], [T, T] -> [..., T, T]
     S_scaled, M = _array("S_scaled", S_scaled, 1), _array("M", M, 1)
     if M.shape[-2:] != S_scaled.shape[-2:] and M.shape != S_scaled.shape[-M.ndim:]:
         raise ValueError(f"M: must have the shape of one head's scores, {S_scaled.shape[-2:]}, got {M.shape}.")
-    return S_scaled + M
+    with np.errstate(invalid="ignore"):  # +∞ + (−∞) is NaN, and NaN propagates
+        return S_scaled + M
 
 
 def softmax(S_masked):  # [..., T] -> [..., T]
@@ -112,4 +115,5 @@ def weighted_sum(P, V):  # [..., T, T], [..., T, dh] -> [..., T, dh]  (or one ro
     """O = P V: each output row is the P-weighted sum of the Value rows."""
     P, V = _array("P", P, 1), _array("V", V, 2)  # one row of weights (T,) gives one output row
     _same("P, V", P, V, -1, -2, "P's columns (Key tokens) and V's rows (Value rows)")
-    return P @ V
+    with np.errstate(over="ignore", invalid="ignore"):  # ∞ or NaN in P, V propagate to O, as NaN does
+        return P @ V

@@ -12,6 +12,7 @@
 
 const MASKED_HATCH = "rgba(0,0,0,0.16)";  // as html.CSS draws masked cells
 const MARK = ["#111111", "#aaaaaa"];  // the change marks' outline: first dark, then faint
+let inks = ["#ffffff", "#000000"];  // a cell's text on a dark fill ("0") and on a light one ("1"): from style
 const MARK_STEP_MS = 900;
 
 function make(tag, cls) {
@@ -138,7 +139,7 @@ function patchTable(p, d, now) {
       if (!had || was.labels[o] !== now.labels[k]) td.textContent = now.labels[k];
       const fill = now.fill.substr(6 * k, 6);
       if (!had || was.fill.substr(6 * o, 6) !== fill) td.style.backgroundColor = "#" + fill;
-      if (!had || was.ink[o] !== now.ink[k]) td.style.color = now.ink[k] === "1" ? "#111111" : "#ffffff";
+      if (!had || was.ink[o] !== now.ink[k]) td.style.color = inks[now.ink[k] === "1" ? 1 : 0];
       if (!had || was.masked[o] !== now.masked[k]) td.classList.toggle("al-masked", now.masked[k] === "1");
     }
   }
@@ -327,6 +328,7 @@ function render({ model, el }) {
       width = body.clientWidth;
       family = getComputedStyle(root).fontFamily || family;
     }
+    inks = state.inks || inks;
     if (note.textContent !== state.note) note.textContent = state.note;
     if (shape.textContent !== state.shape) shape.textContent = state.shape;
     unmark();

@@ -61,19 +61,13 @@ def font_px(n_cols):
     return 13 if n_cols <= 4 else 12 if n_cols <= 8 else 11 if n_cols <= 12 else 10 if n_cols <= 16 else 9
 
 
-def _check_matrix(matrix):  # -> [rows, cols] float, finite or −∞
+def _check_matrix(matrix):  # -> [rows, cols] float
     matrix = checks.real_array("matrix", matrix, "a 2-D array of numbers")
     if matrix.ndim != 2:
         raise ValueError(f"matrix: a heatmap needs a 2-D matrix (rows × columns), got shape {matrix.shape}.")
     if matrix.size == 0:
         raise ValueError(f"matrix: is empty (shape {matrix.shape}); a heatmap needs at least one row and one column.")
-    bad = np.isnan(matrix) | (matrix == np.inf)
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        what = "NaN" if np.isnan(matrix[i, j]) else "∞"
-        raise ValueError(f"matrix: holds {what} at row {i + 1}, column {j + 1}; a heatmap shows numbers and −∞ "
-                         "(a masked score) only. Find where the NaN or +∞ came from first.")
-    return matrix
+    return matrix  # NaN and ±∞ are drawn as style draws them: "NaN" in a colour of its own, "∞", "−∞" masked
 
 
 def _check_kind(kind):  # -> "scores" | "weights" | "values"
@@ -152,7 +146,8 @@ def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, 
     above it, e.g. each head's colour over its columns of Q, K, V or H.
     annotate: numbers in the cells; None means "while they fit" (≤ 32 columns),
     otherwise each value is still in the cell's tooltip.
-    Text parameters are converted with str(); a matrix with NaN or +∞, or an empty one, is refused.
+    Text parameters are converted with str(); an empty matrix is refused; a NaN cell shows "NaN" in a
+    colour of its own (style.NAN_RGBA), as in the figures.
     """
     data = heatmap_data(matrix, kind, vmin=vmin, vmax=vmax)
     stage = kind if isinstance(kind, str) and kind in style.KIND_OF else ""  # kind="S" names the heatmap "S"

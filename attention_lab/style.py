@@ -8,22 +8,38 @@ text colour, and which cells are masked. `plotting` draws it with matplotlib,
 - Weights (P): a sequential scale fixed to [0, 1], so heads and rows compare.
 - Values (Q, K, V, O, H): a diverging scale centred on 0.
 - Masked cells (−∞): grey, labelled "−∞" (never "-inf" or "-1e9").
+- A NaN cell (only a hand-made matrix has one: a trace never does): pink, labelled "NaN".
 All maps are ColorBrewer maps that stay readable with colour-blindness.
+Text is black or white, whichever contrasts more with what is behind it
+(at least 4.58:1 on any fill); a head's colour marks frames and swatches,
+never text, because the head colours are light (about 2:1 on white).
+
+Figures draw the package's own texts in `FONT_FAMILIES[lang]`: Korean with
+the subset of Noto Sans CJK KR shipped in `attention_lab/fonts/` (so Hangul
+renders where no Korean font is installed), DejaVu Sans (matplotlib's own)
+for the symbols it lacks. `FONT_CHARACTERS` is what that subset must hold.
 """
 
 import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from matplotlib import colormaps
 
+from . import checks, text
+from .conventions import CONVENTIONS
+from .masks import MASKS
 from .stages import STAGES
 
 MINUS = "\u2212"  # the typographic minus, as the article writes −1 and −∞
 NEG_INF_LABEL = MINUS + "∞"
 MASKED_RGBA = (0.82, 0.82, 0.82, 1.0)  # light grey: clearly not a colour of any scale
 MASKED_HATCH = "///"
-INK_DARK, INK_LIGHT = "#111111", "#ffffff"  # cell text: dark on light fills, light on dark ones
+INK_DARK, INK_LIGHT = "#000000", "#ffffff"  # cell text: dark on light fills, light on dark ones
+NAN_LABEL = "NaN"
+NAN_RGBA = (1.0, 0.55, 0.8, 1.0)  # pink: in no colour scale here, and not the grey of a masked cell
+MIN_CONTRAST = 4.5  # WCAG AA for text
 
 CMAPS = {"scores": "RdBu_r", "weights": "YlGnBu", "values": "PRGn"}
 _COLORMAPS = {kind: colormaps[name] for kind, name in CMAPS.items()}  # each lookup in `colormaps` makes a new copy
@@ -48,6 +64,8 @@ def format_value(x, kind="values"):
     to zero never looks like the exact 0 of a masked cell; other kinds drop
     trailing zeros ("1.5", as the article writes it).
     """
+    if x != x:  # NaN
+        return NAN_LABEL
     if x == -np.inf:
         return NEG_INF_LABEL
     if x == np.inf:
@@ -102,6 +120,7 @@ class CellStyle:
     rgba: np.ndarray  # (rows, cols, 4) fill colours in [0, 1]
     text_dark: np.ndarray  # (rows, cols) bool: dark text reads better on this fill
     masked: np.ndarray  # (rows, cols) bool: −∞ cells
+    nan: np.ndarray  # (rows, cols) bool: NaN cells, drawn as "NaN" on NAN_RGBA
     cmap: str
     vmin: float
     vmax: float
@@ -109,23 +128,80 @@ class CellStyle:
 
 def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
     """Labels and colours of every cell of a matrix of the given kind ("scores", "weights", "values")."""
-    if kind not in CMAPS:
+    if not isinstance(kind, str) or kind not in CMAPS:
         raise ValueError(f"kind: unknown kind {kind!r}; use one of {sorted(CMAPS)}.")
-    matrix = np.asarray(matrix, dtype=float)
+    matrix = checks.real_array("matrix", matrix, "a 2-D array of numbers")
     if matrix.ndim != 2:
         raise ValueError(f"matrix: a heatmap needs a 2-D matrix, got shape {matrix.shape}.")
+    if matrix.size == 0:
+        raise ValueError(f"matrix: a heatmap needs at least one row and one column, got shape {matrix.shape}. "
+                         "Pass a matrix with at least one value.")
     lo, hi = value_range(kind, matrix)
-    vmin = lo if vmin is None else vmin
-    vmax = hi if vmax is None else vmax
-    masked = np.isneginf(matrix)
-    unit = np.clip((np.where(masked, 0.0, matrix) - vmin) / (vmax - vmin), 0.0, 1.0)
+    vmin = lo if vmin is None else checks.real_array("vmin", vmin).item()
+    vmax = hi if vmax is None else checks.real_array("vmax", vmax).item()
+    if not np.isfinite(vmin) or not np.isfinite(vmax) or vmin >= vmax:
+        raise ValueError(f"vmin, vmax: need finite numbers with vmin < vmax, got vmin={vmin}, vmax={vmax}.")
+    masked, nan = np.isneginf(matrix), np.isnan(matrix)
+    scale = max(abs(vmin), abs(vmax))  # divided first, so that numbers near ±1.8e308 do not overflow
+    unit = np.clip((np.where(masked | nan, 0.0, matrix) / scale - vmin / scale) / (vmax / scale - vmin / scale),
+                   0.0, 1.0)
     rgba = _COLORMAPS[kind](unit)  # (rows, cols, 4)
     rgba[masked] = MASKED_RGBA
-    luminance = rgba[..., :3] @ np.array([0.2126, 0.7152, 0.0722])
+    rgba[nan] = NAN_RGBA
     labels = tuple(tuple(_cell_label(x, kind) for x in row) for row in matrix.tolist())
-    return CellStyle(labels, rgba, luminance > 0.45, masked, CMAPS[kind], vmin, vmax)
+    return CellStyle(labels, rgba, dark_text_reads_better(rgba), masked, nan, CMAPS[kind], vmin, vmax)
+
+
+def relative_luminance(rgb):  # [..., 3] sRGB in [0, 1] -> [...]
+    """WCAG's relative luminance of sRGB colours."""
+    rgb = np.asarray(rgb, dtype=float)[..., :3]
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    return linear @ np.array([0.2126, 0.7152, 0.0722])
+
+
+def contrast(rgb_a, rgb_b):  # -> WCAG contrast ratio, 1 … 21
+    """How well text of one colour reads on the other: 4.5 or more is WCAG AA."""
+    a, b = relative_luminance(rgb_a), relative_luminance(rgb_b)
+    return (np.maximum(a, b) + 0.05) / (np.minimum(a, b) + 0.05)
+
+
+def dark_text_reads_better(rgba):  # [..., 4] -> [...] bool
+    """True where black text contrasts more with the fill than white text does."""
+    black, white = np.zeros(3), np.ones(3)
+    return contrast(rgba, black) >= contrast(rgba, white)
 
 
 def token_labels(n):
     """Row and column labels: token numbers from 1, as in the article."""
     return [str(i + 1) for i in range(n)]
+
+
+# ---------------------------------------------------------------------------
+# The font of the figures' texts.
+
+FONT_DIR = Path(__file__).parent / "fonts"
+KO_FONT_FILE = FONT_DIR / "NotoSansCJKkr-Regular-subset.ttf"
+KO_FONT = "Noto Sans CJK KR Attention Lab"  # the family name inside KO_FONT_FILE: its own, see tools/subset_font.py
+KO_FONT_POSTSCRIPT = "NotoSansCJKkr-Regular-AttentionLab"
+FALLBACK_FONT = "DejaVu Sans"  # ships with matplotlib: Latin, math symbols, ᵀ, ₕ, ↺
+FONT_FAMILIES = {"ko": (KO_FONT, FALLBACK_FONT), "en": (FALLBACK_FONT, KO_FONT)}
+# Characters drawn besides the registries' words: ASCII, and the symbols of the numbers and formulas.
+FONT_SYMBOLS = "".join(map(chr, range(0x20, 0x7F))) + "−∞√·×÷→←↓↑≈…–—ᵀ₁₂ₕᵢΣ±≤≥‘’“”|"
+
+
+def font_strings():  # -> list of str
+    """Every word a figure can draw in either language: text.WORDS, the stage labels, the masks' words, the
+    mask conventions' labels (notebook 08's heatmap titles) and the ordinals."""
+    strings = [w for lang in text.WORDS for w in text.WORDS[lang].values()]
+    strings += [label for stage in STAGES.values() for label in stage.label.values()]
+    for mask in MASKS.values():
+        strings += [*mask.label.values(), *mask.caption.values(), *mask.used.values()]
+        strings += [label for p in mask.params for label in p.label.values()]
+    strings += [label for convention in CONVENTIONS.values() for label in convention.label.values()]  # notebook 08
+    strings += [text.ordinal(n, lang) for n in range(1, 33) for lang in text.WORDS]
+    return strings
+
+
+def font_characters():  # -> str, sorted
+    """What the shipped Korean font must hold: every character of `font_strings()`, and FONT_SYMBOLS."""
+    return "".join(sorted(c for c in set("".join(font_strings())) | set(FONT_SYMBOLS) if c.isprintable()))

@@ -577,7 +577,7 @@ class Explorer(W.VBox):
                 placed = True
                 sections += [self._head_section(reads, i, score_range) for i in heads]
         return {"shape": tr.shapes(), "note": self.note(tr), "marks": self.controls["marks"].value,
-                "step": self.redraw_count, "sections": sections}
+                "step": self.redraw_count, "inks": [style.INK_LIGHT, style.INK_DARK], "sections": sections}
 
     def _section(self, name, reads):
         L, tr = self.L, reads

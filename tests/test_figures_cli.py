@@ -1,25 +1,34 @@
-"""The export command: every figure to a file, clear errors on bad arguments."""
+"""The export command: every figure to a file, in either language, 16:9 on request; every error one line."""
 
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+import matplotlib
 import matplotlib.image
+import numpy as np
 import pytest
 
-from attention_lab import figures, plotting
+from attention_lab import figures, plotting, style, text
 
 
 def names(fmt):
     return sorted(f"{name}.{fmt}" for name in plotting.FIGURES)
 
 
+def run(argv, capsys):
+    """main(argv) -> (status, stdout, stderr lines)."""
+    status = figures.main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err.strip().splitlines()
+
+
 @pytest.mark.parametrize("fmt", ["svg", "png", "pdf"])
-def test_writes_every_article_figure(tmp_path, capsys, fmt):
-    assert figures.main(["--out", str(tmp_path), "--format", fmt, "--dpi", "50"]) == 0
+def test_writes_every_figure(tmp_path, capsys, fmt):
+    status, out, err = run(["--out", str(tmp_path), "--format", fmt, "--dpi", "40"], capsys)
+    assert (status, err) == (0, [])
     assert sorted(p.name for p in tmp_path.iterdir()) == names(fmt)
-    printed = capsys.readouterr().out.split()
-    assert sorted(printed) == sorted(str(tmp_path / n) for n in names(fmt))
+    assert sorted(out.split()) == sorted(str(tmp_path / n) for n in names(fmt))
     for path in tmp_path.iterdir():
         assert path.stat().st_size > 1000
         if fmt == "png":
@@ -33,39 +42,125 @@ def test_writes_every_article_figure(tmp_path, capsys, fmt):
             assert path.read_bytes().startswith(b"%PDF")
 
 
-def test_random_example_sizes(tmp_path, capsys):
-    assert figures.main(["--out", str(tmp_path / "new"), "--format", "png", "--dpi", "40",
-                         "--T", "2", "--d", "2", "--h", "1", "--seed", "1"]) == 0
-    assert sorted(p.name for p in (tmp_path / "new").iterdir()) == names("png")
+def test_korean_slides_are_16_9_and_korean(tmp_path, capsys):
+    status, _, err = run(["--out", str(tmp_path), "--format", "svg", "--lang", "ko", "--slides"], capsys)
+    assert (status, err) == (0, [])
+    for name in plotting.FIGURES:
+        svg = ET.parse(tmp_path / f"{name}.svg").getroot()
+        size = (float(svg.get("width").rstrip("pt")) / 72, float(svg.get("height").rstrip("pt")) / 72)
+        if name in plotting.SLIDE_FIGURES:
+            assert size == pytest.approx(plotting.SLIDE_SIZE, abs=0.01), name
+    fig3 = (tmp_path / "fig3_mask.svg").read_text()
+    assert text.WORDS["ko"]["fig_mask_rule"] in fig3  # the Korean words, kept as comments beside their outlines
+
+
+def test_png_slides_have_the_slide_size_in_pixels(tmp_path, capsys):
+    """Also: a masked example with grouped K/V heads, in Korean, into a folder that does not exist yet."""
+    out = tmp_path / "new" / "folder"
+    status, _, err = run(["--out", str(out), "--format", "png", "--slides", "--dpi", "30", "--T", "4", "--h", "4",
+                          "--kv-heads", "1", "--mask", "prefix", "--prefix", "2", "--lang", "ko"], capsys)
+    assert (status, err) == (0, [])
+    assert sorted(p.name for p in out.iterdir()) == names("png")
+    for name in plotting.SLIDE_FIGURES:
+        assert matplotlib.image.imread(out / f"{name}.png").shape[:2] == (225, 400)  # 7.5 × 13.33 in at 30 dpi
+
+
+def test_svg_text_keeps_text_as_text_and_names_the_font(tmp_path, capsys):
+    rc_before = dict(matplotlib.rcParams)
+    status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
+    assert (status, err) == (0, [])
+    svg = (tmp_path / "fig3_mask.svg").read_text()
+    assert "<text" in svg and style.KO_FONT in svg and text.WORDS["ko"]["fig_mask_rule"] in svg
+    assert dict(matplotlib.rcParams) == rc_before  # svg.fonttype was set only while saving
+
+
+def test_help_states_the_limits_and_what_svg_text_needs(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        figures.parse_args(["--help"])
+    assert exit_.value.code == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    for limit in ("1 … 16", "1 … 64", "1 … 8", "d/h ≤ 8", "30 … 200"):
+        assert limit in shown
+    assert "The viewer then needs the fonts" in shown and style.KO_FONT in shown
+    for mask in ("sliding", "padding", "prefix"):
+        assert mask in shown
+    for param in ("--window", "--length", "--prefix"):  # generated from the mask registry
+        assert param in shown
+
+
+def test_sizes_grow_the_articles_example_and_a_seed_gives_a_random_one():
+    grown = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--d", "12", "--h", "3"]))
+    assert (grown.T, grown.d, grown.h) == (5, 12, 3)
+    assert grown.S[0, 2, :3].tolist() == [2, 0, 6]  # the article's corner, kept
+    random = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--d", "12", "--h", "3", "--seed", "1"]))
+    assert not np.array_equal(random.S[0, :3, :3], grown.S[0, :3, :3])
+
+
+def test_mask_and_its_parameters_come_from_the_registry():
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "sliding", "--window", "2"]))
+    assert (tr.mask_name, tr.mask_params) == ("sliding", {"window": 2})
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--mask", "padding", "--length", "2"]))
+    assert (tr.mask_name, tr.mask_params) == ("padding", {"length": 2})
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--h", "4", "--kv-heads", "2"]))
+    assert tr.kv_heads == 2
 
 
 @pytest.mark.parametrize("argv, message", [
     (["--T", "4", "--d", "6", "--h", "4"], "h: d=6 is not divisible by h=4"),
-    (["--T", "0"], "T: there must be at least one token"),
-    (["--T", "17"], "readable up to T=16"),
+    (["--T", "0"], "--T: must be from 1 to 16, got 0"),
+    (["--T", "17"], "--T: must be from 1 to 16, got 17"),
+    (["--d", "1000000000"], "--d: must be from 1 to 64"),
+    (["--h", "9"], "--h: must be from 1 to 8"),
+    (["--d", "64", "--h", "1"], "--d, --h: each head would have dh = d/h = 64 components"),
+    (["--h", "2", "--kv-heads", "3"], "kv_heads: must be from 1 to 2"),
+    (["--dpi", "0"], "--dpi: must be from 30 to 200, got 0"),
+    (["--dpi", "100000"], "--dpi: must be from 30 to 200"),
+    (["--seed", "-1"], "seed: must be from 0"),
+    (["--window", "2"], "window: mask 'causal' takes no parameters"),
+    (["--mask", "sliding", "--window", "9"], "window: must be from 1 to 3, got 9"),
+    (["--mask", "custom"], "--mask: invalid choice: 'custom'"),
+    (["--lang", "fr"], "--lang: invalid choice: 'fr'"),
     (["--format", "jpg"], "invalid choice: 'jpg'"),
     (["--T", "three"], "invalid int value"),
+    (["--svg-text", "--format", "png"], "--svg-text: applies to SVG files only"),
 ])
 def test_bad_arguments_fail_with_one_clear_line(tmp_path, capsys, argv, message):
-    assert figures.main(["--out", str(tmp_path / "out"), *argv]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert message in err[-1]
+    status, out, err = run(["--out", str(tmp_path / "out"), *argv], capsys)
+    assert status == 2 and out == ""
+    assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], err
     assert not (tmp_path / "out").exists()  # nothing written
 
 
 def test_out_is_required(capsys):
-    assert figures.main([]) == 2
-    assert "--out" in capsys.readouterr().err
+    status, _, err = run([], capsys)
+    assert status == 2 and len(err) == 1 and "--out" in err[0]
 
 
-def test_runs_as_a_module(tmp_path):
+@pytest.mark.parametrize("where, message", [
+    (lambda tmp: tmp / "file.txt", "is a file, not a folder"),
+    (lambda tmp: tmp / "file.txt" / "below", "cannot write to"),
+    (lambda tmp: "/proc/attention-lab-figures", "cannot write to"),  # refused even to root
+    (lambda tmp: "/proc/self", "cannot write to"),  # exists, but nothing can be created in it
+])
+def test_out_that_is_a_file_or_unwritable_is_refused(tmp_path, capsys, where, message):
+    (tmp_path / "file.txt").write_text("not a folder")
+    status, out, err = run(["--out", str(where(tmp_path)), "--format", "png"], capsys)
+    assert status == 2 and out == ""
+    assert len(err) == 1 and message in err[0], err
+
+
+def test_runs_as_a_module_and_never_prints_a_traceback(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "attention_lab.figures", "--out", str(tmp_path), "--format", "png",
-                         "--dpi", "40"], capture_output=True, text=True)
+                         "--dpi", "30", "--lang", "ko"], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
     assert len(ok.stdout.split()) == len(plotting.FIGURES)
+    for argv in (["--d", "7", "--h", "2"], ["--dpi", "0"], ["--out", "/proc/self"], ["--T", "x"]):
+        bad = subprocess.run([sys.executable, "-m", "attention_lab.figures", "--out", str(tmp_path), *argv],
+                             capture_output=True, text=True)
+        assert bad.returncode == 2, argv
+        assert len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr, bad.stderr
     bad = subprocess.run([sys.executable, "-m", "attention_lab.figures", "--out", str(tmp_path),
                           "--d", "7", "--h", "2"], capture_output=True, text=True)
-    assert bad.returncode == 2
     assert bad.stderr.strip() == (
         "error: h: d=7 is not divisible by h=2, so the heads cannot have equal width dh = d / h. "
         "With d=7 use h in [1, 7], or change d to a multiple of 2."

@@ -121,13 +121,19 @@ def test_anything_but_a_css_colour_is_refused(color):
         hm.swatch(color)
 
 
+def test_nan_cells_show_nan_in_a_colour_of_their_own_as_in_the_figures():
+    found = cells(hm.heatmap_html([[1.0, np.nan], [np.inf, -np.inf]], "values"))
+    assert [c[3] for c in found] == ["1", style.NAN_LABEL, "∞", style.NEG_INF_LABEL]
+    nan_fill = "#{:02x}{:02x}{:02x}".format(*np.rint(np.array(style.NAN_RGBA[:3]) * 255).astype(int))
+    assert found[1][1] == nan_fill and "al-masked" not in found[1][0] and "al-masked" in found[3][0]
+
+
 @pytest.mark.parametrize(("matrix", "match"), [
-    ([[1, np.nan]], r"^matrix: holds NaN at row 1, column 2"), ([[np.inf, 1]], r"^matrix: holds ∞ at row 1, column 1"),
     (np.zeros((0, 3)), r"^matrix: is empty \(shape \(0, 3\)\)"), (np.zeros((2, 0)), "^matrix: is empty"),
     (np.ones(3), "^matrix: a heatmap needs a 2-D matrix"), ([[1, "a"]], "^matrix:"), ([[1j]], "^matrix: complex"),
     ([[1, 2], [3]], "^matrix:"), ([[10**400]], "^matrix:"),
 ])
-def test_nan_infinite_empty_and_odd_matrices_are_refused_by_name(matrix, match):
+def test_empty_and_odd_matrices_are_refused_by_name(matrix, match):
     with pytest.raises(ValueError, match=match):
         hm.heatmap_html(matrix, "values")
     with pytest.raises(ValueError, match=match):

@@ -1,4 +1,5 @@
-"""Annotated heatmaps and the article's figures: the numbers drawn are the trace's, in the article's format."""
+"""Annotated heatmaps and the article's figures, in both languages: the numbers drawn are the trace's, in the
+article's format; numbers share one size; text is readable (size on slides, contrast); no global state."""
 
 import warnings
 
@@ -8,12 +9,14 @@ import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 import attention_lab as al
-from attention_lab import plotting, style
+from attention_lab import plotting, style, text
 
 MINUS_INF = "\u2212\u221e"
+LANGS = ("en", "ko")
 
 
 @pytest.fixture(scope="module")
@@ -21,16 +24,38 @@ def tr():
     return al.article_example()
 
 
-def all_texts(fig):
-    """Every string drawn on a figure, sub-figures and axes included."""
-    return [t.get_text() for t in fig.findobj(Text)]
+@pytest.fixture(scope="module")
+def figures(tr):
+    """Every figure of the article's example, in both languages, normal layout (and slides where there is one)."""
+    made = {}
+    for lang in LANGS:
+        for name, make in plotting.FIGURES.items():
+            made[name, lang, False] = draw(make(tr, lang=lang))
+            if name in plotting.SLIDE_FIGURES:
+                made[name, lang, True] = draw(make(tr, lang=lang, slides=True))
+    return made
 
 
 def draw(fig):
-    """Render with Agg, as an export would; any warning (e.g. "Glyph missing") fails the test."""
+    """Render with Agg, as an export would; any warning (e.g. "Glyph … missing") fails the test."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         FigureCanvasAgg(fig).draw()
+    return fig
+
+
+def visible_texts(fig):
+    """Every Text that is drawn with something in it (tick labels that are switched off are not)."""
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
+
+
+def all_texts(fig):
+    return [t.get_text() for t in visible_texts(fig)]
+
+
+def cell_numbers(fig):
+    """The numbers written in cells and tables (see plotting._write_labels)."""
+    return [t for t in visible_texts(fig) if t.get_gid() == plotting.NUMBER_GID]
 
 
 def new_ax(size=(4, 4)):
@@ -66,12 +91,45 @@ def test_masked_cells_are_hatched_grey_and_labelled_minus_infinity(tr):
     assert np.allclose(drawn.image.get_array()[masked], style.MASKED_RGBA)
 
 
+def test_a_nan_cell_is_labelled_nan_in_a_colour_of_its_own():
+    matrix = np.array([[1.0, np.nan], [-np.inf, 0.5]])
+    drawn = plotting.heatmap(new_ax(), matrix, "scores")
+    assert [t.get_text() for t in drawn.texts] == ["1", "NaN", MINUS_INF, "0.5"]
+    assert np.allclose(drawn.image.get_array()[0, 1], style.NAN_RGBA)
+    assert style.NAN_RGBA != style.MASKED_RGBA
+    nan_text = drawn.texts[1]
+    assert style.contrast(matplotlib.colors.to_rgb(nan_text.get_color()), style.NAN_RGBA) >= style.MIN_CONTRAST
+
+
+def test_the_html_renderer_reads_the_same_nan_style():
+    from attention_lab import html
+
+    out = html.heatmap_html(np.array([[np.nan, 1.0]]), "weights")
+    fill = "#{:02x}{:02x}{:02x}".format(*(round(255 * c) for c in style.NAN_RGBA[:3]))
+    assert ">NaN<" in out and fill in out
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0)])
+def test_an_empty_matrix_is_refused_by_name(shape):
+    with pytest.raises(ValueError, match=r"matrix: a heatmap needs at least one row and one column"):
+        plotting.heatmap(new_ax(), np.zeros(shape), "values")
+    with pytest.raises(ValueError, match="matrix: "):
+        style.cell_style(np.zeros(shape), "values")
+
+
 def test_colours_and_text_colours_come_from_style(tr):
     drawn = plotting.heatmap(new_ax(), tr.S[0], "scores")
     cells = style.cell_style(tr.S[0], "scores")
     assert np.allclose(drawn.image.get_array(), cells.rgba)
     dark = [matplotlib.colors.to_hex(t.get_color()) == style.INK_DARK for t in drawn.texts]
     assert dark == cells.text_dark.ravel().tolist()
+
+
+def test_cell_text_contrasts_at_least_4_5_to_1_on_every_fill():
+    fills = np.array([matplotlib.colormaps[c](np.linspace(0, 1, 257)) for c in style.CMAPS.values()])
+    cells_dark = style.dark_text_reads_better(fills)
+    ink = np.where(cells_dark[..., None], 0.0, 1.0) * np.ones(3)
+    assert style.contrast(ink, fills).min() >= style.MIN_CONTRAST
 
 
 def test_weights_use_the_fixed_0_to_1_scale(tr):
@@ -93,9 +151,34 @@ def test_ticks_are_one_based_token_numbers_and_labels_are_set(tr):
     assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("S", "Key token", "Query token")
 
 
+def test_heatmap_in_korean_uses_the_shipped_font(tr):
+    ax = new_ax()
+    plotting.heatmap(ax, tr.S[0], "scores", title="점수 행렬 S", xlabel="Key 토큰", lang="ko")
+    assert ax.title.get_fontfamily() == list(style.FONT_FAMILIES["ko"])
+    draw(ax.figure)
+
+
+def test_heatmap_text_parameters_are_converted_or_refused(tr):
+    ax = new_ax()
+    plotting.heatmap(ax, tr.S[0], "scores", title=5, xlabel=1.5)
+    assert (ax.get_title(), ax.get_xlabel()) == ("5", "1.5")
+    with pytest.raises(ValueError, match="title: must be text"):
+        plotting.heatmap(new_ax(), tr.S[0], "scores", title=b"S")
+    with pytest.raises(ValueError, match="row_labels: need a list of 3 labels"):
+        plotting.heatmap(new_ax(), tr.S[0], "scores", row_labels=["a"])
+    with pytest.raises(ValueError, match="annotate: must be True or False"):
+        plotting.heatmap(new_ax(), tr.S[0], "scores", annotate="yes")
+    with pytest.raises(ValueError, match="lang: use 'ko'"):
+        plotting.heatmap(new_ax(), tr.S[0], "scores", lang="fr")
+    with pytest.raises(ValueError, match="ax: must be a matplotlib Axes"):
+        plotting.heatmap(None, tr.S[0], "scores")
+    with pytest.raises(ValueError, match="kind: unknown kind"):
+        plotting.heatmap(new_ax(), tr.S[0], "colours")
+
+
 def test_heatmap_leaves_no_global_state(tr):
     rc_before, figs_before = dict(matplotlib.rcParams), plt.get_fignums()
-    drawn = plotting.heatmap(new_ax(), tr.P[0], "weights")
+    drawn = plotting.heatmap(new_ax(), tr.P[0], "weights", lang="ko")
     assert dict(matplotlib.rcParams) == rc_before
     assert plt.get_fignums() == figs_before
     assert drawn.image is not None and drawn.texts
@@ -111,7 +194,7 @@ def test_too_small_cells_leave_values_out_and_say_so():
     ax = new_ax((2, 2))
     drawn = plotting.heatmap(ax, matrix, "values", xlabel="Key token")
     assert drawn.texts == []
-    assert plotting.OMITTED_NOTE in ax.get_xlabel() and drawn.note is ax.xaxis.label
+    assert text.WORDS["en"]["fig_omitted"] in ax.get_xlabel() and drawn.note is ax.xaxis.label
     forced = plotting.heatmap(new_ax((2, 2)), matrix, "values", annotate=True)
     assert len(forced.texts) == 256
 
@@ -126,33 +209,60 @@ def test_dot_product_text_reads_like_the_article(tr):
     assert style.dot_product_text(tr.Qh[0, 2], tr.Kh[0, 0]) == expected
 
 
-# --- the article's figures -----------------------------------------------------
+# --- the article's figures, in both languages ---------------------------------------
 
-def test_figure_2_explains_the_score_as_a_dot_product(tr):
-    texts = all_texts(plotting.figure_scores(tr))
-    assert any("S[3, 1] = \u22121\u00b71 + 1\u00b7(\u22121) + 1\u00b72 + 2\u00b71 = 2" in t for t in texts)
-    assert any("Query of token 3 = [\u22121, 1, 1, 2]" in t and "Key of token 1 = [1, \u22121, 2, 1]" in t
-               for t in texts)
-    assert any("S[3, 1] / \u221a4 = 2 / 2 = 1" in t for t in texts)
+# What each figure must draw of the article's example: its numbers as the article writes them.
+ARTICLE_NUMBERS = {
+    "fig1_heads": ["−1", "2", "0.818", "0.182", "0.114", "0.042", "0.844"],
+    "fig2_scores": ["2", "6", "1.5", "−2"],
+    "fig3_mask": ["1.5", "3", "−1", MINUS_INF],
+    "fig4_softmax": ["1", "3", "$e^{1}$", "$e^{0}$", "$e^{3}$", "2.718", "20.09", "23.8", "0.114", "0.042", "0.844",
+                     "0.818", "0.182"],
+    "fig5_weighted_sum": ["0.114", "0.042", "0.844", "0.818", "0.182"],
+    "scaling_head1": ["6", "1.5", "0.818", "0.114", "0.953", "0.047", "0.018", "0.002", "0.980"],
+    "stages_head1": ["2", "6", "1.5", MINUS_INF, "0.818", "0.182", "0.114", "0.042", "0.844"],
+    "all_heads": ["2", "6", "1.5", MINUS_INF, "0.818", "0.182", "0.114", "0.042", "0.844"],
+}
 
 
-def test_figure_2_shares_the_scale_of_S_and_S_scaled(tr):
-    fig = plotting.figure_scores(tr)
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name, slides", [(name, False) for name in plotting.FIGURES] +
+                         [(name, True) for name in plotting.SLIDE_FIGURES])
+def test_every_figure_draws_the_articles_numbers(figures, name, lang, slides):
+    texts = all_texts(figures[name, lang, slides])
+    for label in ARTICLE_NUMBERS[name]:
+        assert label in texts, (name, lang, label)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figure_2_explains_the_score_as_a_dot_product(figures, lang):
+    W = text.WORDS[lang]
+    texts = " ".join(all_texts(figures["fig2_scores", lang, False]))
+    assert "S[3, 1] = \u22121\u00b71 + 1\u00b7(\u22121) + 1\u00b72 + 2\u00b71 = 2" in texts
+    assert W["fig_scores_vectors"].format(i=3, j=1, q="[\u22121, 1, 1, 2]", k="[1, \u22121, 2, 1]") in texts
+    assert "S[3, 1] / \u221a4 = 2 / 2 = 1" in texts
+
+
+def test_figure_2_shares_the_scale_of_S_and_S_scaled(figures):
+    fig = figures["fig2_scores", "en", False]
     clims = {im.get_clim() for im in fig.findobj(matplotlib.image.AxesImage) if im.cmap.name == "RdBu_r"}
     assert clims == {(-6.0, 6.0)}
 
 
-def test_figure_3_shows_the_mask_and_its_sum(tr):
-    texts = all_texts(plotting.figure_mask(tr))
+@pytest.mark.parametrize("lang", LANGS)
+def test_figure_3_shows_the_mask_its_caption_and_its_sum(figures, lang):
+    texts = all_texts(figures["fig3_mask", lang, False])
     assert texts.count(MINUS_INF) == 6  # M and S/√dh + M, 3 each
-    assert "1.5" in texts and "\u22121" in texts
+    caption = next(t for t in texts if text.WORDS[lang]["fig_mask_rule"] in t)
+    assert " ".join(al.MASKS["causal"].caption[lang].split()) in " ".join(caption.split())
 
 
-def test_figure_4_shows_scores_exponentials_and_weights(tr):
-    texts = all_texts(plotting.figure_softmax(tr))
-    for label in ("0.114", "0.042", "0.844", "$e^{1}$", "$e^{0}$", "$e^{3}$", "2.718", "20.09"):
-        assert label in texts
-    assert any("23.8" in t for t in texts)
+def test_figure_3_names_another_mask_and_its_parameter():
+    tr = al.article_example("sliding", T=5, window=2)
+    for lang in LANGS:
+        caption = " ".join(" ".join(all_texts(plotting.figure_mask(tr, lang=lang))).split())
+        assert " ".join(al.MASKS["sliding"].caption[lang].split()) in caption
+        assert f"{al.MASKS['sliding'].params[0].label[lang]} = 2" in caption
 
 
 def test_figure_4_sends_masked_scores_to_zero(tr):
@@ -167,55 +277,180 @@ def test_figure_4_reads_the_weights_from_the_trace(tr):
     assert "0.250" in texts and "0.114" not in texts
 
 
-def test_figure_5_shows_the_weighted_sum(tr):
-    texts = all_texts(plotting.figure_weighted_sum(tr))
-    assert any("0.114\u00b7V1 + 0.042\u00b7V2 + 0.844\u00b7V3 \u2248 [0.114, 0.042, 0.844, 1]" in t for t in texts)
+def test_figure_4s_table_has_no_lines_and_no_tick_marks(figures):
+    fig = figures["fig4_softmax", "en", True]
+    table = next(ax for ax in fig.axes if any(t.get_text() == "$e^{1}$" for t in ax.texts))
+    assert not table.lines and not table.collections and not table.images  # no grid lines, no heatmap
+    assert not any(spine.get_visible() for spine in table.spines.values())
+    for axis in (table.xaxis, table.yaxis):
+        assert all(tick.tick1line.get_markersize() == 0 or not tick.tick1line.get_visible()
+                   for tick in axis.get_major_ticks())
+    result_row = [t for t in table.texts if t.get_text() in ("0.114", "0.042", "0.844")]
+    assert len(result_row) == 3
+    assert {t.get_fontsize() for t in table.texts} == {result_row[0].get_fontsize()}  # the result is as large
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figure_5_shows_the_weighted_sum(figures, lang):
+    texts = all_texts(figures["fig5_weighted_sum", lang, False])
+    equation = text.WORDS[lang]["fig_weighted_equation"].format(
+        i=3, terms="0.114\u00b7V1 + 0.042\u00b7V2 + 0.844\u00b7V3", row="[0.114, 0.042, 0.844, 1]")
+    assert equation in texts
+    assert "0.114 \u00d7 V1" in texts and "0.844 \u00d7 V3" in texts
     assert texts.count("0.844") >= 4  # P, O, the weighted V3 and the output row
 
 
-def test_figure_1_marks_heads_in_their_colours(tr):
-    fig = plotting.figure_heads(tr)
-    frames = {matplotlib.colors.to_hex(p.get_edgecolor()) for p in fig.findobj(matplotlib.patches.Rectangle)
-              if p.get_linewidth() == 3}
-    assert frames == {style.head_color(0).lower(), style.head_color(1).lower()}
-    assert "$O_{1}$" in all_texts(fig) and "$O_{2}$" in all_texts(fig)
+def test_figure_1_names_each_head_in_words_and_frames_it_in_its_colour(figures):
+    for lang in LANGS:
+        fig = figures["fig1_heads", lang, True]
+        texts = all_texts(fig)
+        for n in (1, 2):
+            assert any(t.startswith(text.WORDS[lang]["head_n"].format(n=n)) for t in texts)
+        frames = {matplotlib.colors.to_hex(p.get_edgecolor()) for p in fig.findobj(Rectangle)
+                  if p.get_linewidth() == 3}
+        assert frames == {style.head_color(0).lower(), style.head_color(1).lower()}
+        for words in ("fig_heads_split", "fig_heads_core", "fig_heads_concat"):  # the flow, in order
+            assert text.WORDS[lang][words] in texts
+        assert "$Q$  (3 × 8)" in texts and "$H$ = Concat  (3 × 8)" in texts
+        assert any("$O_{1}$  (3 × 4)" in t for t in texts) and any("$O_{2}$  (3 × 4)" in t for t in texts)
 
 
-def test_all_heads_labels_each_head_in_its_colour(tr):
-    fig = plotting.figure_all_heads(tr)
-    labels = [sub._supylabel for sub in fig.subfigs]
-    assert [t.get_text() for t in labels] == ["Head 1", "Head 2"]
-    assert [matplotlib.colors.to_hex(t.get_color()) for t in labels] == [c.lower() for c in style.HEAD_COLORS[:2]]
+def test_figure_1_with_shared_kv_heads():
+    tr = al.article_example(T=3, d=8, h=4, kv_heads=2)
+    texts = all_texts(draw(plotting.figure_heads(tr, lang="ko")))
+    assert "$K$  (3 × 4)" in texts and "$Q$  (3 × 8)" in texts
 
 
-def test_figures_are_bare_figures_without_pyplot(tr):
-    figs_before = plt.get_fignums()
-    for make in plotting.FIGURES.values():
-        assert type(make(tr)) is Figure
+@pytest.mark.parametrize("lang", LANGS)
+def test_scaling_figure_shows_P_with_and_without_the_scale(figures, lang):
+    texts = all_texts(figures["scaling_head1", lang, False])
+    for name in ("S", "S_scaled", "P", "P_unscaled"):
+        assert al.STAGES[name].label[lang] in texts
+    assert text.WORDS[lang]["fig_scaling_without"] in texts and text.WORDS[lang]["fig_scaling_with"] in texts
+
+
+def test_all_heads_names_each_head_in_a_frame_of_its_colour(figures):
+    fig = figures["all_heads", "en", False]
+    names = [t for t in visible_texts(fig) if t.get_text() in ("Head 1", "Head 2")]
+    assert [t.get_text() for t in names] == ["Head 1", "Head 2"]
+    assert [matplotlib.colors.to_hex(t.get_bbox_patch().get_edgecolor()) for t in names] == \
+        [c.lower() for c in style.HEAD_COLORS[:2]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figures_speak_the_readers_language(figures, lang):
+    other = "en" if lang == "ko" else "ko"
+    for (name, fig_lang, _), fig in figures.items():
+        if fig_lang != lang:
+            continue
+        texts = " ".join(all_texts(fig))
+        hangul = any("\uac00" <= c <= "\ud7a3" for c in texts)
+        assert hangul == (lang == "ko"), name
+        assert text.WORDS[other]["query"] not in texts or text.WORDS[other]["query"] == text.WORDS[lang]["query"]
+
+
+def test_numbers_within_one_figure_share_one_size(figures):
+    for key, fig in figures.items():
+        sizes = {t.get_fontsize() for t in cell_numbers(fig)}
+        assert len(sizes) == 1, (key, sizes)
+
+
+def test_slide_figures_are_16_9_with_no_text_under_10_pt_and_all_on_the_slide(figures):
+    for (name, lang, slides), fig in figures.items():
+        if not slides:
+            continue
+        assert tuple(fig.get_size_inches()) == pytest.approx(plotting.SLIDE_SIZE)
+        assert_readable_on_the_slide(fig, name, lang)
+
+
+def assert_readable_on_the_slide(fig, *what):
+    """No text under 10 pt, and every text within the 16:9 page."""
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox.expanded(1.01, 1.01)
+    for t in visible_texts(fig):
+        assert t.get_fontsize() >= 10, (*what, t.get_text(), t.get_fontsize())
+        box = t.get_window_extent(renderer)
+        assert page.contains(box.x0, box.y0) and page.contains(box.x1, box.y1), (*what, t.get_text())
+
+
+def _background(t, fig):
+    """What is behind a Text: its own box, the cell it labels, or the white page."""
+    if t.get_bbox_patch() is not None:
+        return matplotlib.colors.to_rgb(t.get_bbox_patch().get_facecolor())
+    ax = t.axes
+    if ax is not None and t.get_transform() == ax.transData:
+        x, y = t.get_position()
+        for image in ax.images:
+            return image.get_array()[int(round(y)), int(round(x))][:3]
+        for patch in ax.patches:
+            if isinstance(patch, Rectangle) and patch.contains_point(ax.transData.transform((x, y))):
+                return matplotlib.colors.to_rgb(patch.get_facecolor())
+    return (1.0, 1.0, 1.0)
+
+
+def test_every_text_contrasts_at_least_4_5_to_1(figures):
+    """A head's colour marks frames and swatches, never text: every text is black or white on what is behind it."""
+    for key, fig in figures.items():
+        for t in visible_texts(fig):
+            ink = matplotlib.colors.to_rgb(t.get_color())
+            assert style.contrast(ink, _background(t, fig)) >= style.MIN_CONTRAST, (key, t.get_text())
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figures_are_bare_figures_that_leave_rcparams_alone(tr, lang):
+    rc_before, figs_before = dict(matplotlib.rcParams), plt.get_fignums()
+    for name, make in plotting.FIGURES.items():
+        fig = make(tr, lang=lang)
+        assert type(fig) is Figure
+        if name in plotting.SLIDE_FIGURES:
+            make(tr, lang=lang, slides=True)
+    assert dict(matplotlib.rcParams) == rc_before
     assert plt.get_fignums() == figs_before
 
 
-def test_figure_arguments_are_checked(tr):
-    with pytest.raises(ValueError, match="head"):
-        plotting.figure_stages(tr, head=2)
-    with pytest.raises(ValueError, match="row"):
-        plotting.figure_softmax(tr, row=-1)
+def test_old_call_forms_still_work(tr):
+    """The notebooks' calls: positional head, query, key, row."""
+    assert all_texts(plotting.figure_stages(tr, head=0))
+    assert all_texts(plotting.figure_scores(tr, head=0, query=2, key=0))
+    assert all_texts(plotting.figure_mask(tr, head=0))
+    assert all_texts(plotting.figure_softmax(tr, head=0, row=2))
+    assert all_texts(plotting.figure_weighted_sum(tr, 0, 2))
+    assert all_texts(plotting.figure_heads(tr)) and all_texts(plotting.figure_all_heads(tr))
 
 
-# Sizes from T=1 to T=16 and h=1 to 8: the extremes and a few in between (the whole grid takes minutes).
-SIZES = [(1, 1), (1, 8), (16, 8), (3, 2), (8, 4)]
+@pytest.mark.parametrize("call, message", [
+    (lambda tr: plotting.figure_stages(tr, head=2), "head: must be from 0 to 1"),
+    (lambda tr: plotting.figure_scores(tr, head=True), "head: must be a whole number, got True/False"),
+    (lambda tr: plotting.figure_scores(tr, query=3), "query: must be from 0 to 2"),
+    (lambda tr: plotting.figure_scores(tr, key=-1), "key: must be from 0 to 2"),
+    (lambda tr: plotting.figure_scores(tr, key=1.0), "key: must be a whole number"),
+    (lambda tr: plotting.figure_softmax(tr, row=-1), "row: must be from 0 to 2"),
+    (lambda tr: plotting.figure_weighted_sum(tr, row=False), "row: must be a whole number, got True/False"),
+    (lambda tr: plotting.figure_mask(tr, head="0"), "head: must be a whole number"),
+    (lambda tr: plotting.figure_heads(tr, lang="kr"), "lang: use 'ko'"),
+    (lambda tr: plotting.figure_heads(tr, slides="yes"), "slides: must be True or False"),
+    (lambda tr: plotting.figure_scaling(tr.P), "tr: a figure draws an AttentionTrace"),
+])
+def test_figure_arguments_are_checked(tr, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(tr)
 
 
-@pytest.mark.parametrize("T,h", SIZES)
-def test_every_figure_builds_and_draws_without_warnings(T, h):
-    tr = al.random_example(T, 2 * h, h, seed=T + h)
+# Sizes from T=1 to T=16 and h=1 to 8 (dh ≤ 8, as the explorer and the export allow): the extremes and between.
+SIZES = [(1, 1, 1), (1, 8, 8), (16, 64, 8), (16, 8, 1), (3, 8, 2), (8, 16, 4)]
+
+
+@pytest.mark.parametrize("T,d,h", SIZES)
+def test_every_figure_builds_and_draws_without_warnings(T, d, h):
+    tr = al.article_example(T=T, d=d, h=h)
+    lang = "ko" if T % 2 else "en"
     for name, make in plotting.FIGURES.items():
-        fig = make(tr)
-        draw(fig)  # Agg: raises on "Glyph missing" or any other warning
+        fig = draw(make(tr, lang=lang))  # Agg: raises on "Glyph missing" or any other warning
         assert fig.get_size_inches().max() < 25, name
+        if name in plotting.SLIDE_FIGURES and T in (1, 16):
+            assert_readable_on_the_slide(draw(make(tr, lang=lang, slides=True)), name, T, d, h)
 
 
-def test_article_figures_draw_without_missing_glyphs(tr, recwarn):
-    for make in plotting.FIGURES.values():
-        FigureCanvasAgg(make(tr)).draw()
-    assert not [w for w in recwarn if "Glyph" in str(w.message)]
+def test_the_first_tokens_keep_the_articles_numbers_when_the_example_grows():
+    texts = all_texts(plotting.figure_softmax(al.article_example(T=5, d=12, h=3), lang="ko"))
+    assert "$e^{3}$" in texts and "20.09" in texts
