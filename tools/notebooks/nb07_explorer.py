@@ -43,7 +43,7 @@ What you will see:
 First, the article's example, with Head 1's stages in order in one figure: the score matrix S, S / √dh, the scores with the mask M added, the weights P and the output O. The −∞ cells are grey and hatched.
 """,
     ),
-    code("al.plotting.figure_stages(tr, head=0)"),
+    code("al.plotting.figure_stages(tr, head=0, lang=LANG)"),
     md(
         """
 두 head를 나란히 보면, 같은 순서로 계산해도 head마다 가중치와 결과가 다르다는 것을 확인할 수 있습니다.
@@ -52,7 +52,7 @@ First, the article's example, with Head 1's stages in order in one figure: the s
 Side by side, the two heads follow the same steps yet end with different weights and outputs.
 """,
     ),
-    code("al.plotting.figure_all_heads(tr)"),
+    code("al.plotting.figure_all_heads(tr, lang=LANG)"),
     md(
         """
 ## 탐색기
@@ -111,7 +111,7 @@ In the widget, pick Q, K or V and a token, rewrite its row and press Enter: ever
 K_mine = tr.K.copy()
 K_mine[0, :4] = [1, -1, 2, 3]  # the first Key token, Head 1
 mine = al.attention_trace(tr.Q, K_mine, tr.V, h=2)
-al.plotting.figure_stages(mine, head=0)
+al.plotting.figure_stages(mine, head=0, lang=LANG)
 """,
     ),
     code("al.explorer(Q=tr.Q, K=K_mine, V=tr.V, h=2, lang=LANG)"),
