@@ -80,8 +80,9 @@ WORDS = {
     },
 }
 
-# The live explorer's own words (attention_lab.widgets): notes, the row editor, the change marks.
-_EXPLORER_WORDS = {
+# The live explorer's own words (attention_lab.widgets): notes, the row editor, the change marks. Only the browser
+# shows them, never a figure, so they are kept out of WORDS (whose characters the figures' font must hold).
+EXPLORER_WORDS = {
     "en": {
         "yours": "your numbers", "kv_heads": "K/V heads g", "kv_head_n": "K/V head {n}", "marks": "mark changes",
         "query_n": "Query token {n}", "key_n": "Key token {n}", "output_n": "output of token {n}",
@@ -127,8 +128,6 @@ _EXPLORER_WORDS = {
         "components": ("성분 1", "성분 1–{n}"), "kv_span": ("K/V head 1", "K/V head 1–{n}"),
     },
 }
-for _lang, _words in _EXPLORER_WORDS.items():
-    WORDS[_lang].update(_words)
 
 _KO_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
 

@@ -90,7 +90,8 @@ VIEWS = {
 }
 
 
-LABELS = {lang: text.words(lang) for lang in checks.LANGS}  # stage and mask words: from their registries, at use
+# The package's words and the explorer's own; stage and mask words come from their registries, at use.
+LABELS = {lang: {**text.words(lang), **text.EXPLORER_WORDS[lang]} for lang in checks.LANGS}
 
 
 class StageView(anywidget.AnyWidget):

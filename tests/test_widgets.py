@@ -93,7 +93,7 @@ def ex():
 
 def test_starts_on_the_articles_example(ex):
     assert isinstance(ex, W.VBox) and ex.redraw_count == 1 and ex.source == "article"
-    assert ex.view.picture["note"] == text.words("en")["note_article"]
+    assert ex.view.picture["note"] == text.EXPLORER_WORDS["en"]["note_article"]
     assert grid(ex, "S@0")[2] == ["2", "0", "6"]
     assert grid(ex, "S_scaled@0")[1] == ["3", "1.5", "−1"]
     assert grid(ex, "S_masked@0")[1] == ["3", "1.5", NEG_INF_LABEL]
@@ -113,7 +113,7 @@ def test_sizes_grow_the_article_example_and_never_switch_the_source(ex):
                                       "small integers from −2 to 2 that stay put when you move a size."
     for name, value in ARTICLE_SIZES.items():
         ex.controls[name].value = value
-    assert ex.view.picture["note"] == text.words("en")["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
+    assert ex.view.picture["note"] == text.EXPLORER_WORDS["en"]["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
 
 
 ARTICLE_SIZES = {"T": 3, "h": 2, "dh": 4}
@@ -159,7 +159,7 @@ def test_reset_brings_back_the_article_example(ex):
     ex.controls["reset"].click()
     assert ex.redraw_count == count + 1
     assert (ex.source, ex.T, ex.h, ex.dh, ex.mask, ex.trace.kv_heads) == ("article", 3, 2, 4, "causal", 2)
-    assert ex.view.picture["note"] == text.words("en")["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
+    assert ex.view.picture["note"] == text.EXPLORER_WORDS["en"]["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
     check_invariants(ex)
 
 
@@ -376,7 +376,7 @@ def test_korean_uses_ordinals_and_both_languages_have_every_word():
     ko.controls["row"].value = 15
     assert "열여섯 번째 행의 Softmax" in words(ko, "softmax@0")
     assert "Query token" not in str(ko.view.picture)
-    assert set(text.WORDS["ko"]) == set(text.WORDS["en"])
+    assert set(widgets.LABELS["ko"]) == set(widgets.LABELS["en"])
     ko.controls["h"].value = 3
     assert [label for label, _ in ko.controls["head"].options] == ["Head 1", "Head 2", "Head 3", "모든 head"]
 
