@@ -578,9 +578,12 @@ def _frame_heads(ax, blocks, dh, T, look, label, heads_per_block=1):
     ax.set_title(ax.get_title(), fontsize=look.text, pad=2.4 * look.text + 8)
 
 
-def figure_scores(tr, head=0, query=None, key=None, *, lang="en", slides=False):  # AttentionTrace -> Figure
-    """Figure 2: Q_i × K_iᵀ = S (T × T) for one head, one score explained as a dot product, then S / √dh."""
-    tr, look = _check_trace(tr), _look(lang, slides)
+def figure_scores(tr, head=0, query=None, key=None, *, lang="en", slides=False, scaled=True):  # trace -> Figure
+    """Figure 2: Q_i × K_iᵀ = S (T × T) for one head, one score explained as a dot product, then S / √dh.
+
+    scaled=False leaves the division by √dh out (notebook 02 shows S before notebook 03 teaches the scale).
+    """
+    tr, look, scaled = _check_trace(tr), _look(lang, slides), checks.boolean("scaled", scaled)
     head = _check_head(tr, head)
     query, key = _token(tr, query, "query", 2), _token(tr, key, "key", 0)
     W, T, dh = look.words, tr.T, tr.dh
@@ -601,26 +604,29 @@ def figure_scores(tr, head=0, query=None, key=None, *, lang="en", slides=False):
         rf"$\div\sqrt{{{dh}}}$",
         (S_scaled, "scores", dict(title=_formula_title("S_scaled", look.lang), vmin=vmin, vmax=vmax,
                                   xlabel=W["key"])),
-    ]
-    page = _new_page(look, 2 * dh + 2 * T + 3 * OPERATOR_WIDTH + 3, max(T, dh) + 3, extra_w=2, extra_h=1.8)
+    ][:None if scaled else -2]
+    width = 2 * dh + (2 * T + 3 * OPERATOR_WIDTH if scaled else T + 2 * OPERATOR_WIDTH) + 3
+    page = _new_page(look, width, max(T, dh) + 3, extra_w=2, extra_h=1.8)
     fig = page.fig
     title = _title(fig, W["fig_scores_title"].format(n=n), look, head)
     grid = fig.add_gridspec(2, 1, height_ratios=[max(T, dh) + 1, 1.5])
-    q_ax, k_ax, s_ax, scaled_ax = _heatmap_row(page, grid[0], items)
-    outline(q_ax, query, 0, 1, dh)
-    outline(k_ax, 0, key, dh, 1)
-    outline(s_ax, query, key)
-    outline(scaled_ax, query, key)
+    axes = _heatmap_row(page, grid[0], items)
+    outline(axes[0], query, 0, 1, dh)
+    outline(axes[1], 0, key, dh, 1)
+    for ax in axes[2:]:  # S, and S / √dh when shown
+        outline(ax, query, key)
 
     i, j = query + 1, key + 1
-    score, scaled = S[query, key], S_scaled[query, key]
-    _caption(fig.add_subplot(grid[1]), [
+    score = S[query, key]
+    lines = [
         W["fig_scores_vectors"].format(i=i, j=j, q=style.format_row(Qh[query]), k=style.format_row(Kh[key])),
         W["fig_scores_dot"].format(i=i, j=j, terms=style.dot_product_text(Qh[query], Kh[key]),
                                    score=style.format_value(score, "scores")),
-        f"S[{i}, {j}] / \u221a{dh} = {style.format_value(score, 'scores')} / {style.format_value(np.sqrt(dh))}"
-        f" = {style.format_value(scaled, 'scores')}",
-    ], look)
+    ]
+    if scaled:
+        lines.append(f"S[{i}, {j}] / \u221a{dh} = {style.format_value(score, 'scores')} / "
+                     f"{style.format_value(np.sqrt(dh))} = {style.format_value(S_scaled[query, key], 'scores')}")
+    _caption(fig.add_subplot(grid[1]), lines, look)
     return _finish(page, title)
 
 

@@ -222,3 +222,16 @@ WORDS["ko"].update({
     "fig_scaling_without": "√dh로 나누지 않으면",
     "fig_scaling_with": "√dh로 나누면",
 })
+
+
+# --- The notebooks' own figures (titles and axes drawn in notebook code): keys starting with "nb_". ----------------
+WORDS["en"].update({
+    "nb_spread": "spread of the scores",
+    "nb_top_weight": "mean of the largest weight per row",
+    "nb_read_as": "{mask}, read as\n{convention}",
+})
+WORDS["ko"].update({
+    "nb_spread": "점수의 퍼짐",
+    "nb_top_weight": "행마다 가장 큰 가중치의 평균",
+    "nb_read_as": "{mask}를 이렇게 읽으면:\n{convention}",
+})

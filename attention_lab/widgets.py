@@ -55,13 +55,13 @@ class View:
 
     items: tuple
     mask: str = "causal"  # the mask it starts with
-    mask_control: bool = True  # offer the mask control: only once the mask has been taught
+    masks: tuple = None  # the masks its mask control offers: None, every mask of the registry; (), no mask control
     kv_control: bool = False  # offer the K/V heads control (grouped-query attention)
 
     @classmethod
     def of(cls, items):
-        """The view of a list of names; it offers the mask control when a stage from M on (or a breakdown that
-        reads P) is in it, and the K/V heads control when a per-K/V-head stage (Kh, Vh) is."""
+        """The view of a list of names; it offers every mask when a stage from M on (or a breakdown that reads P)
+        is in it, and the K/V heads control when a per-K/V-head stage (Kh, Vh) is."""
         if isinstance(items, (str, bytes)) or not hasattr(items, "__iter__"):
             raise ValueError(f"view: use one of {', '.join(map(repr, VIEWS))} or a list of names, got {items!r:.60}.")
         items = tuple(items)
@@ -73,19 +73,26 @@ class View:
                              f"{list(SECTIONS)}.")
         order = [list(STAGES).index(x) for x in items if x in STAGES]
         uses_mask = any(i >= _MASKED_FROM for i in order) or bool({"softmax", "weighted_sum"} & set(items))
-        return cls(items, mask_control=uses_mask, kv_control=any(STAGES[x].heads == "kv" for x in items
-                                                                  if x in STAGES))
+        return cls(items, masks=None if uses_mask else (), kv_control=any(STAGES[x].heads == "kv" for x in items
+                                                                          if x in STAGES))
+
+    def offered_masks(self):  # -> the names of the masks the mask control offers
+        return masks.MASK_NAMES if self.masks is None else self.masks
 
 
 HEAD_ITEMS = ("S", "S_scaled", "M", "S_masked", "P", "Vh", "O")
-# One per notebook, each showing only what has been taught so far (02 S; 03 the scale; 04 M; 05 P; 06 O; 07 all).
+ARTICLE_MASKS = ("causal", "none")  # the article teaches the causal mask; the others come in notebook 08
+# One per notebook, each showing only what has been taught so far: 02 S; 03 the scale; 04 M; 05 P; 06 O;
+# 00 and 07 the article's whole flow; 08 every mask; "all" (the default, and notebook 10) every control.
 VIEWS = {
-    "heads": View(("split", "outputs", "concat"), mask_control=False),
-    "scores": View(("S", "dot"), mask_control=False),
-    "scaling": View(("S", "S_scaled", "P", "P_unscaled", "scaling_note"), mask="none", mask_control=False),
-    "mask": View(("S_scaled", "M", "S_masked", "dot")),  # notebooks 04 and 08
-    "softmax": View(("S_masked", "P", "softmax")),  # 05 and 09
-    "weighted_sum": View(("P", "Vh", "O", "weighted_sum")),
+    "heads": View(("split", "outputs", "concat"), masks=()),
+    "scores": View(("S", "dot"), masks=()),
+    "scaling": View(("S", "S_scaled", "P", "P_unscaled", "scaling_note"), mask="none", masks=()),
+    "mask": View(("S_scaled", "M", "S_masked", "dot"), masks=ARTICLE_MASKS),
+    "softmax": View(("S_masked", "P", "softmax"), masks=ARTICLE_MASKS),
+    "weighted_sum": View(("P", "Vh", "O", "weighted_sum"), masks=ARTICLE_MASKS),
+    "article": View(("split", *HEAD_ITEMS, *BREAKDOWNS, "concat"), masks=ARTICLE_MASKS),
+    "masks": View(("M", "S_masked", "P", "softmax")),
     "all": View(("split", *HEAD_ITEMS, *BREAKDOWNS, "concat"), kv_control=True),
 }
 
@@ -273,9 +280,9 @@ class Explorer(W.VBox):
             if spec.kv_control:
                 c["kv_heads"] = W.Dropdown(options=_divisors(h), value=h if kv_heads is None else kv_heads,
                                            description=L["kv_heads"], style=initial, layout=W.Layout(width="150px"))
-        offered = masks.MASK_NAMES if spec.mask_control else ()
-        offered = tuple(dict.fromkeys((*offered, mask)))  # the mask asked for is offered, whatever the view
-        if spec.mask_control:
+        offered = spec.offered_masks()
+        if offered:
+            offered = tuple(dict.fromkeys((*offered, mask)))  # the mask asked for is offered, whatever the view
             c["mask"] = W.ToggleButtons(options=[(MASKS[n].label[self.lang], n) for n in offered], value=mask,
                                         description=L["mask"], style=buttons, layout=inline())
         for name in offered:  # one slider per parameter of each mask offered; shown while its mask is chosen

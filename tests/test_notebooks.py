@@ -44,9 +44,9 @@ ARTICLE_NUMBERS = {
                              "[0.114, 0.042, 0.844]", "[0.114, 0.042, 0.844, 1]"],
 }
 WIDGET_VIEW = {
-    "00_overview": "all", "01_heads": "heads", "02_scores": "scores", "03_scaling": "scaling",
+    "00_overview": "article", "01_heads": "heads", "02_scores": "scores", "03_scaling": "scaling",
     "04_causal_mask": "mask", "05_softmax": "softmax", "06_weighted_sum": "weighted_sum",
-    "08_masks": "mask", "09_pytorch": "softmax",
+    "07_explorer": "article", "08_masks": "masks", "09_pytorch": "softmax", "10_kv_cache": "all",
 }
 WIDGETS = ("al.explorer(", "al.decode_view(", "al.blockwise_view(")  # each follows a static figure of what it shows
 UNANSWERED = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
@@ -179,8 +179,29 @@ def test_every_widget_has_a_static_figure_above_it(notebook):
         assert "application/vnd.jupyter.widget-view+json" in cells[i].outputs[0].data
         above = cells[i - 1]
         assert any("image/png" in out.get("data", {}) for out in above.outputs), (name, above.source)
-    if name in WIDGET_VIEW:
-        assert f'view="{WIDGET_VIEW[name]}"' in cells[widgets[0]].source
+    if name in WIDGET_VIEW:  # every explorer of the notebook shows the view of what it has taught
+        explorers = [c.source for c in cells if "al.explorer(" in c.source]
+        assert explorers and all(f'view="{WIDGET_VIEW[name]}"' in src for src in explorers), (name, explorers)
+
+
+CAPTION = {"ko": "**그림.**", "en": "**Figure.**"}
+
+
+def test_every_figure_has_a_caption_in_the_readers_language(notebook):
+    lang, name, nb = notebook
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code" and any("image/png" in out.get("data", {}) for out in cell.get("outputs", [])):
+            caption = nb.cells[i + 1]
+            assert caption.cell_type == "markdown" and caption.source.startswith(CAPTION[lang]), (name, cell.source)
+            assert "\n" not in caption.source.strip() and len(caption.source) < 400, caption.source  # one line
+            assert bool(HANGUL.search(caption.source)) == (lang == "ko"), caption.source
+
+
+def test_korean_figures_are_drawn_in_korean(notebook):
+    lang, name, nb = notebook
+    for cell in code_cells(nb):
+        if any("image/png" in out.get("data", {}) for out in cell.get("outputs", [])) and "al.plotting." in cell.source:
+            assert re.search(r"\bLANG\b", cell.source), (name, cell.source)
 
 
 def test_nbval_checks_are_tags_not_comments_in_the_learners_code(notebook):

@@ -169,9 +169,11 @@ VIEW_CONTROLS = {  # besides source, seed, reset, T, h, dh and marks, which ever
     "heads": set(),
     "scores": {"head", "query", "key"},
     "scaling": {"head"},
-    "mask": {"head", "query", "key", "mask", "sliding.window", "padding.length", "prefix.prefix"},
-    "softmax": {"head", "row", "mask", "sliding.window", "padding.length", "prefix.prefix"},
-    "weighted_sum": {"head", "row", "mask", "sliding.window", "padding.length", "prefix.prefix"},
+    "mask": {"head", "query", "key", "mask"},  # notebooks 04–06 (and 00, 07) offer the article's masks only
+    "softmax": {"head", "row", "mask"},
+    "weighted_sum": {"head", "row", "mask"},
+    "article": {"head", "query", "key", "row", "mask"},
+    "masks": {"head", "row", "mask", "sliding.window", "padding.length", "prefix.prefix"},  # notebook 08
     "all": {"head", "query", "key", "row", "mask", "kv_heads", "sliding.window", "padding.length", "prefix.prefix"},
 }
 
@@ -188,7 +190,9 @@ def test_each_view_offers_the_controls_its_stages_need_all_in_the_layout(view):
     assert ex.view in layout and layout[ex.view]
     if "mask" in ex.controls:
         offered = [v for _, v in ex.controls["mask"].options]
-        assert offered == list(masks.MASK_NAMES)
+        assert offered == list(widgets.VIEWS[view].offered_masks())
+        assert offered == (["causal", "none"] if view in ("mask", "softmax", "weighted_sum", "article")
+                           else list(masks.MASK_NAMES))
 
 
 def test_a_control_missing_from_the_layout_is_caught(ex):
@@ -281,8 +285,9 @@ def test_views_per_notebook_show_only_what_has_been_taught():
     assert keys("mask") == ["S_scaled", "M", "S_masked", "dot"]
     assert keys("softmax") == ["S_masked", "P", "softmax"]
     assert keys("weighted_sum") == ["P", "Vh", "O", "weighted_sum"]
-    assert keys("all") == ["Q", "K", "V", "S", "S_scaled", "M", "S_masked", "P", "Vh", "O", "dot", "softmax",
-                           "weighted_sum", "H"]
+    every = ["Q", "K", "V", "S", "S_scaled", "M", "S_masked", "P", "Vh", "O", "dot", "softmax", "weighted_sum", "H"]
+    assert keys("all") == every and keys("article") == every
+    assert keys("masks") == ["M", "S_masked", "P", "softmax"]
 
 
 def test_scores_view_breaks_the_dot_product_down_without_the_mask():

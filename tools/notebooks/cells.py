@@ -5,6 +5,9 @@ A notebook source (one file per notebook in this folder) is a list of cells:
     md(ko, en)              a Markdown cell, Korean and English text
     code(src, check=False)  a code cell, identical in both editions; check=True
                             tags it `nbval-check-output`, so nbval compares its output
+    figure(src, ko, en)     a code cell that draws a figure, and its one-line caption
+                            (Markdown) under it: a reader who cannot see the image
+                            still knows what it shows
     exercise(id, ko, en, n) the task (Markdown), the learner's cell (answer = ... and
                             the check), and the solution folded in a Markdown <details>
                             block: folded in every renderer, and Run All does not run it
@@ -49,6 +52,14 @@ def md(ko, en):
 def code(src, check=False):
     src = src.strip()
     return Cell("code", {"ko": src, "en": src}, tags=(CHECK_TAG,) if check else ())
+
+
+CAPTION = {"ko": "**그림.**", "en": "**Figure.**"}  # how a caption starts, so a test can find every one
+
+
+def figure(src, ko, en):
+    """A figure's code cell and its caption, one line in each language, right under it."""
+    return [code(src), md(f"{CAPTION['ko']} {ko.strip()}", f"{CAPTION['en']} {en.strip()}")]
 
 
 def folded_code(summary, src):  # -> Markdown: code in a <details> block, folded until opened

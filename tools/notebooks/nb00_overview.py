@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "00_overview"
 
@@ -76,7 +76,9 @@ print(tr.shapes())
 As in Figure 1, each head runs Core Attention on its own Q, K and V, and the heads' outputs O1 and O2, concatenated token by token (Concat), form H.
 """,
     ),
-    code("al.plotting.figure_heads(tr)"),
+    figure("al.plotting.figure_heads(tr, lang=LANG)",
+           "글의 예시(T = 3, d = 8, h = 2). Q·K·V를 head별로 나누고, head마다 Core Attention을 계산하고, 두 head의 출력 O₁, O₂를 이어 붙여(Concat) H를 만듭니다.",
+           "The article's example (T = 3, d = 8, h = 2): Q, K, V split into heads, Core Attention in each head, and the outputs O₁, O₂ concatenated (Concat) into H."),
     md(
         """
 ## 토큰 3을 따라가기
@@ -106,7 +108,9 @@ for name in al.stages.HEAD_STAGES:
 The same stages for every token of Head 1, as a figure. The grey hatched cells are the −∞ positions removed by the mask.
 """,
     ),
-    code("al.plotting.figure_stages(tr, head=0)"),
+    figure("al.plotting.figure_stages(tr, head=0, lang=LANG)",
+           "Head 1의 모든 단계: S, S / √dh, 마스크 M, S / √dh + M, 가중치 P, 출력 O. 회색 빗금 칸이 −∞입니다.",
+           "Every stage of Head 1: S, S / √dh, the mask M, S / √dh + M, the weights P and the output O. Grey hatched cells are −∞."),
     md(
         """
 ## Concat: H
@@ -139,8 +143,10 @@ for i, row in enumerate(tr.H, start=1):
 You can explore all of the stages above with a widget. The figure below is a stored static picture of both heads, visible even where widgets do not run; in the widget under it you can change T, d, h, the mask and the example.
 """,
     ),
-    code("al.plotting.figure_all_heads(tr)"),
-    code("al.explorer(lang=LANG, view=\"all\")"),
+    figure("al.plotting.figure_all_heads(tr, lang=LANG)",
+           "두 head의 모든 단계를 head마다 한 줄씩 그렸습니다. 아래 위젯이 처음 보여 주는 값과 같습니다.",
+           "Every stage of both heads, one row per head: the same numbers the widget below starts with."),
+    code("al.explorer(lang=LANG, view=\"article\")"),
     md("## 연습 문제", "## Exercises"),
     exercise("00.dh", "글의 예시에서 head 하나의 차원 dh를 `tr`로 계산해 보세요.",
              "Compute the width dh of one head in the article's example from `tr`.", 1),
@@ -160,6 +166,15 @@ You can explore all of the stages above with a widget. The figure below is a sto
 | 05 | [Softmax](05_softmax.ipynb) | 점수를 가중치 P로 바꾸기 |
 | 06 | [Value의 가중합](06_weighted_sum.ipynb) | O = PV |
 | 07 | [탐색기](07_explorer.ipynb) | 모든 단계를 한 화면에서 |
+
+글보다 한 걸음 더:
+
+| # | 노트북 | 내용 |
+| --- | --- | --- |
+| 08 | [여러 가지 마스크](08_masks.ipynb) | sliding window, padding, prefix, 마스크를 적는 여러 방식과 −1e9의 문제 |
+| 09 | [PyTorch로 같은 숫자를](09_pytorch.ipynb) | SDPA와 `nn.MultiheadAttention`으로 얻는 글의 숫자 |
+| 10 | [생성과 KV 캐시](10_kv_cache.ipynb) | 토큰 하나씩 생성하기, KV 캐시의 크기, GQA와 MQA |
+| 11 | [블록 단위 Softmax](11_blockwise_softmax.ipynb) | T × T 행렬 없이 정확하게 계산하기 |
 """,
         """
 ## The notebooks
@@ -174,6 +189,15 @@ You can explore all of the stages above with a widget. The figure below is a sto
 | 05 | [Softmax](05_softmax.ipynb) | turning scores into weights P |
 | 06 | [The weighted sum of Values](06_weighted_sum.ipynb) | O = PV |
 | 07 | [The explorer](07_explorer.ipynb) | every stage on one screen |
+
+Beyond the article:
+
+| # | notebook | contents |
+| --- | --- | --- |
+| 08 | [Masks and their conventions](08_masks.ipynb) | sliding window, padding, prefix; the ways code writes a mask, and what −1e9 costs |
+| 09 | [The same numbers from PyTorch](09_pytorch.ipynb) | the article's numbers from SDPA and `nn.MultiheadAttention` |
+| 10 | [Generation and the KV cache](10_kv_cache.ipynb) | token by token from the cache; its size; GQA and MQA |
+| 11 | [The blockwise softmax](11_blockwise_softmax.ipynb) | exact attention without the T × T matrix |
 """,
     ),
     next_link("01_heads.ipynb", "다음: 01 — head 나누기", "Next: 01 — Splitting into heads"),

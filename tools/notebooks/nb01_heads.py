@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "01_heads"
 
@@ -81,7 +81,9 @@ print("Head 2: Q3   =", format_row(Qh[1, 2], "values"))
 Figure 1 shows this flow. Each head takes the columns in its colour, runs Core Attention on them, and the outputs O1 and O2 are joined into H.
 """,
     ),
-    code("al.plotting.figure_heads(tr)"),
+    figure("al.plotting.figure_heads(tr, lang=LANG)",
+           "그림 1. Q·K·V의 열을 head별로 나누고(각 head의 열은 자기 색의 테두리), head마다 Core Attention으로 O₁, O₂를 만든 뒤, 같은 토큰 위치끼리 이어 붙여(Concat) H를 만듭니다.",
+           "Figure 1: Q, K, V split by columns into heads (each head's columns framed in its colour), Core Attention in each head giving O₁ and O₂, and Concat, token by token, into H."),
     md(
         """
 ## head는 서로 독립적입니다
@@ -145,16 +147,18 @@ print("concat(split(Q)) = Q:", np.array_equal(al.concat_heads(Qh), tr.Q))
         """
 ## 직접 해 보기
 
-아래 그림은 두 head의 모든 단계를 head마다 한 줄씩 보여 주는 정적 그림입니다. 그 아래 위젯에서는 head 수 h와 head 차원 dh를 바꾸며, Q·K·V가 어떻게 나뉘고 H로 다시 이어지는지 볼 수 있습니다.
+아래 위젯은 글의 예시를 head 4개로 늘린 모습(h = 4, d = 16)에서 시작합니다. Head 1과 Head 2의 성분 1–4는 글의 숫자 그대로이고, Head 3과 4가 새로 붙었습니다. 위젯 위의 그림은 그 첫 화면을 그대로 그린 것이라, 위젯이 동작하지 않는 곳에서도 볼 수 있습니다. 위젯에서 head 수 h와 head 차원 dh를 바꾸며 Q·K·V가 어떻게 나뉘고 H로 다시 이어지는지 살펴보세요. h = 2, dh = 4로 돌아오면 글의 예시가 그대로 나옵니다.
 """,
         """
 ## Try it
 
-The static figure below shows every stage of both heads, one row per head. In the widget under it you can change the number of heads h and the head width dh and watch how Q, K, V are split and joined back into H.
+The widget below starts on the article's example grown to four heads (h = 4, d = 16): components 1–4 of Heads 1 and 2 keep the article's numbers, and Heads 3 and 4 are new. The figure above it draws that first picture, so it can be seen even where widgets do not run. In the widget, change the number of heads h and the head width dh and watch how Q, K, V are split and joined back into H; back at h = 2, dh = 4 the article's example returns, number for number.
 """,
     ),
-    code("al.plotting.figure_all_heads(tr)"),
-    code("al.explorer(lang=LANG, view=\"heads\")"),
+    figure("al.plotting.figure_heads(al.article_example(d=16, h=4), lang=LANG)",
+           "글의 예시를 head 4개로 늘린 모습(T = 3, d = 16, h = 4): 아래 위젯의 첫 화면과 같습니다.",
+           "The article's example grown to four heads (T = 3, d = 16, h = 4): the first picture of the widget below."),
+    code("al.explorer(lang=LANG, view=\"heads\", h=4)"),
     md("## 연습 문제", "## Exercises"),
     exercise("01.head2_q3", "Head 2에 들어가는 토큰 3의 Query(네 성분)를 `tr.Q`에서 잘라 내 보세요.",
              "Slice token 3's Query as Head 2 sees it (four components) out of `tr.Q`.", 1),

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "02_scores"
 
@@ -91,13 +91,15 @@ for i, row in enumerate(S, start=1):
     ),
     md(
         """
-그림 2는 Q1과 K1ᵀ를 곱해 S를 만드는 과정입니다. 테두리로 강조한 칸이 위에서 계산한 내적입니다. 그림 오른쪽 끝의 S / √dh는 다음 노트북에서 다룹니다.
+그림 2는 Q1과 K1ᵀ를 곱해 S를 만드는 과정입니다. 테두리로 강조한 칸이 위에서 계산한 내적입니다. 글의 그림 2에는 S를 √dh로 나눈 결과도 있는데, 그 단계는 다음 노트북에서 다룹니다.
 """,
         """
-Figure 2 builds S as the product of Q1 and K1ᵀ; the outlined cells are the dot product above. The S / √dh on the far right is the subject of the next notebook.
+Figure 2 builds S as the product of Q1 and K1ᵀ; the outlined cells are the dot product above. The article's Figure 2 also divides S by √dh: that step is the next notebook's.
 """,
     ),
-    code("al.plotting.figure_scores(tr, head=0, query=2, key=0)"),
+    figure("al.plotting.figure_scores(tr, head=0, query=2, key=0, scaled=False, lang=LANG)",
+           "그림 2. Head 1에서 Q₁ × K₁ᵀ = S. 테두리 친 토큰 3의 Query와 토큰 1의 Key의 내적 2가 S의 세 번째 행, 첫 번째 열에 들어갑니다.",
+           "Figure 2: Q₁ × K₁ᵀ = S in Head 1. The outlined dot product of token 3's Query and token 1's Key, 2, goes to row 3, column 1 of S."),
     md(
         """
 ## 직접 해 보기

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "03_scaling"
 
@@ -56,37 +56,27 @@ for i in range(tr.T):
     ),
     md(
         """
-아래 그림은 나누기 전과 후의 Head 1 점수 행렬입니다. 색의 기준이 같으므로, 나눈 뒤 점수 차이가 줄어든 것이 색으로도 보입니다.
+아래 그림의 위 줄은 나누기 전과 후의 Head 1 점수 행렬입니다. 색의 기준이 같으므로, 나눈 뒤 점수 차이가 줄어든 것이 색으로도 보입니다. 아래 줄은 각 점수에 Softmax를 적용해 얻은 가중치입니다. Softmax는 05에서 자세히 다루지만, 여기서는 점수가 클수록 큰 가중치를 받고 한 행의 가중치를 더하면 1이라는 것만 알면 됩니다. 나누지 않은 점수 [2, 0, 6]에서는 토큰 3이 가중치를 거의 다 가져가고(0.980), √dh로 나눈 [1, 0, 3]에서는 다른 토큰도 가중치를 받습니다. 마스크는 04에서 다루므로 이 그림과 아래 위젯에는 아직 마스크가 없습니다.
 """,
         """
-The figure below shows Head 1's score matrix before and after the division. Both use the same colour scale, so the smaller differences after the division show in the colours as well.
+The top line of the figure below is Head 1's score matrix before and after the division. Both use the same colour scale, so the smaller differences after the division show in the colours as well. The bottom line is the weights a softmax makes of each: notebook 05 covers the softmax, and here it is enough that a larger score gets a larger weight and each row's weights add up to 1. From the unscaled scores [2, 0, 6] token 3 takes almost all the weight (0.980); from [1, 0, 3], divided by √dh, the other tokens get some too. The mask comes in notebook 04, so neither this figure nor the widget below has one yet.
 """,
     ),
-    code(
-        """
-from matplotlib.figure import Figure
-
-fig = Figure(figsize=(6.4, 2.9), layout="constrained")
-left, right = fig.subplots(1, 2)
-vmin, vmax = al.style.value_range("scores", S)
-al.plotting.heatmap(left, S, "scores", title=r"$S = QK^\\top$", vmin=vmin, vmax=vmax, ylabel="query token",
-                    xlabel="key token")
-al.plotting.heatmap(right, S_scaled, "scores", title=r"$S/\\sqrt{d_h}$", vmin=vmin, vmax=vmax, xlabel="key token")
-fig
-""",
-    ),
+    figure("al.plotting.figure_scaling(tr, head=0, lang=LANG)",
+           "Head 1에서 S와 S / √dh(위), 그리고 √dh로 나누지 않은 P와 나눈 P(아래). 세 번째 행은 [0.018, 0.002, 0.980]과 [0.114, 0.042, 0.844]입니다.",
+           "Head 1's S and S / √dh (top), and P without and with the division by √dh (bottom): row 3 is [0.018, 0.002, 0.980] against [0.114, 0.042, 0.844]."),
     md(
         """
 ## 직접 해 보기
 
-아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 위젯은 글의 예시에서 시작합니다. dh를 키우면 각 head의 Query와 Key에 성분이 덧붙고, 성분 1–4는 글의 숫자 그대로 남습니다. 그림 위의 설명 줄이 어디까지가 글의 숫자인지 알려 줍니다. 그래서 점수마다 새로 붙은 성분끼리의 곱이 더해집니다. 한 번 움직일 때마다 값이 바뀐 칸에는 잠깐 테두리가 생깁니다.
+아래 위젯에서 head 차원 dh를 바꾸면 나누는 값 √dh가 어떻게 바뀌는지 볼 수 있습니다. 위젯은 글의 예시에서 시작합니다. dh를 키우면 각 head의 Query와 Key에 성분이 덧붙고, 성분 1–4는 글의 숫자 그대로 남습니다. 그래서 점수마다 새로 붙은 성분끼리의 곱이 더해집니다. 어디까지가 글의 숫자인지는 그림 위의 설명 줄이 알려 줍니다. 한 번 움직일 때마다 값이 바뀐 칸에는 잠깐 테두리가 생깁니다.
 
 위젯은 √dh로 나눈 점수로 얻은 가중치 P와, 나누지 않은 점수로 얻었을 가중치를 함께 보여 줍니다. dh를 8까지 키우면서, 나누지 않은 쪽에서 한 토큰이 가중치를 거의 다 가져가는지 비교해 보세요. dh를 다시 4로 내리면 글의 예시가 그대로 돌아옵니다.
 """,
         """
 ## Try it
 
-In the widget below, change the head dimension dh and watch the divisor √dh change. The widget starts on the article's example. Raising dh adds components to every head's Query and Key rows while components 1–4 keep the article's numbers; the line above the picture says which numbers are the article's. So every score gains the products of the new components. After each move, the cells whose value changed are outlined for a moment.
+In the widget below, change the head dimension dh and watch the divisor √dh change. The widget starts on the article's example. Raising dh adds components to every head's Query and Key rows while components 1–4 keep the article's numbers, so every score gains the products of the new components; the line above the picture says which numbers are the article's. After each move, the cells whose value changed are outlined for a moment.
 
 The widget shows both the weights P from the scaled scores and the weights the unscaled scores would give. Raise dh up to 8 and compare: without the division, one token soon takes almost all the weight. Bring dh back to 4 and the article's example is back, number for number.
 """,
@@ -129,22 +119,29 @@ for row in zip(dims, spread, spread_scaled, top, top_scaled):
     print(f"{dh:>4} {np.sqrt(dh):>6.2f} {s:>8.2f} {s_scaled:>11.2f} {p:>10.3f} {p_scaled:>14.3f}")
 """,
     ),
-    code(
+    figure(
         """
+from matplotlib.figure import Figure
+
+W, family = al.text.words(LANG), al.plotting.font_family(LANG)
 fig = Figure(figsize=(8, 3), layout="constrained")
 ax_std, ax_top = fig.subplots(1, 2)
 ax_std.plot(dims, spread, "o-", label="std(S)")
 ax_std.plot(dims, np.sqrt(dims), "k--", linewidth=1, label=r"$\\sqrt{d_h}$")
 ax_std.plot(dims, spread_scaled, "s-", label=r"std$(S/\\sqrt{d_h})$")
-ax_std.set(xscale="log", yscale="log", xlabel=r"$d_h$", title="spread of the scores")
+ax_std.set(xscale="log", yscale="log", xlabel=r"$d_h$")
+ax_std.set_title(W["nb_spread"], fontfamily=family)
 ax_top.plot(dims, top, "o-", label=r"softmax$(S)$")
 ax_top.plot(dims, top_scaled, "s-", label=r"softmax$(S/\\sqrt{d_h})$")
-ax_top.set(xscale="log", ylim=(0, 1.05), xlabel=r"$d_h$", title="mean of the largest weight per row")
+ax_top.set(xscale="log", ylim=(0, 1.05), xlabel=r"$d_h$")
+ax_top.set_title(W["nb_top_weight"], fontfamily=family)
 for ax in (ax_std, ax_top):
     ax.set_xticks(dims, [str(n) for n in dims])
     ax.legend(fontsize=8)
 fig
 """,
+        "무작위 Q, K에서 dh에 따른 점수의 표준편차(왼쪽)와 행마다 가장 큰 가중치의 평균(오른쪽): √dh로 나누지 않으면 퍼짐이 √dh처럼 커지고 가중치가 한 토큰에 몰립니다.",
+        "With random Q and K, the standard deviation of the scores (left) and the mean of each row's largest weight (right) as dh grows: unscaled, the spread grows like √dh and the weight piles onto one token.",
     ),
     md(
         """

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "04_causal_mask"
 
@@ -100,7 +100,9 @@ for i in range(tr.T):
 Figure 3 shows S / √dh, M and their sum side by side. The −∞ cells are grey and hatched so that they cannot be mistaken for small numbers. In the widget below you can change the number of tokens T or switch the mask off and on.
 """,
     ),
-    code("al.plotting.figure_mask(tr, head=0)"),
+    figure("al.plotting.figure_mask(tr, head=0, lang=LANG)",
+           "그림 3. Head 1의 S / √dh에 마스크 M(0과 −∞)을 더한 결과. 대각선 위쪽(미래 토큰)이 −∞가 되고, 두 번째 행은 [3, 1.5, −∞]입니다.",
+           "Figure 3: Head 1's S / √dh plus the mask M (0 and −∞). Above the diagonal (future tokens) becomes −∞; row 2 is [3, 1.5, −∞]."),
     code("al.explorer(lang=LANG, view=\"mask\")"),
     md(
         """

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "05_softmax"
 
@@ -83,7 +83,9 @@ print("Σ P[i,·] =", format_row(P.sum(axis=-1), "weights"))
 Figure 4 shows how token 3's row becomes weights. In the widget below you can pick another row (Query token) or head.
 """,
     ),
-    code("al.plotting.figure_softmax(tr, head=0, row=2)"),
+    figure("al.plotting.figure_softmax(tr, head=0, row=2, lang=LANG)",
+           "그림 4. Head 1에서 토큰 3의 점수 [1, 0, 3]에 exp를 적용하고 그 합으로 나누어 가중치 [0.114, 0.042, 0.844]를 얻습니다.",
+           "Figure 4: in Head 1, token 3's scores [1, 0, 3] go through exp and are divided by their sum, giving the weights [0.114, 0.042, 0.844]."),
     code("al.explorer(lang=LANG, view=\"softmax\")"),
     md(
         """

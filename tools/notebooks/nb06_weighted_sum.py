@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "06_weighted_sum"
 
@@ -115,7 +115,9 @@ for i in range(tr.T):
 Figure 5 shows token 3's output as the weighted sum of the Value rows. In the widget below you can pick another token's row or another head.
 """,
     ),
-    code("al.plotting.figure_weighted_sum(tr, head=0, row=2)"),
+    figure("al.plotting.figure_weighted_sum(tr, head=0, row=2, lang=LANG)",
+           "그림 5. Head 1에서 토큰 3의 출력은 Value 행들에 가중치 0.114, 0.042, 0.844를 곱해 더한 [0.114, 0.042, 0.844, 1]입니다.",
+           "Figure 5: in Head 1, token 3's output is the Value rows weighted by 0.114, 0.042 and 0.844 and added: [0.114, 0.042, 0.844, 1]."),
     code("al.explorer(lang=LANG, view=\"weighted_sum\")"),
     md(
         """

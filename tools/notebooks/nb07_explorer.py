@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "07_explorer"
 
@@ -43,7 +43,9 @@ What you will see:
 First, the article's example, with Head 1's stages in order in one figure: the score matrix S, S / √dh, the scores with the mask M added, the weights P and the output O. The −∞ cells are grey and hatched.
 """,
     ),
-    code("al.plotting.figure_stages(tr, head=0, lang=LANG)"),
+    figure("al.plotting.figure_stages(tr, head=0, lang=LANG)",
+           "글의 예시에서 Head 1의 모든 단계: S, S / √dh, 마스크 M, S / √dh + M, 가중치 P, 출력 O.",
+           "Every stage of Head 1 in the article's example: S, S / √dh, the mask M, S / √dh + M, the weights P and the output O."),
     md(
         """
 두 head를 나란히 보면, 같은 순서로 계산해도 head마다 가중치와 결과가 다르다는 것을 확인할 수 있습니다.
@@ -52,7 +54,9 @@ First, the article's example, with Head 1's stages in order in one figure: the s
 Side by side, the two heads follow the same steps yet end with different weights and outputs.
 """,
     ),
-    code("al.plotting.figure_all_heads(tr, lang=LANG)"),
+    figure("al.plotting.figure_all_heads(tr, lang=LANG)",
+           "두 head의 모든 단계를 head마다 한 줄씩: 아래 탐색기의 첫 화면과 같은 값입니다.",
+           "Every stage of both heads, one row per head: the numbers the explorer below starts with."),
     md(
         """
 ## 탐색기
@@ -62,14 +66,13 @@ Side by side, the two heads follow the same steps yet end with different weights
 - **예시**: 글의 예시와 무작위 예시(seed) 중에서 고릅니다. 글의 예시는 크기를 바꾸면 함께 자랍니다. 토큰 1–3, Head 1–2, 성분 1–4는 글의 숫자 그대로이고, 나머지 자리는 토큰·head·성분마다 정해진 작은 정수입니다. 크기를 바꿔도 예시는 바뀌지 않으며, T = 3, h = 2, dh = 4로 돌아오면 글의 예시가 정확히 그대로 돌아옵니다. **↺ 글의 예시** 버튼은 언제든 글의 예시와 처음 선택으로 돌아갑니다.
 - **토큰 수 T**: 점수 행렬 S, 마스크 M, 가중치 P는 T × T입니다. 토큰을 늘려도 기존 토큰의 값은 그대로입니다.
 - **head 수 h**, **head 차원 dh**: 모델 차원은 d = h·dh로 정해집니다. Q·K·V와 Concat 결과 H는 T × d입니다. 숫자를 다 적기에 너무 넓은 행렬(d = 64 등)은 색으로만 보여 주며, 칸 위에 마우스를 올리면 값이 보입니다.
-- **K/V head 수 g**: h가 2 이상일 때 보입니다. g를 h보다 작게 하면 여러 Query head가 K와 V의 head 하나를 함께 씁니다(grouped-query attention, 10번 노트북에서 다룹니다).
-- **마스크**: Causal mask, 마스크 없음, 그리고 08번 노트북에서 다루는 마스크들(sliding window, padding, prefix)입니다. 마스크마다 자기 설정 슬라이더가 함께 나타납니다.
+- **마스크**: Causal mask를 쓰거나 끌 수 있습니다. 다른 마스크(sliding window, padding, prefix)는 08에서, 여러 Query head가 K·V head를 나눠 쓰는 방법은 10에서 탐색기에 더해집니다.
 - **head**: 어느 head의 단계를 볼지 고릅니다. 모든 head를 한꺼번에 볼 수도 있습니다.
 - **seed**: 무작위 예시에서 Q·K·V로 쓸 작은 정수를 고릅니다. 같은 seed는 언제나 같은 예시입니다.
 - **Query 토큰**, **Key 토큰**: 내적으로 풀어 볼 점수 하나를 고릅니다. **행 (Query 토큰)**: Softmax와 Value의 가중합을 자세히 볼 행을 고릅니다. 행렬의 칸을 눌러서 고를 수도 있습니다.
 - **바뀐 칸 표시**: 한 번 움직일 때마다 값이 바뀐 칸에 잠깐 테두리가 생깁니다.
 
-위젯은 노트북을 직접 실행할 때만 동작합니다. 저장된 화면만 보고 있다면 위의 정적 그림이 같은 단계를 보여 줍니다.
+위젯은 노트북을 직접 실행할 때만 동작합니다. 저장된 화면만 보고 있다면 위의 두 그림이 탐색기의 첫 화면과 같은 단계를 보여 줍니다.
 """,
         """
 ## The explorer
@@ -79,17 +82,16 @@ The explorer below shows every stage on one screen. It starts on the article's e
 - **example**: the article's example or a random example (seed). The article's example grows with the sizes: tokens 1–3, Heads 1–2 and components 1–4 keep the article's numbers, and every other place holds a small integer fixed by its token, head and component. Moving a size never switches the example, and coming back to T = 3, h = 2, dh = 4 shows exactly the article's example again. The **↺ article example** button brings back the article's example and the first choices at any time.
 - **T tokens**: the score matrix S, the mask M and the weights P are T × T. Adding a token leaves the other tokens' values as they were.
 - **h heads**, **dh per head**: together they set the model dimension d = h·dh. Q, K, V and the concatenated H are T × d. A matrix too wide for its numbers (d = 64, say) shows its colours; hover over a cell to read its value.
-- **K/V heads g**: shown when h is 2 or more. With g smaller than h, several Query heads share one head of K and V (grouped-query attention, the subject of notebook 10).
-- **mask**: the causal mask, no mask, or the masks of notebook 08 (sliding window, padding, prefix), each with its own slider.
+- **mask**: the causal mask, on or off. Notebook 08 adds the other masks (sliding window, padding, prefix) to the explorer, and notebook 10 a control for Query heads that share K and V heads.
 - **head**: which head's stages to show, or all heads at once.
 - **seed**: picks the small integers of Q, K, V in a random example. The same seed always gives the same example.
 - **Query token**, **Key token**: the one score to break down as a dot product. **row (Query token)**: the row whose softmax and weighted sum of Values are shown in detail. Clicking a cell of a heatmap picks it too.
 - **mark changes**: after each move, the cells whose value changed are outlined for a moment.
 
-The widget works only when you run the notebook yourself. If you are reading the stored page, the static figures above show the same stages.
+The widget works only when you run the notebook yourself. If you are reading the stored page, the two figures above show the stages the explorer starts with.
 """,
     ),
-    code("al.explorer(lang=LANG)"),
+    code("al.explorer(lang=LANG, view=\"article\")"),
     md(
         """
 ## 직접 넣은 숫자로
@@ -106,15 +108,17 @@ The explorer also takes Q, K and V of your own (up to 16 tokens and 64 component
 In the widget, pick Q, K or V and a token, rewrite its row and press Enter: every stage follows. Try putting the first Key token back to [1, -1, 2, 1, 2, 0, 0, 1]. A row with the wrong count of numbers, or with something that is not a number, gets one line saying what is wrong, and the picture stays as it was.
 """,
     ),
-    code(
+    figure(
         """
 K_mine = tr.K.copy()
 K_mine[0, :4] = [1, -1, 2, 3]  # the first Key token, Head 1
 mine = al.attention_trace(tr.Q, K_mine, tr.V, h=2)
 al.plotting.figure_stages(mine, head=0, lang=LANG)
 """,
+        "첫 번째 Key 토큰의 Head 1 성분을 [1, −1, 2, 3]으로 바꾼 뒤 Head 1의 모든 단계: 아래 위젯의 첫 화면과 같습니다.",
+        "Every stage of Head 1 after the first Key token's Head 1 components become [1, −1, 2, 3]: the first picture of the widget below.",
     ),
-    code("al.explorer(Q=tr.Q, K=K_mine, V=tr.V, h=2, lang=LANG)"),
+    code("al.explorer(Q=tr.Q, K=K_mine, V=tr.V, h=2, lang=LANG, view=\"article\")"),
     md(
         """
 ## 연습 문제

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "08_masks"
 
@@ -38,15 +38,11 @@ What you will see:
 ## 여섯 토큰으로 늘린 글의 예시
 
 이 노트북은 글의 예시를 토큰 6개로 늘려 씁니다(`al.article_example(T=6)`). 토큰 1–3의 Q·K·V는 글의 값 그대로이고, 토큰 4–6은 작은 정수입니다. 그래서 Head 1의 S / √dh에서 토큰 1–3끼리의 점수는 글과 같습니다. 두 번째 행은 [3, 1.5, −1, …], 세 번째 행은 [1, 0, 3, …]로 시작합니다. Causal mask에서는 토큰 3이 토큰 4–6을 참조하지 않으므로 토큰 3의 가중치도 글과 같은 [0.114, 0.042, 0.844]이고, 나머지는 0입니다.
-
-그림 속 글자는 당분간 영어로 표기합니다(`FIGURE_LANG`).
 """,
         """
 ## The article's example, grown to six tokens
 
 This notebook uses the article's example grown to six tokens (`al.article_example(T=6)`). Tokens 1–3 keep the article's Q, K and V; tokens 4–6 are small integers. So in Head 1's S / √dh, the scores among tokens 1–3 are the article's: row 2 starts [3, 1.5, −1, …] and row 3 [1, 0, 3, …]. Under the causal mask token 3 does not see tokens 4–6, so its weights are the article's [0.114, 0.042, 0.844], followed by zeros.
-
-The figures' text is in English for now (`FIGURE_LANG`).
 """,
     ),
     code(
@@ -56,8 +52,7 @@ from matplotlib.figure import Figure
 from attention_lab.conventions import CONVENTIONS
 from attention_lab.masks import MASKS
 
-FIGURE_LANG = "en"  # the language of the figures' text
-W = al.text.words(FIGURE_LANG)
+W = al.text.words(LANG)  # the figures' words, in the reader's language
 T = 6
 tr6 = al.article_example(T=T)
 for i in range(T):
@@ -105,31 +100,33 @@ for name in traces:
         """
 그림의 위 줄은 마스크 M, 아래 줄은 그 마스크로 얻은 Head 1의 가중치 P입니다. −∞ 칸은 회색 빗금이고, P에서 그 칸은 정확히 0입니다. 토큰 3의 행이 Causal mask, sliding window(w = 3), padding(L = 4)에서 글과 같은 [0.114, 0.042, 0.844, 0, 0, 0]인 것을 확인해 보세요. Prefix에서도 토큰 3은 토큰 1–3을 참조하므로 같은 행입니다. 마스크가 없을 때만 토큰 3이 토큰 4–6까지 참조해 행이 달라집니다. Padding의 토큰 5와 6은 행 전체가 0입니다.
 
-아래 위젯에서는 T와 마스크를 바꿔 가며 M과 마스크를 더한 점수를 볼 수 있습니다.
+아래 위젯은 같은 여섯 토큰에서 시작합니다. T와 마스크, 마스크의 설정을 바꿔 가며 M, 마스크를 더한 점수, 가중치 P가 어떻게 바뀌는지 볼 수 있습니다.
 """,
         """
 The top row of the figure is each mask M, the bottom row Head 1's weights P under it. −∞ cells are grey and hatched, and in P those cells are exactly 0. Check that token 3's row is the article's [0.114, 0.042, 0.844, 0, 0, 0] under the causal mask, the sliding window (w = 3) and padding (L = 4); under prefix too, since token 3 sees tokens 1–3 there as well. Only without a mask does token 3 also see tokens 4–6, which changes its row. Under padding, tokens 5 and 6 have rows of zeros.
 
-In the widget below you can change T and the mask and watch M and the masked scores.
+The widget below starts on the same six tokens: change T, the mask and its setting, and watch M, the masked scores and the weights P follow.
 """,
     ),
-    code(
+    figure(
         """
 def mask_title(name, params):  # e.g. "sliding window, window w = 3"
-    return ", ".join([MASKS[name].label[FIGURE_LANG]] + [f"{p.label[FIGURE_LANG]} = {params[p.name]}" for p in MASKS[name].params])
+    return ", ".join([MASKS[name].label[LANG]] + [f"{p.label[LANG]} = {params[p.name]}" for p in MASKS[name].params])
 
 fig = Figure(figsize=(12, 16), layout="constrained")
 axes = fig.subplots(4, 3)  # three masks a line: M above, P below
 for n, (name, t) in enumerate(traces.items()):
     ax_M, ax_P = axes[2 * (n // 3), n % 3], axes[2 * (n // 3) + 1, n % 3]
-    al.plotting.heatmap(ax_M, t.M, "scores", title=f"{mask_title(name, t.mask_params)}\\nM", ylabel=W["query"])
-    al.plotting.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=W["query"], fontsize=9)
+    al.plotting.heatmap(ax_M, t.M, "scores", title=f"{mask_title(name, t.mask_params)}\\nM", ylabel=W["query"], lang=LANG)
+    al.plotting.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=W["query"], fontsize=9, lang=LANG)
 for ax in axes[2:, 2]:  # five masks: the second line has two
     ax.set_visible(False)
 fig
 """,
+        "여섯 토큰으로 늘린 글의 예시에서 다섯 가지 마스크 M(위)과 각 마스크로 얻은 Head 1의 가중치 P(아래).",
+        "The five masks M (top) on the article's example grown to six tokens, and Head 1's weights P under each (bottom).",
     ),
-    code('al.explorer(lang=LANG, view="mask")'),
+    code('al.explorer(lang=LANG, view="masks", T=6)'),
     md(
         """
 ## Padding: 실제 토큰이 padding을 참조하면
@@ -243,14 +240,16 @@ for name, convention in CONVENTIONS.items():
 In a figure: the top four rows (the real tokens) are the same in all six, and only the framed bottom two rows (the padding tokens) differ: the three ways in the top line give zeros, the three in the bottom line the weights of no mask at all.
 """,
     ),
-    code(
+    figure(
         """
 fig = Figure(figsize=(13, 9), layout="constrained")
 for ax, (name, P) in zip(fig.subplots(2, 3).flat, weights.items(), strict=True):
-    al.plotting.heatmap(ax, P, "weights", title=CONVENTIONS[name].label[FIGURE_LANG], xlabel=W["key"], ylabel=W["query"])
+    al.plotting.heatmap(ax, P, "weights", title=CONVENTIONS[name].label[LANG], xlabel=W["key"], ylabel=W["query"], lang=LANG)
     al.plotting.outline(ax, 4, 0, nrows=2, ncols=T)
 fig
 """,
+        "padding(L = 4)을 여섯 가지 방법으로 적었을 때의 P: 실제 토큰의 행은 모두 같고, 테두리 친 padding 토큰의 행만 다릅니다.",
+        "P with padding (L = 4) written the six ways: the real tokens' rows agree, and only the framed rows of the padding tokens differ.",
     ),
     md(
         """
@@ -387,13 +386,16 @@ for i in range(T):
 """,
         check=True,
     ),
-    code(
+    figure(
         """
 fig = Figure(figsize=(9, 4.4), layout="constrained")
 for ax, name, P in zip(fig.subplots(1, 2), ("may_attend", "masked"), (P_sdpa, P_mha), strict=True):
-    al.plotting.heatmap(ax, P, "weights", title=f"al.causal_allowed(6) read as\\n{CONVENTIONS[name].label[FIGURE_LANG]}", xlabel=W["key"], ylabel=W["query"])
+    title = W["nb_read_as"].format(mask="al.causal_allowed(6)", convention=CONVENTIONS[name].label[LANG])
+    al.plotting.heatmap(ax, P, "weights", title=title, xlabel=W["key"], ylabel=W["query"], lang=LANG)
 fig
 """,
+        "같은 Causal mask 불리언 배열을 '참조 가능'으로 읽은 P(왼쪽)와 '가림'으로 읽은 P(오른쪽): 오른쪽은 미래 토큰만 참조합니다.",
+        "The same boolean causal mask read as 'may attend' (left) and as 'masked' (right): on the right every token attends to future tokens only.",
     ),
     md(
         """

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "09_pytorch"
 
@@ -62,8 +62,7 @@ from matplotlib.figure import Figure
 
 from attention_lab.conventions import CONVENTIONS
 
-FIGURE_LANG = "en"  # the language of the figures' text, as in notebook 08
-W = al.text.words(FIGURE_LANG)
+W = al.text.words(LANG)  # the figures' words, in the reader's language
 
 
 def largest_difference(torch_result, ours):  # -> str: how far PyTorch's numbers are from the trace's
@@ -184,15 +183,17 @@ if torch:
 The figure shows both heads' P as `nn.MultiheadAttention` returned them: the article's weights from notebooks 02–07. In the explorer below you can see the same P from attention_lab and change T or the mask; that PyTorch computes every such case the same way is what `tests/test_torch.py` checks on random examples.
 """,
     ),
-    code(
+    figure(
         """
 if torch:
     fig = Figure(figsize=(8, 3.6), layout="constrained")
     for head, ax in enumerate(fig.subplots(1, tr.h)):
         title = f"nn.MultiheadAttention: P, {W['head_n'].format(n=head + 1)}"
-        al.plotting.heatmap(ax, P[0, head].numpy(), "weights", title=title, xlabel=W["key"], ylabel=W["query"])
+        al.plotting.heatmap(ax, P[0, head].numpy(), "weights", title=title, xlabel=W["key"], ylabel=W["query"], lang=LANG)
     display(fig)
 """,
+        "nn.MultiheadAttention이 돌려준 두 head의 가중치 P: 글의 가중치와 같습니다.",
+        "Both heads' weights P as nn.MultiheadAttention returned them: the article's weights.",
     ),
     code('al.explorer(lang=LANG, view="softmax")'),
     md(

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "10_kv_cache"
 
@@ -100,7 +100,9 @@ print("H from the cache equals the H of the full computation:", np.allclose(H_ca
 The figure below shows, step by step, the Key rows (K₁…ₜ) and Value rows (V₁…ₜ) in the cache, and the row of P and the row of O computed at that step. The thick frame marks the row the step added to the cache. The cache grows by one row per step, and the rows already in it never change. In the widget below, the ◀ ▶ buttons step through the same values; at the far right is the same row of P from the computation all at once (0 at the tokens not generated yet).
 """,
     ),
-    code("al.generation_plots.figure_decode_steps(steps, head=0)"),
+    figure("al.generation_plots.figure_decode_steps(steps, head=0)",
+           "Head 1에서 단계마다 캐시에 든 Key 행과 Value 행, 그 단계에서 계산한 P의 행과 O의 행. 굵은 테두리가 그 단계에 캐시에 더한 행입니다.",
+           "Head 1, step by step: the Key and Value rows in the cache, and the row of P and of O computed at that step; the thick frame is the row the step added to the cache."),
     code("al.decode_view(lang=LANG)"),
     md(
         """
@@ -161,11 +163,13 @@ for T, (mac_c, mac_n, val_c, val_n) in zip(T_values, totals):
 The figure draws the same values on log scales: on the left the multiply-adds of generating T tokens, on the right the memory held at the last step. The solid line (●) is with the cache, the dashed line (■) without it; the legend gives the formula of each.
 """,
     ),
-    code(
+    figure(
         """
 macs_c, macs_n, values_c, values_n = zip(*totals)
 al.generation_plots.figure_generation_cost(T_values, macs_c, macs_n, values_c, values_n, bytes_per_value=2)
 """,
+        "토큰 T개를 생성하는 데 드는 곱셈-덧셈(왼쪽)과 마지막 단계의 메모리(오른쪽), 캐시가 있을 때(실선)와 없을 때(점선), 로그 눈금.",
+        "The multiply-adds of generating T tokens (left) and the memory at the last step (right), with the cache (solid) and without (dashed), on log scales.",
     ),
     md(
         """
@@ -254,6 +258,18 @@ print("generated from the cache = full computation:",
 """,
         check=True,
     ),
+    md(
+        """
+탐색기에도 이제 **K/V head 수 g** 항목이 있습니다. h의 약수 중에서 고르며, h가 2 이상일 때만 보입니다. 아래 탐색기는 글의 예시를 g = 1로 바꾼 모습에서 시작합니다. 맨 위의 K와 V는 열이 네 개뿐이고, 두 head의 V가 같습니다. h를 8로 늘리고 g를 1, 2, 4, 8로 바꾸어 보세요. 그림은 g = 1일 때 두 head의 모든 단계입니다.
+""",
+        """
+The explorer now has a **K/V heads g** control too: the divisors of h, shown when h is 2 or more. The explorer below starts on the article's example with g = 1: K and V at the top have four columns only, and both heads show the same V. Raise h to 8 and try g = 1, 2, 4, 8. The figure is every stage of both heads with g = 1.
+""",
+    ),
+    figure("al.plotting.figure_all_heads(mqa, lang=LANG)",
+           "g = 1(MQA)인 글의 예시에서 두 head의 모든 단계: Head 1은 글과 같고, Head 2는 Head 1의 Key와 Value를 읽습니다.",
+           "Every stage of both heads in the article's example with g = 1 (MQA): Head 1 is the article's, and Head 2 reads Head 1's Keys and Values."),
+    code("al.explorer(lang=LANG, view=\"all\", kv_heads=1)"),
     md("## 연습 문제", "## Exercises"),
     exercise("10.step2",
              "토큰 2를 만드는 단계를 직접 계산해 보세요. 토큰 2의 Query와 캐시에 있는 토큰 1·2의 Key만으로 Head 1의 가중치(값 두 개)를 구합니다.",

@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, md, next_link
+from cells import SETUP, code, exercise, figure, md, next_link
 
 NAME = "11_blockwise_softmax"
 
@@ -103,11 +103,13 @@ Now every Query token (row) is computed at once, while the Key tokens are read b
 In the widget below you can change the block size and step through the blocks with the ◀ ▶ buttons. At the last block, the O computed all at once appears beside it.
 """,
     ),
-    code(
+    figure(
         """
 six = al.article_example(T=6)
 al.generation_plots.figure_blockwise_steps(al.blockwise_steps(six.Q, six.K, six.V, six.h, block=3), head=0)
 """,
+        "여섯 토큰으로 늘린 글의 예시, Head 1, 블록 크기 3: 블록마다 그 블록의 점수, 최댓값 m, 배율 e^(m_old − m), 합 ℓ, 지금까지의 출력 O_acc / ℓ.",
+        "The article's example grown to six tokens, Head 1, blocks of 3: at each block its scores, the maximum m, the factor e^(m_old − m), the running sum ℓ and the output so far O_acc / ℓ.",
     ),
     code("al.blockwise_view(six, block=3, lang=LANG)"),
     md(
