@@ -165,10 +165,14 @@ def contrast(rgb_a, rgb_b):  # -> WCAG contrast ratio, 1 … 21
     return (np.maximum(a, b) + 0.05) / (np.minimum(a, b) + 0.05)
 
 
+# Black text contrasts more than white with a fill of luminance L when (L + 0.05) / 0.05 ≥ 1.05 / (L + 0.05),
+# that is when L ≥ √(1.05 · 0.05) − 0.05: one comparison instead of two contrast ratios per cell.
+_DARK_TEXT_FROM = np.sqrt(1.05 * 0.05) - 0.05
+
+
 def dark_text_reads_better(rgba):  # [..., 4] -> [...] bool
     """True where black text contrasts more with the fill than white text does."""
-    black, white = np.zeros(3), np.ones(3)
-    return contrast(rgba, black) >= contrast(rgba, white)
+    return relative_luminance(rgba) >= _DARK_TEXT_FROM
 
 
 def token_labels(n):
