@@ -276,7 +276,7 @@ class Explorer(W.VBox):
             for name, value in (("T", T), ("h", h), ("dh", dh)):
                 c[name] = W.IntSlider(value=value, min=LIMITS[name][0], max=LIMITS[name][1], description=L[name],
                                       style=initial, layout=W.Layout(width="250px"))
-            self.d_label = W.HTML(layout=W.Layout(width="auto"))
+            self.d_label = W.HTML(layout=W.Layout(width="auto", margin="0 18px 0 4px"))
             if spec.kv_control:
                 c["kv_heads"] = W.Dropdown(options=_divisors(h), value=h if kv_heads is None else kv_heads,
                                            description=L["kv_heads"], style=initial, layout=W.Layout(width="150px"))
@@ -714,8 +714,9 @@ def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view
     (small integers from `seed`, the default once a seed is given). Moving a size never switches the source.
     mask: a name from masks.MASK_NAMES ("causal", "none", "sliding", "padding", "prefix") or None, with its
     parameters as keywords (window=2, length=2, prefix=2); the default is the view's own.
-    view: "heads", "scores", "scaling", "mask", "softmax", "weighted_sum", "all", or a list of stage names,
-    breakdowns ("dot", "softmax", "weighted_sum") and sections ("split", "outputs", "concat").
+    view: a name of VIEWS ("heads", "scores", "scaling", "mask", "softmax", "weighted_sum", "article", "masks",
+    "all": one per notebook, each showing only what that notebook has taught; "all" offers every control), or a
+    list of stage names, breakdowns ("dot", "softmax", "weighted_sum") and sections ("split", "outputs", "concat").
     Q, K, V (with h, and kv_heads if K and V have fewer heads): your own numbers, up to T = 16 and d = 64, with the
     same checks as attention_trace; a (T, T) boolean mask may come with them. One token's row can be edited as text.
     marks: outline the cells that changed at each step (a switch in the widget too). lang: "en" or "ko".
