@@ -18,7 +18,6 @@ import json
 import os
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -28,6 +27,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from servers import free_port, stop
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK = REPO / "notebooks" / "en" / "07_explorer.ipynb"
@@ -44,12 +44,6 @@ def _benign(text, url):
     # Chromium asks for /favicon.ico before JupyterLab sets its own icon; the server answers 404.
     # Only that request is forgiven: a 404 for anything else (a widget bundle, say) is an error.
     return url.split("?")[0].endswith("/favicon.ico") and "404" in text
-
-
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _target():  # -> (root_dir, path of the notebook relative to it)
@@ -73,7 +67,7 @@ def jupyter_lab(root, tmp):  # -> base URL with ?token=…: a private JupyterLab
         path = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / name
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(settings))
-    port, token = _free_port(), secrets.token_hex(16)
+    port, token = free_port(), secrets.token_hex(16)
     log = open(tmp / "lab.log", "w")  # noqa: SIM115 -- closed in the finally below
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
@@ -95,12 +89,7 @@ def jupyter_lab(root, tmp):  # -> base URL with ?token=…: a private JupyterLab
             time.sleep(0.3)
         yield base, token
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        stop(server, timeout=15)
         log.close()
 
 

@@ -13,7 +13,6 @@ import os
 import re
 import secrets
 import shlex
-import socket
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from servers import free_port, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL = ["python3 -m venv .venv", '.venv/bin/pip install -e ".[lab]"']
@@ -38,12 +38,6 @@ def readme_lab_command():  # -> argv of the README's lab step, run with this int
     return [sys.executable, "-m", "jupyter", *argv[1:]]
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _wait_for(path_pattern, folder, server, log, timeout=90):  # -> Path of the first file matching, once written
     deadline = time.monotonic() + timeout
     while True:
@@ -58,7 +52,7 @@ def _wait_for(path_pattern, folder, server, log, timeout=90):  # -> Path of the 
 def test_the_readme_lab_command_serves_the_repository_and_opens_the_korean_overview(tmp_path):
     argv = readme_lab_command()
     token = secrets.token_hex(16)
-    argv += ["--no-browser", f"--port={_free_port()}", f"--IdentityProvider.token={token}"]
+    argv += ["--no-browser", f"--port={free_port()}", f"--IdentityProvider.token={token}"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         argv.append("--allow-root")
     runtime = tmp_path / "runtime"
@@ -89,9 +83,4 @@ def test_the_readme_lab_command_serves_the_repository_and_opens_the_korean_overv
             opened = _wait_for("jpserver-file-to-run-*-open.html", runtime, server, log).read_text()
             assert re.search(r"/lab/tree/notebooks/ko/00_overview\.ipynb\b", opened), opened
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+            stop(server, timeout=20)
