@@ -19,8 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from . import masks
 from .examples import ARTICLE_SIZES, article_example, random_example
-from .masks import MASK_NAMES, MASKS
 
 FORMATS = ("svg", "png", "pdf")
 # The largest sizes the figures are drawn for, the explorer's too: T ≤ 16, h ≤ 8, dh = d/h ≤ 8.
@@ -47,7 +47,7 @@ class _Parser(argparse.ArgumentParser):
 def _mask_params():  # -> {name: (Param, [mask names])}
     """Every mask parameter of the registry, with the masks that take it."""
     params = {}
-    for mask in MASKS.values():
+    for mask in masks.MASKS.values():
         for p in mask.params:
             params.setdefault(p.name, (p, []))[1].append(mask.name)
     return params
@@ -71,9 +71,9 @@ def parse_args(argv):
     parser.add_argument("--kv-heads", type=int, help="K/V heads shared by the Query heads (GQA), dividing h "
                                                      "(default: h)")
     parser.add_argument("--seed", type=int, help="a random example of these sizes from this seed (0 … 2⁶³ − 1)")
-    parser.add_argument("--mask", default="causal", choices=MASK_NAMES, help="the mask (default: causal)")
-    for name, (p, masks) in _mask_params().items():
-        parser.add_argument(f"--{name}", type=int, help=f"{p.label['en']} of mask {' / '.join(masks)}, "
+    parser.add_argument("--mask", default="causal", choices=masks.MASK_NAMES, help="the mask (default: causal)")
+    for name, (p, takers) in _mask_params().items():
+        parser.add_argument(f"--{name}", type=int, help=f"{p.label['en']} of mask {' / '.join(takers)}, "
                                                         f"{p.lo} … T{p.hi_T:+d} (default: {p.default})"
                                                         .replace("T+0", "T"))
     parser.add_argument("--dpi", type=int, default=150, help=f"resolution of PNG files, {DPI[0]} … {DPI[1]} "

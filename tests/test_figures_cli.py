@@ -105,6 +105,16 @@ def test_mask_and_its_parameters_come_from_the_registry():
     assert tr.kv_heads == 2
 
 
+def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_path, capsys):
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "stripe", "--every", "3"]))
+    assert (tr.mask_name, tr.mask_params) == ("stripe", {"every": 3})
+    assert (tr.M[4] == 0).tolist() == [True, False, False, True, True]
+    status, out, err = run(["--out", str(tmp_path), "--format", "png", "--dpi", "40", "--mask", "stripe"], capsys)
+    assert (status, err) == (0, []) and (tmp_path / "fig3_mask.png").stat().st_size > 1000
+    status, _, err = run(["--out", str(tmp_path), "--mask", "stripe", "--every", "9"], capsys)
+    assert status == 2 and "every: must be from 1 to 3, got 9" in err[0]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--T", "4", "--d", "6", "--h", "4"], "h: d=6 is not divisible by h=4"),
     (["--T", "0"], "--T: must be from 1 to 16, got 0"),

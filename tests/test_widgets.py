@@ -339,21 +339,7 @@ def test_panels_take_titles_kinds_axes_and_highlights_from_the_stage_registry(ex
             assert it["hl"] == [2, None]
 
 
-def stripe_allowed(T, every, rows=None, cols=None):  # a throwaway mask: each token and every `every`-th one
-    i, j = masks._rows_cols(T, rows, cols)
-    return (j % every == 0) | (i == j)
-
-
-def test_a_new_stage_or_mask_needs_no_edit_in_widgets(monkeypatch):
-    doubled = stages.Stage("S_double", "2S", {"ko": "2배 점수", "en": "twice the scores"}, "scores", "query",
-                           ("query", "key"), "cell", read=lambda tr: 2 * tr.S)
-    monkeypatch.setitem(stages.STAGES, "S_double", doubled)
-    stripe = masks.Mask("stripe", {"ko": "줄무늬", "en": "stripe"}, {"ko": "…", "en": "…"}, {"ko": "…", "en": "…"},
-                        allowed=lambda T, every, rows=None, cols=None: stripe_allowed(T, every, rows, cols),
-                        params=(masks.Param("every", {"ko": "간격", "en": "every"}, default=2, lo=1, hi_T=0),))
-    monkeypatch.setitem(masks.MASKS, "stripe", stripe)
-    monkeypatch.setattr(masks, "MASK_NAMES", (*masks.MASK_NAMES, "stripe"))
-
+def test_a_new_stage_or_mask_needs_no_edit_in_widgets(new_entries):
     ex = al.explorer(view=["S", "S_double", "M", "dot"])
     assert grid(ex, "S_double@0")[2] == ["4", "0", "12"] and items(ex)["S_double@0"]["title"].startswith("twice")
     assert items(ex)["S_double@0"]["hl"] == [2, 0]
