@@ -300,9 +300,9 @@ def outline(ax, row, col, nrows=1, ncols=1, color="black", linewidth=2.5):
                                   edgecolor=color, linewidth=linewidth, clip_on=False, zorder=3))
 
 
-def head_box(i, pad=0.3):
-    """A white box framed in head i's colour, for text that names the head (the text itself stays black)."""
-    return dict(boxstyle=f"round,pad={pad}", facecolor="white", edgecolor=style.head_color(i), linewidth=2.5)
+def head_box(color, pad=0.3):
+    """A white box framed in a head's colour, for text that names the head (the text itself stays black)."""
+    return dict(boxstyle=f"round,pad={pad}", facecolor="white", edgecolor=color, linewidth=2.5)
 
 
 # ---------------------------------------------------------------------------
@@ -438,7 +438,8 @@ def _ems(s):
 def _title(fig, words, look, head=None):
     """The figure's title in the reader's language; a head's title is framed in the head's colour."""
     # A small pad: constrained layout makes room for the title's text, not for the box around it.
-    return fig.suptitle(words, fontsize=look.title, bbox=None if head is None else head_box(head, pad=0.12))
+    box = None if head is None else head_box(style.head_color(head), pad=0.12)
+    return fig.suptitle(words, fontsize=look.title, bbox=box)
 
 
 def _shape(rows, cols):
@@ -527,8 +528,7 @@ def figure_heads(tr, *, lang="en", slides=False):  # AttentionTrace -> Figure
         if name != "V":  # the same columns as V's, numbered below it: the width goes to the cells
             ax.tick_params(labelbottom=False)
         # K and V have kv_heads blocks; block n serves Query heads n·h/kv_heads, …: framed in the first one's colour.
-        _frame_heads(ax, X.shape[1] // dh, dh, T, look, label=(name == "Q") and block_pt * qkv,
-                     heads_per_block=h * dh // X.shape[1])
+        _frame_heads(ax, X.shape[1] // dh, dh, T, look, label=(name == "Q") and block_pt * qkv, h=h)
 
     # 2. Core Attention in each head, independently: O_i, framed and named.
     cells = grid[1, 2].subgridspec(-(-h // per_col), per_col)
@@ -540,13 +540,13 @@ def figure_heads(tr, *, lang="en", slides=False):  # AttentionTrace -> Figure
             head_title = str(i + 1)
         _panel_heatmap(page, ax, O[i], "values", title=head_title, col_labels=style.token_labels(dh),
                        **{**common, "ylabel": common["ylabel"] if i % per_col == 0 else None})
-        ax.title.set_bbox(head_box(i))
+        ax.title.set_bbox(head_box(style.head_color(i)))
         outline(ax, 0, 0, T, dh, color=style.head_color(i), linewidth=3)
 
     # 3. Concat: H, each head's columns back in place.
     ax = fig.add_subplot(grid[1, 4].subgridspec(3, 1, height_ratios=[1, 4, 1])[1])  # centred, as tall as it needs
     _panel_heatmap(page, ax, H, "values", title=f"$H$ = Concat  {_shape(T, d)}", col_labels=components, **common)
-    _frame_heads(ax, h, dh, T, look, label=block_pt * out)
+    _frame_heads(ax, h, dh, T, look, label=block_pt * out, h=h)
     return _finish(page, title, W["fig_too_many"])
 
 
@@ -556,14 +556,16 @@ def _cell_scale(family, *matrices):
     return max(0.6, (widest + 0.15) / (_width_em("0.42", tuple(family)) + 0.15))
 
 
-def _frame_heads(ax, blocks, dh, T, look, label, heads_per_block=1):
+def _frame_heads(ax, blocks, dh, T, look, label, h):
     """Frame each head's dh columns of a (T, blocks·dh) heatmap in the head's colour; name them above the frames.
+
+    blocks: h for Q and H, g for K and V (a K/V head takes the colour of the first of the h Query heads it serves).
 
     label: the width of one head's columns in points (an estimate), or False for frames only. A head is named
     "Head 1" where that fits, "1" where only its number does, and not at all where neither does.
     """
     for n in range(blocks):
-        outline(ax, 0, n * dh, T, dh, color=style.head_color(n * heads_per_block), linewidth=3)
+        outline(ax, 0, n * dh, T, dh, color=style.kv_head_color(n, h, blocks), linewidth=3)
     if not label:
         return
     name = look.words["head_n"]
@@ -574,7 +576,7 @@ def _frame_heads(ax, blocks, dh, T, look, label, heads_per_block=1):
     for n in range(blocks):
         ax.annotate(name.format(n=n + 1), xy=(n * dh + dh / 2 - 0.5, 1.0), xycoords=("data", "axes fraction"),
                     xytext=(0, 6), textcoords="offset points", ha="center", va="bottom", fontsize=look.text,
-                    bbox=head_box(n * heads_per_block))
+                    bbox=head_box(style.kv_head_color(n, h, blocks)))
     ax.set_title(ax.get_title(), fontsize=look.text, pad=2.4 * look.text + 8)
 
 
@@ -872,7 +874,7 @@ def figure_all_heads(tr, *, lang="en"):  # AttentionTrace -> Figure
         label = fig.add_subplot(grid[i, 0])
         label.axis("off")
         label.text(0.5, 0.5, look.words["head_n"].format(n=i + 1), ha="center", va="center", fontsize=look.text,
-                   rotation=90, transform=label.transAxes, bbox=head_box(i))
+                   rotation=90, transform=label.transAxes, bbox=head_box(style.head_color(i)))
         items = _stage_items(tr, i, scales, look)
         for _, _, kw in items:  # the stages' names on the first row, the numbering under the last: once each
             kw.update(title=kw["title"] if i == 0 else None, xlabel=kw["xlabel"] if i == h - 1 else None)

@@ -72,7 +72,3 @@ STAGES = {s.name: s for s in (
 # The stages of one head in the article's order, S to O: what "every stage" means in a figure or a view.
 HEAD_STAGES = ("S", "S_scaled", "M", "S_masked", "P", "O")
 
-
-def kind_of(name):
-    """The kind ("scores", "weights", "values") of a stage, for its colours and number format."""
-    return STAGES[name].kind

@@ -57,6 +57,11 @@ def head_color(i):
     return HEAD_COLORS[i % len(HEAD_COLORS)]
 
 
+def kv_head_color(j, h, g):
+    """The colour of K/V head j (0-based) of g shared by h Query heads: that of the first Query head it serves."""
+    return head_color(j * (h // g))
+
+
 def format_value(x, kind="values"):
     """One cell's label: −∞ for masked cells, integers as integers, else the kind's decimals.
 

@@ -106,7 +106,7 @@ class AttentionTrace:
 
     def kv_head_of(self, head):  # Query head index -> K/V head index
         """Which K/V head Query head `head` reads (0-based): head // (h / g)."""
-        return head // (self.h // self.kv_heads)
+        return int(core.kv_head_index(self.h, self.kv_heads)[head])
 
     def shapes(self):
         """One line with the current sizes and shapes, e.g. for a widget's shape line."""

@@ -679,9 +679,9 @@ def _bars(tr, stage, i, n_cols):  # -> a head colour per column where columns ar
     if stage.heads == "query":
         return [style.head_color(i)] * n_cols
     if stage.heads == "kv":
-        return [style.head_color(i if tr.kv_heads == tr.h else tr.kv_head_of(i) * (tr.h // tr.kv_heads))] * n_cols
-    per_kv = n_cols != tr.d  # K and V with g < h heads: colour each K/V head as the first Query head it serves
-    return [style.head_color((c // tr.dh) * (tr.h // tr.kv_heads if per_kv else 1)) for c in range(n_cols)]
+        return [style.kv_head_color(tr.kv_head_of(i), tr.h, tr.kv_heads)] * n_cols
+    blocks = n_cols // tr.dh  # h for Q and H; g for K and V, each K/V head coloured as its first Query head
+    return [style.kv_head_color(c // tr.dh, tr.h, blocks) for c in range(n_cols)]
 
 
 _NUMBER = re.compile(r"[^\s,;\[\]()]+")

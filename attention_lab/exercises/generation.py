@@ -10,7 +10,7 @@ from functools import cache
 import numpy as np
 
 from ..blockwise import blockwise_steps
-from ..core import softmax
+from ..core import kv_head_index, softmax
 from ..examples import article_example
 from ..kv_cache import PUBLISHED
 from . import Exercise, Mistake
@@ -29,7 +29,7 @@ def _llama2_70b(**kwargs):  # -> the KV cache of Llama 2 70B for one sequence of
 
 
 def _kv_head(query_head, h, g):  # 1-based Query head -> 1-based K/V head
-    return (query_head - 1) // (h // g) + 1
+    return int(kv_head_index(h, g)[query_head - 1]) + 1
 
 
 @cache
