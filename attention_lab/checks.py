@@ -33,6 +33,11 @@ def whole_number(name, value, lo=None, hi=None, hint=""):  # -> int
     return value
 
 
+def divisors(n):  # -> [int]
+    """The whole numbers that divide n: the head counts d allows, the K/V head counts h allows."""
+    return [k for k in range(1, n + 1) if n % k == 0]
+
+
 def kv_heads(value, h):  # -> g
     """How many K/V heads the h Query heads share: None means h (one each); otherwise a divisor of h."""
     if value is None:
@@ -40,7 +45,7 @@ def kv_heads(value, h):  # -> g
     g = whole_number("kv_heads", value, 1, h)
     if h % g:
         raise ValueError(f"kv_heads: h={h} Query heads must share the K/V heads evenly, so kv_heads must divide h; "
-                         f"use one of {[n for n in range(1, h + 1) if h % n == 0]}.")
+                         f"use one of {divisors(h)}.")
     return g
 
 
@@ -55,9 +60,9 @@ def positive_number(name, value):  # -> float
     return number
 
 
-def seed(value, name="seed"):  # -> int
-    """A seed: a whole number from 0 to 2⁶³ − 1."""
-    return whole_number(name, value, 0, MAX_SEED, " Seeds are non-negative whole numbers, e.g. seed=0.")
+def seed(value, name="seed", hi=MAX_SEED):  # -> int
+    """A seed: a whole number from 0 to hi (2⁶³ − 1 unless a control holds fewer)."""
+    return whole_number(name, value, 0, hi, " Seeds are non-negative whole numbers, e.g. seed=0.")
 
 
 def lang(value):  # -> "ko" | "en"

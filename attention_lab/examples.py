@@ -91,10 +91,10 @@ def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d]
     low, high = checks.whole_number("low", low), checks.whole_number("high", high)
     if low > high:
         raise ValueError(f"low, high: need low ≤ high, got low={low}, high={high}.")
-    corner = (lambda name: _ARTICLE_CORNER[name]) if seed is None else (lambda name: None)
-    return (_grid("Q", stream, T, h, dh, low, high, corner("Q")),
-            _grid("K", stream, T, g, dh, low, high, corner("K")),
-            _grid("V", stream, T, g, dh, low, high, corner("V")))
+    corner = _ARTICLE_CORNER if seed is None else {}
+    return (_grid("Q", stream, T, h, dh, low, high, corner.get("Q")),
+            _grid("K", stream, T, g, dh, low, high, corner.get("K")),
+            _grid("V", stream, T, g, dh, low, high, corner.get("V")))
 
 
 def random_qkv(T, d, seed=0, low=-2, high=2, h=1):  # -> [T, d], [T, d], [T, d]
@@ -109,7 +109,7 @@ def random_qkv(T, d, seed=0, low=-2, high=2, h=1):  # -> [T, d], [T, d], [T, d]
 
 def is_article_size(T, d, h, kv_heads=None):
     """True at the article's own sizes (T=3, d=8, h=2, every head with its own K and V)."""
-    return (T, d, h) == (3, 8, 2) and kv_heads in (None, 2)
+    return {"T": T, "d": d, "h": h} == ARTICLE_SIZES and kv_heads in (None, ARTICLE_SIZES["h"])
 
 
 def article_example(mask="causal", *, T=3, d=8, h=2, kv_heads=None, **mask_params):  # -> AttentionTrace

@@ -76,19 +76,6 @@ def _check_kind(kind):  # -> "scores" | "weights" | "values"
     return checks.choice("kind", kind, tuple(style.CMAPS) + tuple(style.KIND_OF))
 
 
-def _check_range(vmin, vmax):
-    limits = {}
-    for name, v in (("vmin", vmin), ("vmax", vmax)):
-        v = None if v is None else checks.real_array(name, v, "a number")
-        if v is not None and (v.ndim != 0 or not np.isfinite(v)):
-            raise ValueError(f"{name}: must be one finite number (or None for the kind's own scale), got {v!r:.60}.")
-        limits[name] = None if v is None else float(v)
-    vmin, vmax = limits["vmin"], limits["vmax"]
-    if vmin is not None and vmax is not None and not vmin < vmax:
-        raise ValueError(f"vmin, vmax: need vmin < vmax, got vmin={vmin}, vmax={vmax}.")
-    return vmin, vmax
-
-
 def heatmap_data(matrix, kind, *, vmin=None, vmax=None):  # [rows, cols] -> dict of JSON types
     """One matrix's cells as plain data, from `style.cell_style`: what both the live view and `heatmap_html` draw.
 
@@ -97,7 +84,7 @@ def heatmap_data(matrix, kind, *, vmin=None, vmax=None):  # [rows, cols] -> dict
     or "0" (light text) per cell, "masked": "1" per −∞ cell, "width": the longest label's length}. Strings,
     not lists, so that the widget's message is cheap to build and to read.
     """
-    vmin, vmax = _check_range(vmin, vmax)
+    vmin, vmax = style.scale_limits(vmin, vmax)
     return cells(_check_matrix(matrix), _check_kind(kind), vmin, vmax)
 
 

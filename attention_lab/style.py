@@ -131,6 +131,20 @@ class CellStyle:
     vmax: float
 
 
+def scale_limits(vmin, vmax):  # -> (float | None, float | None)
+    """The ends of a colour scale as given: each one finite number, or None for the kind's own scale."""
+    limits = {}
+    for name, v in (("vmin", vmin), ("vmax", vmax)):
+        v = None if v is None else checks.real_array(name, v, "a number")
+        if v is not None and (v.ndim != 0 or not np.isfinite(v)):
+            raise ValueError(f"{name}: must be one finite number (or None for the kind's own scale), got {v!r:.60}.")
+        limits[name] = None if v is None else float(v)
+    vmin, vmax = limits["vmin"], limits["vmax"]
+    if vmin is not None and vmax is not None and not vmin < vmax:
+        raise ValueError(f"vmin, vmax: need vmin < vmax, got vmin={vmin}, vmax={vmax}.")
+    return vmin, vmax
+
+
 def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
     """Labels and colours of every cell of a matrix of the given kind ("scores", "weights", "values")."""
     if not isinstance(kind, str) or kind not in CMAPS:
@@ -141,11 +155,11 @@ def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
     if matrix.size == 0:
         raise ValueError(f"matrix: a heatmap needs at least one row and one column, got shape {matrix.shape}. "
                          "Pass a matrix with at least one value.")
+    vmin, vmax = scale_limits(vmin, vmax)
     lo, hi = value_range(kind, matrix)
-    vmin = lo if vmin is None else checks.real_array("vmin", vmin).item()
-    vmax = hi if vmax is None else checks.real_array("vmax", vmax).item()
-    if not np.isfinite(vmin) or not np.isfinite(vmax) or vmin >= vmax:
-        raise ValueError(f"vmin, vmax: need finite numbers with vmin < vmax, got vmin={vmin}, vmax={vmax}.")
+    vmin, vmax = lo if vmin is None else vmin, hi if vmax is None else vmax
+    if vmin >= vmax:
+        raise ValueError(f"vmin, vmax: need vmin < vmax, got vmin={vmin}, vmax={vmax}.")
     masked, nan = np.isneginf(matrix), np.isnan(matrix)
     scale = max(abs(vmin), abs(vmax))  # divided first, so that numbers near ±1.8e308 do not overflow
     unit = np.clip((np.where(masked | nan, 0.0, matrix) / scale - vmin / scale) / (vmax / scale - vmin / scale),

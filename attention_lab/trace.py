@@ -135,7 +135,7 @@ def check_sizes(T, d, h):
     if h < 1:
         raise ValueError(f"h: there must be at least one head (h ≥ 1), got h={h}.")
     if d % h:
-        divisors = [n for n in range(1, d + 1) if d % n == 0] if d <= 10**6 else "the divisors of d"
+        divisors = checks.divisors(d) if d <= 10**6 else "the divisors of d"
         raise ValueError(
             f"h: d={d} is not divisible by h={h}, so the heads cannot have equal width dh = d / h. "
             f"With d={d} use h in {divisors}, or change d to a multiple of {h}."

@@ -34,7 +34,7 @@ import traitlets
 
 from . import checks, masks, style, text
 from . import html as hm
-from .examples import article_example, is_article_size, random_example
+from .examples import ARTICLE_SIZES, article_example, is_article_size, random_example
 from .masks import MASKS, mask_name, mask_params
 from .stages import STAGES
 from .trace import attention_trace
@@ -42,7 +42,7 @@ from .trace import attention_trace
 LIMITS = {"T": (1, 16), "h": (1, 8), "dh": (1, 8)}  # the size sliders
 OWN_LIMITS = {"T": 16, "d": 64}  # your own Q, K, V
 MAX_SEED = 10**6
-ARTICLE = {"T": 3, "h": 2, "dh": 4}  # the article's sizes: T=3, d=8, h=2
+ARTICLE = {"T": ARTICLE_SIZES["T"], "h": ARTICLE_SIZES["h"], "dh": ARTICLE_SIZES["d"] // ARTICLE_SIZES["h"]}  # 3, 2, 4
 ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based here)
 BREAKDOWNS = ("dot", "softmax", "weighted_sum")  # below a head's heatmaps, driven by the pickers
 SECTIONS = ("split", "outputs", "concat", "scaling_note")  # whole-trace parts of a view
@@ -149,10 +149,6 @@ class _Reads:
 _VIEW_MASK = type("ViewDefault", (), {"__repr__": lambda self: "<the view's mask>"})()
 
 
-def _divisors(n):
-    return [g for g in range(1, n + 1) if n % g == 0]
-
-
 class Explorer(W.VBox):
     """Every stage of Core Attention for the trace its controls choose. See `explorer` for the arguments."""
 
@@ -245,12 +241,9 @@ class Explorer(W.VBox):
             raise ValueError(f"d: must be a multiple of h={h} with d / h from {lo} to {hi} in the explorer, got d={d}; "
                              f"e.g. d={h * ARTICLE['dh']}.")
         if kv_heads is not None:
-            kv_heads = checks.whole_number("kv_heads", kv_heads, 1, h)
-            if h % kv_heads:
-                raise ValueError(f"kv_heads: must divide h={h} (each K/V head serves h/g Query heads); use one of "
-                                 f"{_divisors(h)}.")
+            kv_heads = checks.kv_heads(kv_heads, h)
         given_seed = seed is not None
-        seed = 0 if seed is None else checks.whole_number("seed", seed, 0, MAX_SEED, " Seeds are whole numbers ≥ 0.")
+        seed = 0 if seed is None else checks.seed(seed, hi=MAX_SEED)
         source = ("random" if given_seed else "article") if source is None else source
         checks.choice("source", source, ("article", "random"))
         return T, h, d // h, seed, source, kv_heads
@@ -278,7 +271,7 @@ class Explorer(W.VBox):
                                       style=initial, layout=W.Layout(width="250px"))
             self.d_label = W.HTML(layout=W.Layout(width="auto", margin="0 18px 0 4px"))
             if spec.kv_control:
-                c["kv_heads"] = W.Dropdown(options=_divisors(h), value=h if kv_heads is None else kv_heads,
+                c["kv_heads"] = W.Dropdown(options=checks.divisors(h), value=h if kv_heads is None else kv_heads,
                                            description=L["kv_heads"], style=initial, layout=W.Layout(width="150px"))
         offered = spec.offered_masks()
         if offered:
@@ -464,7 +457,7 @@ class Explorer(W.VBox):
             heads = [(self.L["head_n"].format(n=i + 1), i) for i in range(h)]
             self._refit(c["head"], heads + ([(self.L["all_heads"], -1)] if h > 1 else []))
         if "kv_heads" in c:
-            old, options = c["kv_heads"], _divisors(h)
+            old, options = c["kv_heads"], checks.divisors(h)
             if list(old.options) != options:
                 was_all = old.value == max(old.options)  # one K/V head per Query head stays so
                 keep = h if was_all else max(g for g in options if g <= old.value)
@@ -503,8 +496,7 @@ class Explorer(W.VBox):
     def _fill_edit_row(self):
         matrix, token, _ = self._edit_target()
         row = self.own[matrix][token]
-        self.controls["edit_row"].value = "[" + ", ".join(style.format_value(float(x)) for x in row).replace(
-            style.MINUS, "-") + "]"
+        self.controls["edit_row"].value = style.format_row(row).replace(style.MINUS, "-")  # as a learner types it
         self.controls["edit_row"].placeholder = self.L["edit_hint"].format(n=len(row))
 
     def _apply_edit(self):
