@@ -57,8 +57,8 @@ out = W.HTML('<span data-t="3">T = 3</span>')
 box = W.VBox([bench_slider("baseline", lambda t: setattr(out, "value", f'<span data-t="{t}">T = {t}</span>')), out])
 box.add_class("bench-baseline"); box""",
     "html": """\
-from attention_lab import html as hm
-from attention_lab.stages import STAGES
+from attention_lab.look import tables as hm
+from attention_lab.numeric.pipeline import STAGES
 
 def page_of(t):  # the default picture (Head 1) as one string of HTML tables
     tr = al.explorer(T=t).trace

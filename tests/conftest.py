@@ -1,25 +1,29 @@
 """Fixtures shared by the test files."""
 
+import functools
+import sys
+from pathlib import Path
+
 import pytest
 
-from attention_lab import masks, stages
+from attention_lab.look import words
+from attention_lab.numeric import masks
 
-
-def stripe_allowed(T, every, rows=None, cols=None):  # a throwaway mask: each token and every `every`-th one
-    i, j = masks._rows_cols(T, rows, cols)
-    return (j % every == 0) | (i == j)
+sys.path.insert(0, str(Path(__file__).parent))  # tests/strategies.py
 
 
 @pytest.fixture
 def new_entries(monkeypatch):
-    """A stage ("S_double", 2·S) and a mask ("stripe", with parameter `every`) added to the registries for one
-    test, each as the one entry it should take: the test then shows that every consumer picks them up."""
-    doubled = stages.Stage("S_double", "2S", {"ko": "2배 점수", "en": "twice the scores"}, "scores", "query",
-                           ("query", "key"), "cell", read=lambda tr: 2 * tr.S)
-    monkeypatch.setitem(stages.STAGES, "S_double", doubled)
-    stripe = masks.Mask("stripe", {"ko": "줄무늬", "en": "stripe"}, {"ko": "…", "en": "…"}, {"ko": "…", "en": "…"},
-                        allowed=stripe_allowed,
-                        params=(masks.Param("every", {"ko": "간격", "en": "every"}, default=2, lo=1, hi_T=0),))
+    """A throwaway mask ("stripe": each token, and every `seed`-th one) added to the registry for one test, as the
+    one entry and its words that a mask takes: the test then shows that every consumer picks it up. Its parameter is
+    named `seed`, like an option of the figures command and an argument of random_example, on purpose."""
+    stripe = masks.MaskKind("stripe", lambda p, j, T, seed: (j % seed == 0) | (p == j),
+                            (masks.Param("seed", default=2, lo=1, hi_T=0),))
     monkeypatch.setitem(masks.MASKS, "stripe", stripe)
     monkeypatch.setattr(masks, "MASK_NAMES", (*masks.MASK_NAMES, "stripe"))
-    return doubled, stripe
+    entries = {"mask.stripe": ("줄무늬", "stripe"), "mask.stripe.caption": ("줄무늬 마스크입니다.", "A stripe mask."),
+               "mask.stripe.used": ("시험용", "tests"), "param.stripe.seed": ("간격", "every")}
+    for key, pair in entries.items():
+        monkeypatch.setitem(words.WORDS, key, pair)
+    monkeypatch.setattr(words, "table", functools.cache(words.table.__wrapped__))  # a cache of its own, undone after
+    return stripe

@@ -8,12 +8,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import boolean_masks, every_mask, mask_specs
 
 import attention_lab as al
-from attention_lab import blockwise, masks
-
-MASK_CASES = [("causal", {}), (None, {}), ("sliding", {"window": 2}), ("padding", {"length": 3}),
-              ("prefix", {"prefix": 2})]
+from attention_lab.numeric import blockwise as blockwise
+from attention_lab.numeric import masks as masks
 
 
 @pytest.fixture(scope="module")
@@ -35,30 +34,30 @@ def test_row_3_one_key_at_a_time(tr):
     np.testing.assert_allclose(last.O[0, 2], [0.114, 0.042, 0.844, 1], atol=5e-4)
 
 
-@pytest.mark.parametrize(("mask", "params"), MASK_CASES)
-def test_every_block_size_gives_the_traces_output(mask, params):
-    tr = al.article_example(mask, T=7, d=12, h=3, **params)
+@pytest.mark.parametrize("mask", every_mask(7), ids=repr)
+def test_every_block_size_gives_the_traces_output(mask):
+    tr = al.article_example(mask, T=7, d=12, h=3)
     for block in range(1, tr.T + 2):
-        H = al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, block, mask, **params)
+        H = al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, block, mask)
         np.testing.assert_allclose(H, tr.H, rtol=0, atol=1e-12)
-        steps = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block, mask, **params)
+        steps = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block, mask)
         assert len(steps) == math.ceil(tr.T / block)
         assert [j for s in steps for j in s.keys] == list(range(tr.T))
         np.testing.assert_allclose(steps[-1].O, tr.O, rtol=0, atol=1e-12)
 
 
 def test_the_last_running_values_are_the_rows_maximum_and_sum():
-    tr = al.random_example(6, 8, 2, seed=3, mask="sliding", window=3)
-    last = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, 4, "sliding", window=3)[-1]
+    tr = al.random_example(6, 8, 2, seed=3, mask=al.Mask("sliding", window=3))
+    last = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, 4, al.Mask("sliding", window=3))[-1]
     S = tr.S_masked
     np.testing.assert_array_equal(last.m, S.max(axis=-1))
     np.testing.assert_allclose(last.l, np.exp(S - S.max(axis=-1, keepdims=True)).sum(axis=-1), rtol=1e-14)
 
 
 def test_fully_masked_rows_give_zeros_never_nan():
-    tr = al.random_example(5, 4, 2, seed=2, mask="padding", length=2)
+    tr = al.random_example(5, 4, 2, seed=2, mask=al.Mask("padding", length=2))
     for block in (1, 2, 5):
-        H = al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, block, "padding", length=2)
+        H = al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, block, al.Mask("padding", length=2))
         assert np.isfinite(H).all() and (H[2:] == 0).all()
         np.testing.assert_allclose(H, tr.H, rtol=0, atol=1e-12)
     custom = np.tril(np.ones((5, 5), dtype=bool))
@@ -84,38 +83,31 @@ def problems(draw, max_T=12):
     T, dh = draw(st.integers(1, max_T)), draw(st.integers(1, 3))
     rng = np.random.default_rng(draw(st.integers(0, 2**32)))
     Q, K, V = rng.normal(0, 2, (T, h * dh)), rng.normal(0, 2, (T, g * dh)), rng.normal(0, 3, (T, g * dh))
-    kind = draw(st.sampled_from(["causal", "none", "sliding", "padding", "prefix", "custom"]))
-    if kind == "custom":
-        mask, params = draw(st.lists(st.lists(st.booleans(), min_size=T, max_size=T), min_size=T, max_size=T)), {}
-        mask = np.array(mask, dtype=bool)
-    else:
-        mask = None if kind == "none" else kind
-        spec = masks.MASKS[kind].params
-        params = {p.name: draw(st.integers(*p.bounds(T))) for p in spec}
+    mask = draw(st.one_of(mask_specs(T), boolean_masks(T, T)))
     block = draw(st.integers(1, T + 2))
-    return Q, K, V, h, g, mask, params, block
+    return Q, K, V, h, g, mask, block
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems())
 def test_blockwise_attention_equals_the_trace(problem):
-    Q, K, V, h, g, mask, params, block = problem
-    tr = al.attention_trace(Q, K, V, h, mask, kv_heads=g, **params)
-    H = al.blockwise_attention(Q, K, V, h, block, mask, kv_heads=g, **params)
+    Q, K, V, h, g, mask, block = problem
+    tr = al.attention_trace(Q, K, V, h, mask, kv_heads=g)
+    H = al.blockwise_attention(Q, K, V, h, block, mask, kv_heads=g)
     assert np.isfinite(H).all()
     np.testing.assert_allclose(H, tr.H, rtol=0, atol=1e-12)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from(masks.MASK_NAMES), st.integers(1, 12), st.data())
-def test_a_block_of_a_mask_is_that_block_of_the_whole_mask(name, T, data):
-    params = {p.name: data.draw(st.integers(*p.bounds(T))) for p in masks.MASKS[name].params}
-    a, b = sorted(data.draw(st.lists(st.integers(0, T), min_size=2, max_size=2)))
-    c, e = sorted(data.draw(st.lists(st.integers(0, T), min_size=2, max_size=2)))
-    full = al.allowed_of(name, T, **params)
-    np.testing.assert_array_equal(al.allowed_of(name, T, rows=range(a, b), cols=range(c, e), **params), full[a:b, c:e])
-    M = al.make_mask(name, T, cols=range(c, e), **params)
-    np.testing.assert_array_equal(M, al.make_mask(name, T, **params)[:, c:e])
+@given(st.integers(1, 12), st.integers(1, 12), st.data())
+def test_a_block_of_a_mask_is_that_block_of_the_whole_mask(T_q, T_k, data):
+    mask = data.draw(mask_specs(T_k))
+    a, b = sorted(data.draw(st.lists(st.integers(0, T_q), min_size=2, max_size=2)))
+    c, e = sorted(data.draw(st.lists(st.integers(0, T_k), min_size=2, max_size=2)))
+    full = al.allowed_of(mask, T_q, T_k)
+    np.testing.assert_array_equal(al.allowed_of(mask, T_q, T_k, rows=range(a, b), cols=range(c, e)), full[a:b, c:e])
+    M = al.make_mask(mask, T_q, T_k, cols=range(c, e))
+    np.testing.assert_array_equal(M, al.make_mask(mask, T_q, T_k)[:, c:e])
 
 
 def test_no_t_by_t_array_is_ever_made(monkeypatch):
@@ -136,16 +128,16 @@ def test_no_t_by_t_array_is_ever_made(monkeypatch):
 
     for name in ("scale", "apply_mask", "weighted_sum", "split_heads", "concat_heads"):
         spy(blockwise.core, name)
-    spy(blockwise.masks, "make_mask")
-    spy(blockwise, "head_scores")
+    spy(blockwise.masks, "additive_mask")
+    spy(blockwise.core, "checked_scores")
     spy(blockwise, "online_update")
     tr_inputs = al.example_qkv(T, h * dh, h, seed=1)
-    H = al.blockwise_attention(*tr_inputs, h, block, "sliding", window=100)
+    H = al.blockwise_attention(*tr_inputs, h, block, al.Mask("sliding", window=100))
     assert H.shape == (T, h * dh)
-    assert {name for name, _ in seen} >= {"make_mask", "head_scores", "apply_mask", "online_update"}
+    assert {name for name, _ in seen} >= {"additive_mask", "checked_scores", "apply_mask", "online_update"}
     for name, shape in seen:
         assert math.prod(shape) <= h * T * max(block, dh), (name, shape)  # never T × T values
-    assert ("make_mask", (T, block)) in seen
+    assert ("additive_mask", (T, block)) in seen
 
 
 def _peak_bytes(fn, *args, **kwargs):

@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab.conventions import CONVENTIONS, FLOAT16_MIN
+from attention_lab.look.words import WORDS
+from attention_lab.numeric.conventions import CONVENTIONS, FLOAT16_MIN
 
 FINITE = ("minus_1e9", "minus_1e4", "float16_min")
 EXACT = ("additive", "may_attend", "masked")  # read back as 0 / −∞
@@ -13,7 +14,7 @@ EXACT = ("additive", "may_attend", "masked")  # read back as 0 / −∞
 def masks_of(T):  # -> every mask of the registry at T tokens, and two custom ones with empty rows
     rng = np.random.default_rng(T)
     found = [al.allowed_of(name, T) for name in al.masks.MASK_NAMES]
-    found += [al.allowed_of("padding", T, length=L) for L in range(T + 1)]
+    found += [al.allowed_of(al.Mask("padding", length=L), T) for L in range(T + 1)]
     found += [rng.random((T, T)) < 0.4, np.zeros((T, T), bool)]
     return found
 
@@ -22,8 +23,8 @@ def test_every_convention_is_complete_and_the_fills_are_what_their_names_say():
     assert list(CONVENTIONS) == ["additive", "may_attend", "masked", "minus_1e9", "minus_1e4", "float16_min"]
     for name, c in CONVENTIONS.items():
         assert c.name == name
-        for words in (c.label, c.used):
-            assert set(words) == {"ko", "en"} and all(words.values())
+        for key in (f"convention.{name}", f"convention.{name}.used"):
+            assert all(text.strip() for text in WORDS[key])
         assert (c.fill is None) != (c.true_means is None)
     assert [CONVENTIONS[n].fill for n in FINITE] == [-1e9, -1e4, -65504.0] and FLOAT16_MIN == -65504.0
     assert np.float16(FLOAT16_MIN) == FLOAT16_MIN and CONVENTIONS["additive"].fill == -np.inf
@@ -73,9 +74,9 @@ def test_every_convention_gives_the_same_weights_in_a_row_with_something_to_atte
 
 
 def test_in_a_fully_masked_row_only_minus_infinity_reads_nothing():
-    tr = al.article_example(mask="padding", T=6, length=4)
+    tr = al.article_example(mask=al.Mask("padding", length=4), T=6)
     S_scaled = tr.S_scaled[0]
-    allowed = al.allowed_of("padding", 6, length=4)
+    allowed = al.allowed_of(al.Mask("padding", length=4), 6)
     for name, c in CONVENTIONS.items():
         P = al.softmax(al.apply_mask(S_scaled, c.additive(c.write(allowed))))
         if name in EXACT:

@@ -35,8 +35,10 @@ def test_no_tokens():
 
 
 def test_shapes_must_match():
-    with pytest.raises(ValueError, match=r"Q, K, V: must have the same shape.*K \(2, 8\)"):
+    with pytest.raises(ValueError, match=r"K, V: need one Key row and one Value row per Key token.*K \(2, 8\)"):
         al.attention_trace(X, np.ones((2, 8)), X, h=2)
+    with pytest.raises(ValueError, match=r"Q, K, V: must have the same number of columns d.*K \(3, 6\)"):
+        al.attention_trace(X, np.ones((3, 6)), np.ones((3, 6)), h=2)
 
 
 @pytest.mark.parametrize("name", ["Q", "K", "V"])
@@ -66,12 +68,12 @@ def test_scores_that_overflow():
 
 
 def test_unknown_mask_name():
-    with pytest.raises(ValueError, match=r"mask: unknown mask name 'casual'.*mask='causal', mask=None"):
+    with pytest.raises(ValueError, match=r"mask: unknown mask name 'casual'. Did you mean 'causal'\?.*None for no"):
         al.attention_trace(X, X, X, h=2, mask="casual")
 
 
 def test_mask_of_wrong_shape():
-    with pytest.raises(ValueError, match=r"mask: .*shape \(T, T\) = \(3, 3\), got \(2, 2\)"):
+    with pytest.raises(ValueError, match=r"mask: .*shape \(T_q, T_k\) = \(3, 3\), got \(2, 2\)"):
         al.attention_trace(X, X, X, h=2, mask=np.ones((2, 2), bool))
 
 

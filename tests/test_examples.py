@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import attention_lab as al
-from attention_lab import examples
+from attention_lab.numeric import examples as examples
 
 
 def by_position(X, heads, dh):  # [T, heads*dh] -> [T, heads, dh]

@@ -9,7 +9,11 @@ import matplotlib.image
 import numpy as np
 import pytest
 
-from attention_lab import figures, plotting, style, text
+import attention_lab as al
+from attention_lab import figures as plotting
+from attention_lab import look as style
+from attention_lab.figures import command as figures
+from attention_lab.look import words as text
 
 
 def names(fmt):
@@ -51,14 +55,14 @@ def test_korean_slides_are_16_9_and_korean(tmp_path, capsys):
         if name in plotting.SLIDE_FIGURES:
             assert size == pytest.approx(plotting.SLIDE_SIZE, abs=0.01), name
     fig3 = (tmp_path / "fig3_mask.svg").read_text()
-    assert text.WORDS["ko"]["fig_mask_rule"] in fig3  # the Korean words, kept as comments beside their outlines
+    assert text.table("ko")["fig_mask_rule"] in fig3  # the Korean words, kept as comments beside their outlines
 
 
 def test_png_slides_have_the_slide_size_in_pixels(tmp_path, capsys):
     """Also: a masked example with grouped K/V heads, in Korean, into a folder that does not exist yet."""
     out = tmp_path / "new" / "folder"
     status, _, err = run(["--out", str(out), "--format", "png", "--slides", "--dpi", "30", "--T", "4", "--h", "4",
-                          "--kv-heads", "1", "--mask", "prefix", "--prefix", "2", "--lang", "ko"], capsys)
+                          "--kv-heads", "1", "--mask", "prefix:prefix=2", "--lang", "ko"], capsys)
     assert (status, err) == (0, [])
     assert sorted(p.name for p in out.iterdir()) == names("png")
     for name in plotting.SLIDE_FIGURES:
@@ -70,7 +74,7 @@ def test_svg_text_keeps_text_as_text_and_names_the_font(tmp_path, capsys):
     status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
     assert (status, err) == (0, [])
     svg = (tmp_path / "fig3_mask.svg").read_text()
-    assert "<text" in svg and style.KO_FONT in svg and text.WORDS["ko"]["fig_mask_rule"] in svg
+    assert "<text" in svg and style.KO_FONT in svg and text.table("ko")["fig_mask_rule"] in svg
     assert dict(matplotlib.rcParams) == rc_before  # svg.fonttype was set only while saving
 
 
@@ -84,8 +88,9 @@ def test_help_states_the_limits_and_what_svg_text_needs(capsys):
     assert "The viewer then needs the fonts" in shown and style.KO_FONT in shown
     for mask in ("sliding", "padding", "prefix"):
         assert mask in shown
-    for param in ("--window", "--length", "--prefix"):  # generated from the mask registry
-        assert param in shown
+    for name, kind in al.MASKS.items():  # generated from the mask registry
+        for p in kind.params:
+            assert f"{name}:" in shown and f"{p.name}=" in shown
 
 
 def test_sizes_grow_the_articles_example_and_a_seed_gives_a_random_one():
@@ -97,22 +102,26 @@ def test_sizes_grow_the_articles_example_and_a_seed_gives_a_random_one():
 
 
 def test_mask_and_its_parameters_come_from_the_registry():
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "sliding", "--window", "2"]))
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "sliding:window=2"]))
     assert (tr.mask_name, tr.mask_params) == ("sliding", {"window": 2})
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--mask", "padding", "--length", "2"]))
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--mask", "padding:length=2"]))
     assert (tr.mask_name, tr.mask_params) == ("padding", {"length": 2})
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "9", "--mask", "packed:lengths=3+2+4"]))
+    assert (tr.mask_name, tr.mask_params) == ("packed", {"lengths": (3, 2, 4)})
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "window:left=1:right=0"]))
+    assert (tr.mask_name, tr.mask_params) == ("window", {"left": 1, "right": 0})
     tr = figures.make_trace(figures.parse_args(["--out", "x", "--h", "4", "--kv-heads", "2"]))
     assert tr.kv_heads == 2
 
 
 def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_path, capsys):
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "stripe", "--every", "3"]))
-    assert (tr.mask_name, tr.mask_params) == ("stripe", {"every": 3})
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "stripe:seed=3"]))
+    assert (tr.mask_name, tr.mask_params) == ("stripe", {"seed": 3})  # a parameter named like an option
     assert (tr.M[4] == 0).tolist() == [True, False, False, True, True]
     status, out, err = run(["--out", str(tmp_path), "--format", "png", "--dpi", "40", "--mask", "stripe"], capsys)
     assert (status, err) == (0, []) and (tmp_path / "fig3_mask.png").stat().st_size > 1000
-    status, _, err = run(["--out", str(tmp_path), "--mask", "stripe", "--every", "9"], capsys)
-    assert status == 2 and "every: must be from 1 to 3, got 9" in err[0]
+    status, _, err = run(["--out", str(tmp_path), "--mask", "stripe:seed=9"], capsys)
+    assert status == 2 and "seed: must be from 1 to 3, got 9" in err[0]
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -126,9 +135,11 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--dpi", "0"], "--dpi: must be from 30 to 200, got 0"),
     (["--dpi", "100000"], "--dpi: must be from 30 to 200"),
     (["--seed", "-1"], "seed: must be from 0"),
-    (["--window", "2"], "window: mask 'causal' takes no parameters"),
-    (["--mask", "sliding", "--window", "9"], "window: must be from 1 to 3, got 9"),
-    (["--mask", "custom"], "--mask: invalid choice: 'custom'"),
+    (["--mask", "causal:window=2"], "--mask: window: mask 'causal' takes no parameters"),
+    (["--mask", "sliding:window=9"], "window: must be from 1 to 3, got 9"),
+    (["--mask", "sliding:window"], "--mask: write each parameter as PARAM=WHOLE_NUMBER"),
+    (["--mask", "custom"], "--mask: unknown mask 'custom'"),
+    (["--window", "2"], "unrecognized arguments: --window 2"),
     (["--lang", "fr"], "--lang: invalid choice: 'fr'"),
     (["--format", "jpg"], "invalid choice: 'jpg'"),
     (["--T", "three"], "invalid int value"),

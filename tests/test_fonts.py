@@ -11,7 +11,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 import attention_lab as al
-from attention_lab import plotting, style
+from attention_lab import figures as plotting
+from attention_lab import look as style
 
 HANGUL = range(0xAC00, 0xD7A4)
 
@@ -39,8 +40,8 @@ def missing(strings, shipped, fallback):
 
 def test_every_character_of_every_label_is_in_the_font(shipped, fallback):
     """STAGES, MASKS, CONVENTIONS, text.WORDS, ordinals: re-subset with tools/subset_font.py when this fails."""
-    assert missing(style.font_strings(), shipped, fallback) == ""
-    assert any(ord(c) in HANGUL for c in "".join(style.font_strings()))
+    assert missing(style.fonts.font_strings(), shipped, fallback) == ""
+    assert any(ord(c) in HANGUL for c in "".join(style.fonts.font_strings()))
 
 
 def test_a_label_added_without_its_glyphs_is_caught(shipped, fallback):
@@ -48,7 +49,7 @@ def test_a_label_added_without_its_glyphs_is_caught(shipped, fallback):
 
 
 def test_every_character_a_korean_figure_draws_is_in_the_font(shipped, fallback):
-    trs = [al.article_example("padding", T=5, length=3), al.article_example("sliding", T=1, d=1, h=1)]
+    trs = [al.article_example(al.Mask("padding", length=3), T=5), al.article_example("sliding", T=1, d=1, h=1)]
     drawn = [t.get_text() for tr in trs for make in plotting.FIGURES.values()
              for t in make(tr, lang="ko").findobj(Text)]
     assert missing(drawn, shipped, fallback) == ""
@@ -56,7 +57,7 @@ def test_every_character_a_korean_figure_draws_is_in_the_font(shipped, fallback)
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_no_glyph_is_missing_when_drawing(lang):
-    tr = al.article_example("sliding", T=4, window=2)
+    tr = al.article_example(al.Mask("sliding", window=2), T=4)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         for make in plotting.FIGURES.values():  # the slide layouts: test_plotting draws them with warnings as errors
@@ -69,7 +70,7 @@ def test_the_font_is_small_named_apart_and_licensed():
     names = TTFont(style.KO_FONT_FILE)["name"]
     assert names.getDebugName(1) == style.KO_FONT  # its own family name: never confused with an installed Noto
     assert names.getDebugName(6) == style.KO_FONT_POSTSCRIPT
-    licence = (style.FONT_DIR / "OFL.txt").read_text()
+    licence = (style.fonts.FONT_DIR / "OFL.txt").read_text()
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Noto Sans CJK KR" in licence
     assert "tools/subset_font.py" in licence
 
@@ -98,5 +99,5 @@ def test_korean_embeds_in_pdf_and_postscript_as_type_3_and_42(tmp_path, fmt, fon
 
 def test_the_font_and_its_licence_are_package_data():
     """An installed package (not only an editable checkout) carries the font and its licence."""
-    pyproject = (style.FONT_DIR.parents[1] / "pyproject.toml").read_text()
+    pyproject = (style.fonts.FONT_DIR.parents[1] / "pyproject.toml").read_text()
     assert '"fonts/*.ttf", "fonts/OFL.txt"' in pyproject

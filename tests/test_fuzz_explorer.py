@@ -7,8 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_lab as al
-from attention_lab import html as hm
-from attention_lab import masks, widgets
+from attention_lab.live import widget as widgets
+from attention_lab.look import tables as hm
+from attention_lab.numeric import masks as masks
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -10,7 +10,9 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 import attention_lab as al
-from attention_lab import plotting, style, text
+from attention_lab import figures as plotting
+from attention_lab import look as style
+from attention_lab.look import words as text
 
 TR = al.article_example()  # T=3, h=2
 ODD = st.one_of(st.booleans(), st.floats(allow_nan=True), st.text(max_size=3), st.none(), st.just([1]),
@@ -128,5 +130,5 @@ def test_a_few_real_figures_with_random_picks(T, h, lang, mask, data):
     fig = plotting.figure_softmax(tr, head, row, lang=lang, slides=data.draw(st.booleans()))
     numbers = [t for t in fig.findobj(Text) if t.get_gid() == plotting.NUMBER_GID]
     # Every number drawn is in the figure; where some are left out the title says so.
-    assert numbers or text.WORDS[lang]["fig_omitted_some"] in fig.get_suptitle()
+    assert numbers or text.table(lang)["fig_omitted_some"] in fig.get_suptitle()
     assert len({t.get_fontsize() for t in numbers}) <= 1

@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab import checks, style
-from attention_lab import html as hm
+from attention_lab import look as style
+from attention_lab.look import tables as hm
+from attention_lab.numeric import checks as checks
 
 CELL = re.compile(r"<td(?: class=\"([^\"]*)\")?(?: title=\"[^\"]*\")? style=\"background-color:(#[0-9a-f]{6});"
                   r"color:(#[0-9a-f]{6})\">([^<]*)</td>")
@@ -109,7 +110,7 @@ def test_text_parameters_are_converted_with_str():
                                    "rgba(230,159,0,.5)", "rgb(90% 60% 0% / 0.5)", "transparent"])
 def test_css_colours_are_accepted(color):
     assert f"background:{color.strip()}" in hm.heatmap_html(np.eye(1), "values", col_colors=[color])
-    assert checks.css_color("color", color) == color
+    assert style.colors.css_color("color", color) == color
 
 
 @pytest.mark.parametrize("color", ["red;background-image:url(https://example.com/x)", "url(x)", "#ggg", "#12345",

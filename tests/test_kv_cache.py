@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_lab as al
-from attention_lab.kv_cache import PUBLISHED, StepCost
+from attention_lab.numeric.kv_cache import PUBLISHED, StepCost
 
 
 @pytest.fixture(scope="module")
@@ -147,7 +147,7 @@ def test_published_configurations_are_consistent_and_cited():
     (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 2, kv_heads=1.0), "kv_heads"),
     (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 2, kv_heads=1), "K, V"),  # K, V have 2 heads' columns
     (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 3), "h"),
-    (lambda tr: al.decode_with_cache(tr.Q, tr.K[:2], tr.V, 2), "Q, K, V"),
+    (lambda tr: al.decode_with_cache(tr.Q, tr.K[:2], tr.V, 2), "K, V"),
     (lambda tr: al.decode_with_cache(tr.Q, tr.K, "V", 2), "V"),
     (lambda tr: al.decode_with_cache(tr.Q * 1e200, tr.K * 1e200, tr.V, 2), "Q, K"),
     (lambda tr: al.generation_cost(0, 8, 2), "T"),
@@ -164,8 +164,8 @@ def test_bad_arguments_get_a_value_error_that_names_them(tr, call, match):
 
 
 def test_sizes_are_written_as_a_person_reads_them():
-    assert al.text.bytes_text(131072 * 131072 * 4) == "64 GiB"  # P alone at T = 128k in float32
-    assert al.text.bytes_text(1536) == "1.5 KiB" and al.text.bytes_text(512) == "512 B"
-    assert al.text.bytes_text(0) == "0 B" and al.text.bytes_text(40 * 2**30) == "40 GiB"
+    assert al.style.bytes_text(131072 * 131072 * 4) == "64 GiB"  # P alone at T = 128k in float32
+    assert al.style.bytes_text(1536) == "1.5 KiB" and al.style.bytes_text(512) == "512 B"
+    assert al.style.bytes_text(0) == "0 B" and al.style.bytes_text(40 * 2**30) == "40 GiB"
     with pytest.raises(ValueError, match="^n_bytes: "):
-        al.text.bytes_text(-1)
+        al.style.bytes_text(-1)

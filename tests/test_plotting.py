@@ -13,7 +13,9 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 import attention_lab as al
-from attention_lab import plotting, style, text
+from attention_lab import figures as plotting
+from attention_lab import look as style
+from attention_lab.look import words as text
 
 MINUS_INF = "\u2212\u221e"
 LANGS = ("en", "ko")
@@ -67,7 +69,7 @@ def new_ax(size=(4, 4)):
 @pytest.mark.parametrize("name", ["S", "S_scaled", "S_masked", "P", "O"])
 def test_labels_are_the_trace_values_in_the_article_format(tr, name):
     matrix = getattr(tr, name)[0]
-    kind = style.KIND_OF[name]
+    kind = style.kind_of(name)
     drawn = plotting.heatmap(new_ax(), matrix, kind)
     rows, cols = matrix.shape
     assert [t.get_text() for t in drawn.texts] == [style.format_value(x, kind) for x in matrix.ravel()]
@@ -76,7 +78,7 @@ def test_labels_are_the_trace_values_in_the_article_format(tr, name):
 
 def test_article_numbers_appear(tr):
     texts = [t.get_text() for name in ("S", "S_masked", "P") for t in
-             plotting.heatmap(new_ax(), getattr(tr, name)[0], style.KIND_OF[name]).texts]
+             plotting.heatmap(new_ax(), getattr(tr, name)[0], style.kind_of(name)).texts]
     for label in ("2", "6", "1.5", MINUS_INF, "0.114", "0.042", "0.844", "0.818", "0.182"):
         assert label in texts
 
@@ -102,7 +104,7 @@ def test_a_nan_cell_is_labelled_nan_in_a_colour_of_its_own():
 
 
 def test_the_html_renderer_reads_the_same_nan_style():
-    from attention_lab import html
+    from attention_lab.look import tables as html
 
     out = html.heatmap_html(np.array([[np.nan, 1.0]]), "weights")
     fill = "#{:02x}{:02x}{:02x}".format(*(round(255 * c) for c in style.NAN_RGBA[:3]))
@@ -194,7 +196,7 @@ def test_too_small_cells_leave_values_out_and_say_so():
     ax = new_ax((2, 2))
     drawn = plotting.heatmap(ax, matrix, "values", xlabel="Key token")
     assert drawn.texts == []
-    assert text.WORDS["en"]["fig_omitted"] in ax.get_xlabel() and drawn.note is ax.xaxis.label
+    assert text.table("en")["fig_omitted"] in ax.get_xlabel() and drawn.note is ax.xaxis.label
     forced = plotting.heatmap(new_ax((2, 2)), matrix, "values", annotate=True)
     assert len(forced.texts) == 256
 
@@ -236,7 +238,7 @@ def test_every_figure_draws_the_articles_numbers(figures, name, lang, slides):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_figure_2_explains_the_score_as_a_dot_product(figures, lang):
-    W = text.WORDS[lang]
+    W = text.table(lang)
     texts = " ".join(all_texts(figures["fig2_scores", lang, False]))
     assert "S[3, 1] = \u22121\u00b71 + 1\u00b7(\u22121) + 1\u00b72 + 2\u00b71 = 2" in texts
     assert W["fig_scores_vectors"].format(i=3, j=1, q="[\u22121, 1, 1, 2]", k="[1, \u22121, 2, 1]") in texts
@@ -253,16 +255,16 @@ def test_figure_2_shares_the_scale_of_S_and_S_scaled(figures):
 def test_figure_3_shows_the_mask_its_caption_and_its_sum(figures, lang):
     texts = all_texts(figures["fig3_mask", lang, False])
     assert texts.count(MINUS_INF) == 6  # M and S/√dh + M, 3 each
-    caption = next(t for t in texts if text.WORDS[lang]["fig_mask_rule"] in t)
-    assert " ".join(al.MASKS["causal"].caption[lang].split()) in " ".join(caption.split())
+    caption = next(t for t in texts if text.table(lang)["fig_mask_rule"] in t)
+    assert " ".join(text.table(lang)["mask.causal.caption"].split()) in " ".join(caption.split())
 
 
 def test_figure_3_names_another_mask_and_its_parameter():
-    tr = al.article_example("sliding", T=5, window=2)
+    tr = al.article_example(al.Mask("sliding", window=2), T=5)
     for lang in LANGS:
         caption = " ".join(" ".join(all_texts(plotting.figure_mask(tr, lang=lang))).split())
-        assert " ".join(al.MASKS["sliding"].caption[lang].split()) in caption
-        assert f"{al.MASKS['sliding'].params[0].label[lang]} = 2" in caption
+        assert " ".join(text.table(lang)["mask.sliding.caption"].split()) in caption
+        assert f"{text.table(lang)['param.sliding.window']} = 2" in caption
 
 
 def test_figure_4_sends_masked_scores_to_zero(tr):
@@ -272,7 +274,7 @@ def test_figure_4_sends_masked_scores_to_zero(tr):
 
 
 def test_figure_4_reads_the_weights_from_the_trace(tr):
-    fake = al.AttentionTrace(**{**tr.arrays(), "P": np.full_like(tr.P, 0.25)})
+    fake = al.AttentionTrace({**tr.arrays(), "P": np.full_like(tr.P, 0.25)}, tr.mask)
     texts = all_texts(plotting.figure_softmax(fake))
     assert "0.250" in texts and "0.114" not in texts
 
@@ -293,7 +295,7 @@ def test_figure_4s_table_has_no_lines_and_no_tick_marks(figures):
 @pytest.mark.parametrize("lang", LANGS)
 def test_figure_5_shows_the_weighted_sum(figures, lang):
     texts = all_texts(figures["fig5_weighted_sum", lang, False])
-    equation = text.WORDS[lang]["fig_weighted_equation"].format(
+    equation = text.table(lang)["fig_weighted_equation"].format(
         i=3, terms="0.114\u00b7V1 + 0.042\u00b7V2 + 0.844\u00b7V3", row="[0.114, 0.042, 0.844, 1]")
     assert equation in texts
     assert "0.114 \u00d7 V1" in texts and "0.844 \u00d7 V3" in texts
@@ -305,12 +307,12 @@ def test_figure_1_names_each_head_in_words_and_frames_it_in_its_colour(figures):
         fig = figures["fig1_heads", lang, True]
         texts = all_texts(fig)
         for n in (1, 2):
-            assert any(t.startswith(text.WORDS[lang]["head_n"].format(n=n)) for t in texts)
+            assert any(t.startswith(text.table(lang)["head_n"].format(n=n)) for t in texts)
         frames = {matplotlib.colors.to_hex(p.get_edgecolor()) for p in fig.findobj(Rectangle)
                   if p.get_linewidth() == 3}
         assert frames == {style.head_color(0).lower(), style.head_color(1).lower()}
         for words in ("fig_heads_split", "fig_heads_core", "fig_heads_concat"):  # the flow, in order
-            assert text.WORDS[lang][words] in texts
+            assert text.table(lang)[words] in texts
         assert "$Q$  (3 × 8)" in texts and "$H$ = Concat  (3 × 8)" in texts
         assert any("$O_{1}$  (3 × 4)" in t for t in texts) and any("$O_{2}$  (3 × 4)" in t for t in texts)
 
@@ -325,8 +327,8 @@ def test_figure_1_with_shared_kv_heads():
 def test_scaling_figure_shows_P_with_and_without_the_scale(figures, lang):
     texts = all_texts(figures["scaling_head1", lang, False])
     for name in ("S", "S_scaled", "P", "P_unscaled"):
-        assert al.STAGES[name].label[lang] in texts
-    assert text.WORDS[lang]["fig_scaling_without"] in texts and text.WORDS[lang]["fig_scaling_with"] in texts
+        assert text.table(lang)[f"stage.{name}"] in texts
+    assert text.table(lang)["fig_scaling_without"] in texts and text.table(lang)["fig_scaling_with"] in texts
 
 
 def test_all_heads_names_each_head_in_a_frame_of_its_colour(figures):
@@ -346,7 +348,7 @@ def test_figures_speak_the_readers_language(figures, lang):
         texts = " ".join(all_texts(fig))
         hangul = any("\uac00" <= c <= "\ud7a3" for c in texts)
         assert hangul == (lang == "ko"), name
-        assert text.WORDS[other]["query"] not in texts or text.WORDS[other]["query"] == text.WORDS[lang]["query"]
+        assert text.table(other)["query"] not in texts or text.table(other)["query"] == text.table(lang)["query"]
 
 
 def test_numbers_within_one_figure_share_one_size(figures):

@@ -1,103 +1,208 @@
-"""The stage and mask registries: one entry per stage or mask, read by the trace and every renderer."""
+"""The pipeline and the mask registry: one entry per stage or mask, with its words, read by the trace and every
+renderer. Each test runs over every entry, so a new stage or mask is tested with no list edited."""
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import every_mask, mask_specs
 
 import attention_lab as al
-from attention_lab import masks, style
-from attention_lab.stages import HEAD_STAGES, STAGES
+from attention_lab.look import colors, words
+from attention_lab.numeric import masks, pipeline
+from attention_lab.numeric.pipeline import HEAD_STAGES, PIPELINE, STAGES
+
+# The rule of each mask written cell by cell, for Query position p and Key position j (T Key tokens), as the
+# article and the mask's caption say it: what the registry's vectorised rules must agree with.
+BY_HAND = {
+    "causal": lambda p, j, T: j <= p,
+    "none": lambda p, j, T: True,
+    "sliding": lambda p, j, T, window: p - window < j <= p,
+    "window": lambda p, j, T, left, right: p - left <= j <= p + right,
+    "padding": lambda p, j, T, length: j <= p and j < length and p < length,
+    "prefix": lambda p, j, T, prefix: j <= p or (p < prefix and j < prefix),
+    "packed": lambda p, j, T, lengths: j <= p and 0 <= p < T and _doc(lengths, p) == _doc(lengths, j),
+}
 
 
-def brute(T, rule):  # -> [T, T] bool from a rule (i, j) -> bool, one cell at a time
-    return np.array([[rule(i, j) for j in range(T)] for i in range(T)])
+def _doc(lengths, position):  # which sequence a position falls in
+    return int(np.searchsorted(np.cumsum(lengths), position, side="right"))
 
 
-@pytest.mark.parametrize("T", range(1, 9))
-def test_each_mask_allows_what_its_definition_says(T):
-    for w in range(1, T + 1):
-        np.testing.assert_array_equal(masks.allowed_of("sliding", T, window=w),
-                                      brute(T, lambda i, j, w=w: i - w < j <= i))
-    for L in range(T + 1):
-        np.testing.assert_array_equal(masks.allowed_of("padding", T, length=L),
-                                      brute(T, lambda i, j, L=L: j <= i and j < L and i < L))
-    for p in range(T + 1):
-        np.testing.assert_array_equal(masks.allowed_of("prefix", T, prefix=p),
-                                      brute(T, lambda i, j, p=p: j <= i or (i < p and j < p)))
-    np.testing.assert_array_equal(masks.allowed_of("causal", T), brute(T, lambda i, j: j <= i))
-    np.testing.assert_array_equal(masks.allowed_of(None, T), np.ones((T, T), bool))
+def test_every_mask_has_a_rule_written_by_hand():
+    assert set(BY_HAND) == set(masks.MASK_NAMES)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 9), st.integers(1, 9), st.data())
+def test_each_mask_allows_what_its_rule_says_for_every_shape_and_corner(T_q, T_k, data):
+    mask = data.draw(mask_specs(T_k))
+    offset = T_k - T_q if mask.align == "bottom-right" else 0
+    params = dict(mask.checked(T_q, T_k).params)
+    want = np.array([[bool(BY_HAND[mask.name](i + offset, j, T_k, **params)) for j in range(T_k)] for i in range(T_q)])
+    np.testing.assert_array_equal(mask.allowed(T_q, T_k), want)
+
+
+@pytest.mark.parametrize("mask", every_mask(6), ids=repr)
+def test_both_corners_agree_when_there_are_as_many_queries_as_keys(mask):
+    top_left = masks.Mask(mask.name, align="top-left", **dict(mask.params))
+    np.testing.assert_array_equal(mask.allowed(6), top_left.allowed(6))
+
+
+def test_the_corners_of_causal_on_a_two_by_three_problem():
+    bottom_right = al.allowed_of("causal", 2, 3)  # the last two tokens of three: what a chunk of new tokens sees
+    top_left = al.allowed_of(al.Mask("causal", align="top-left"), 2, 3)  # SDPA's is_causal=True
+    np.testing.assert_array_equal(bottom_right, [[1, 1, 0], [1, 1, 1]])
+    np.testing.assert_array_equal(top_left, [[1, 0, 0], [1, 1, 0]])
 
 
 def test_special_cases_of_the_masks_are_the_simple_ones():
     T = 6
-    np.testing.assert_array_equal(masks.allowed_of("sliding", T, window=T), masks.causal_allowed(T))
-    np.testing.assert_array_equal(masks.allowed_of("padding", T, length=T), masks.causal_allowed(T))
-    np.testing.assert_array_equal(masks.allowed_of("prefix", T, prefix=0), masks.causal_allowed(T))
-    np.testing.assert_array_equal(masks.allowed_of("prefix", T, prefix=T), np.ones((T, T), bool))
-    np.testing.assert_array_equal(masks.allowed_of("sliding", T, window=1), np.eye(T, dtype=bool))
+    causal = masks.causal_allowed(T)
+    for spec in (al.Mask("sliding", window=T), al.Mask("padding", length=T), al.Mask("prefix", prefix=0),
+                 al.Mask("packed", lengths=(T,)), al.Mask("window", left=T - 1, right=0)):
+        np.testing.assert_array_equal(al.allowed_of(spec, T), causal, err_msg=repr(spec))
+    np.testing.assert_array_equal(al.allowed_of(al.Mask("prefix", prefix=T), T), np.ones((T, T), bool))
+    np.testing.assert_array_equal(al.allowed_of(al.Mask("window", left=T - 1, right=T - 1), T), np.ones((T, T), bool))
+    np.testing.assert_array_equal(al.allowed_of(al.Mask("sliding", window=1), T), np.eye(T, dtype=bool))
 
 
-def test_every_mask_entry_is_complete():
-    for name, mask in masks.MASKS.items():
-        assert mask.name == name
-        for words in (mask.label, mask.caption, mask.used):
-            assert set(words) == {"ko", "en"} and all(words.values()), name
-        for p in mask.params:
-            assert set(p.label) == {"ko", "en"} and p.lo <= p.default
-    assert masks.MASK_NAMES == ("causal", "none", "sliding", "padding", "prefix")
+@pytest.mark.parametrize("name", masks.MASK_NAMES)
+def test_every_mask_has_its_words_in_both_languages(name):
+    kind = masks.MASKS[name]
+    keys = [f"mask.{name}", f"mask.{name}.caption", f"mask.{name}.used"]
+    keys += [f"param.{name}.{p.name}" for p in kind.params]
+    for key in keys:
+        ko, en = words.WORDS[key]
+        assert ko.strip() and en.strip(), key
+    for p in kind.params:
+        assert p.default_for(1) in p.values(1) and all(p.default_for(T) in p.values(T) for T in range(1, 17))
 
 
-@pytest.mark.parametrize("name", ["sliding", "padding", "prefix"])
-def test_masks_with_parameters_work_in_the_trace_and_keep_their_parameters(name):
-    param = masks.MASKS[name].params[0].name
-    tr = al.article_example(mask=name, T=5, **{param: 2})
-    np.testing.assert_array_equal(tr.M == 0, masks.allowed_of(name, 5, **{param: 2}))
-    assert tr.mask_name == name and tr.mask_params == {param: 2}
-    assert f"{param}=2" in repr(tr)
+@pytest.mark.parametrize("name", [n for n in masks.MASK_NAMES if masks.MASKS[n].params])
+def test_a_masks_parameters_reach_the_trace_with_defaults_filled_in(name):
+    kind = masks.MASKS[name]
+    p = kind.params[-1]
+    value = p.values(5)[0]
+    tr = al.article_example(mask=al.Mask(name, **{p.name: value}), T=5)
+    np.testing.assert_array_equal(tr.M == 0, al.allowed_of(al.Mask(name, **{p.name: value}), 5))
+    assert tr.mask_name == name and tr.mask_params[p.name] == value
+    assert set(tr.mask_params) == {q.name for q in kind.params}
+    assert f"{p.name}={value!r}" in repr(tr) or f"{p.name}={value}" in repr(tr)
     default = al.article_example(mask=name, T=5)
-    assert default.mask_params == {param: masks.MASKS[name].params[0].default_for(5)}
+    assert default.mask_params == {q.name: q.default_for(5) for q in kind.params}
 
 
 def test_a_padding_row_gives_zeros_never_nan():
-    tr = al.article_example(mask="padding", T=5, length=3)
+    tr = al.article_example(mask=al.Mask("padding", length=3), T=5)
     np.testing.assert_array_equal(tr.P[:, 3:], 0)
     np.testing.assert_array_equal(tr.O[:, 3:], 0)
     np.testing.assert_array_equal(tr.P[:, :, 3:], 0)  # no token attends to the padding
     np.testing.assert_allclose(tr.P[:, :3, :3], al.article_example().P)  # the real tokens: the article's numbers
 
 
-@pytest.mark.parametrize(("kwargs", "match"), [
-    ({"mask": "sliding", "window": 0}, r"window: must be from 1 to 3"),
-    ({"mask": "sliding", "window": 4}, r"window: must be from 1 to 3"),
-    ({"mask": "sliding", "window": 2.0}, r"window: must be a whole number"),
-    ({"mask": "sliding", "window": True}, r"window: must be a whole number, got True/False"),
-    ({"mask": "padding", "length": -1}, r"length: must be from 0 to 3"),
-    ({"mask": "causal", "window": 2}, r"window: mask 'causal' takes no parameters.*'sliding'"),
-    ({"mask": "sliding", "prefix": 2}, r"prefix: mask 'sliding' takes window"),
-    ({"mask": None, "length": 2}, r"length: mask 'none' takes no parameters"),
-    ({"mask": "window"}, r"mask: unknown mask name 'window'.*'sliding'"),
+@pytest.mark.parametrize(("mask", "match"), [
+    (lambda: al.Mask("sliding", window=0), r"^window: must be from 1 to 3"),
+    (lambda: al.Mask("sliding", window=4), r"^window: must be from 1 to 3"),
+    (lambda: al.Mask("sliding", window=2.0), r"^window: must be a whole number"),
+    (lambda: al.Mask("sliding", window=True), r"^window: must be a whole number, got True/False"),
+    (lambda: al.Mask("padding", length=-1), r"^length: must be from 0 to 3"),
+    (lambda: al.Mask("packed", lengths=(2, 2)), r"^lengths: .* add up to 4, but there are T_k=3"),
+    (lambda: al.Mask("packed", lengths=3), r"^lengths: must be a tuple"),
+    (lambda: al.Mask("causal", window=2), r"^window: mask 'causal' takes no parameters; window belongs to "
+                                          r"Mask\('sliding', window=…\)"),
+    (lambda: al.Mask("sliding", prefix=2), r"^prefix: mask 'sliding' takes window; prefix belongs to Mask\('prefix'"),
+    (lambda: al.Mask("sliding", widow=2), r"^widow: mask 'sliding' takes window; did you mean window=…\?"),
+    (lambda: "window_size", r"^mask: unknown mask name 'window_size'. Did you mean 'window'\?"),
+    (lambda: al.Mask("causal", align="top_left"), r"^align: use one of 'bottom-right', 'top-left'"),
+    (lambda: {"sliding": {"window": 2}}, r"^mask: pass the mask as one value, Mask\(name, \*\*parameters\)"),
 ])
-def test_bad_mask_parameters_are_named(kwargs, match):
+def test_bad_masks_are_named(mask, match):
     with pytest.raises(ValueError, match=match):
-        al.article_example(**kwargs)
+        al.article_example(mask=mask())
 
 
-def test_every_stage_entry_is_complete_and_readable_from_a_trace():
+def test_a_mask_parameter_passed_beside_the_mask_is_pointed_at_its_mask():
+    with pytest.raises(ValueError, match=r"^window: is a parameter of a mask.*mask=Mask\('sliding', window=…\)"):
+        al.article_example(mask="sliding", window=2)
+
+
+def test_a_mask_is_one_value_and_compares_as_one():
+    a, b = al.Mask("sliding", window=2), al.Mask("sliding", window=2)
+    assert a == b and hash(a) == hash(b) and a != al.Mask("sliding", window=3) and a != al.Mask("causal")
+    with pytest.raises(AttributeError):
+        a.name = "causal"
+    import pickle
+
+    assert pickle.loads(pickle.dumps(a)) == a
+    custom = al.Mask.of(np.eye(3, dtype=bool))
+    assert pickle.loads(pickle.dumps(custom)) == custom
+
+
+@pytest.mark.parametrize("stage", PIPELINE, ids=lambda s: s.name)
+def test_every_stage_is_a_field_of_the_trace_with_its_words(stage):
     tr = al.article_example(T=4, d=12, h=3, kv_heads=1)
-    for name, stage in STAGES.items():
-        assert stage.name == name and set(stage.label) == {"ko", "en"} and all(stage.label.values())
-        assert stage.kind in style.CMAPS and style.KIND_OF[name] == stage.kind
-        assert stage.heads in ("query", "kv", "") and len(stage.axes) == 2
-        for head in range(tr.h):
-            matrix = stage.matrix(tr, head)
-            assert matrix.ndim == 2, name
-    np.testing.assert_array_equal(STAGES["Kh"].matrix(tr, 2), tr.Kh[0])  # every Query head reads the one K/V head
+    ko, en = words.WORDS[f"stage.{stage.name}"]
+    assert ko.strip() and en.strip()
+    assert stage.kind in colors.CMAPS and stage.heads in ("query", "kv", "") and len(stage.axes) == 2
+    value = getattr(tr, stage.name)
+    np.testing.assert_array_equal(value, tr.arrays()[stage.name])
+    for head in range(tr.h):
+        assert stage.matrix(tr, head).ndim == 2
+    if stage.compute is not None:  # computed from the stages before it, and from nothing later
+        earlier = [s.name for s in PIPELINE[:PIPELINE.index(stage)]]
+        assert set(stage.inputs) <= set(earlier), stage.name
+    else:
+        assert stage.name in pipeline.INPUTS
+
+
+def test_the_trace_has_exactly_the_pipelines_stages_in_its_order():
+    tr = al.article_example()
+    assert list(tr.arrays()) == [s.name for s in PIPELINE]
+
+
+def test_a_kv_stage_reads_the_kv_head_of_each_query_head():
+    tr = al.article_example(T=4, d=12, h=3, kv_heads=1)
+    for head in range(3):  # every Query head reads the one K/V head
+        np.testing.assert_array_equal(STAGES["Kh"].matrix(tr, head), tr.Kh[0])
     np.testing.assert_array_equal(STAGES["M"].matrix(tr, 1), tr.M)
-    assert set(HEAD_STAGES) <= set(STAGES)
-    assert list(STAGES)[:3] == ["Q", "K", "V"] and list(STAGES)[-1] == "H"
+
+
+def test_every_stage_of_a_head_is_on_the_main_path_from_s_to_o():
+    names = [s.name for s in PIPELINE]
+    assert HEAD_STAGES[0] == "S" and HEAD_STAGES[-1] == "O"
+    assert list(HEAD_STAGES) == sorted(HEAD_STAGES, key=names.index)
+    assert all(STAGES[n].path and STAGES[n].per_head for n in HEAD_STAGES)
+    assert [n for n in names[names.index("S"):names.index("O") + 1] if STAGES[n].path] == list(HEAD_STAGES)
+
+
+def test_the_row_exponentials_are_the_softmax_before_dividing():
+    tr = al.article_example()
+    np.testing.assert_allclose(tr.E[0, 2], np.exp(np.array([1.0, 0, 3]) - 3))  # e^(s − max) of the article's row 3
+    np.testing.assert_array_equal(tr.E[0, 0], [1, 0, 0])  # e^−∞ = 0
+    np.testing.assert_allclose(tr.P, tr.E / tr.E.sum(axis=-1, keepdims=True))
+    assert tr.E.max(axis=-1).tolist() == [[1, 1, 1]] * 2  # the largest of a row is e⁰ = 1
+
+
+def test_a_fully_masked_row_has_no_exponentials_and_no_weights():
+    tr = al.article_example(mask=al.Mask("padding", length=2), T=4)
+    np.testing.assert_array_equal(tr.E[:, 2:], 0)
+    np.testing.assert_array_equal(tr.P[:, 2:], 0)
 
 
 def test_p_unscaled_is_the_softmax_without_the_scale():
     tr = al.article_example()
     np.testing.assert_allclose(STAGES["P_unscaled"].matrix(tr, 0)[2], al.softmax(np.array([2.0, 0, 6])))
-    np.testing.assert_allclose(STAGES["P_unscaled"].value(tr), al.attention_trace(tr.Q, tr.K, tr.V, 2,
-                                                                                   scaled=False).P)
+    np.testing.assert_allclose(tr.P_unscaled, al.attention_trace(tr.Q, tr.K, tr.V, 2, scaled=False).P)
+
+
+def test_a_hook_replaces_a_stage_and_the_later_stages_follow():
+    tr = al.article_example()
+    zeroed = al.attention_trace(tr.Q, tr.K, tr.V, 2, hooks={"P": lambda P: P * np.array([0.0, 1.0])[:, None, None]})
+    np.testing.assert_array_equal(zeroed.P[0], 0)
+    np.testing.assert_array_equal(zeroed.O[0], 0)  # Head 1's output follows its zeroed weights
+    np.testing.assert_array_equal(zeroed.H[:, 4:], tr.H[:, 4:])  # Head 2 is untouched
+    with pytest.raises(ValueError, match="^hooks: the hook of 'S' must return an array of shape"):
+        al.attention_trace(tr.Q, tr.K, tr.V, 2, hooks={"S": lambda S: S[0]})
+    with pytest.raises(ValueError, match="^hooks: must be a dict of stage name"):
+        al.attention_trace(tr.Q, tr.K, tr.V, 2, hooks={"scores": lambda S: S})

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab import steppers
-from attention_lab.style import NEG_INF_LABEL
+from attention_lab.live import steppers as steppers
+from attention_lab.look import NEG_INF_LABEL
 
 
 def text(html):
@@ -92,7 +92,7 @@ def test_the_head_choice_shows_only_with_several_heads():
 
 
 def test_the_trace_mask_and_kv_heads_are_followed():
-    tr = al.random_example(6, 8, 2, seed=4, mask="padding", length=4, kv_heads=1)
+    tr = al.random_example(6, 8, 2, seed=4, mask=al.Mask("padding", length=4), kv_heads=1)
     w = al.blockwise_view(tr, block=6)
     assert column(w, "O") == column(w, "O_trace")
     assert column(w, "l")[4:] == ["0", "0"]  # the padding rows attend to nothing: l = 0, O = 0

@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab.conventions import CONVENTIONS
+from attention_lab.numeric.conventions import CONVENTIONS
 
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
@@ -30,26 +30,28 @@ F = torch.nn.functional
 TOL = 1e-12
 TORCH = tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
 SDPA_EMPTY_ROW = 0.0 if TORCH >= (2, 5) else np.nan  # what SDPA gives in a row with nothing to attend to
-KINDS = ("causal", "none", "sliding", "padding", "prefix", "custom")
+KINDS = (*al.masks.MASK_NAMES, "custom")  # every mask of the registry, and one of your own
 SEEDS = range(12)
 
 
-def random_case(kind, seed):  # -> (Q, K, V, h, mask, params)
+def random_case(kind, seed):  # -> (Q, K, V, h, mask)
     """A random float example: T from 1 to 8, h from 1 to 4, dh from 1 to 4, the mask's parameters anywhere in range."""
     rng = np.random.default_rng([KINDS.index(kind), seed])
     T, h, dh = int(rng.integers(1, 9)), int(rng.integers(1, 5)), int(rng.integers(1, 5))
     Q, K, V = (rng.normal(0, 2, (T, h * dh)) for _ in range(3))
     if kind == "custom":
-        return Q, K, V, h, rng.random((T, T)) < 0.5, {}  # often with rows that may attend to nothing
-    mask = None if kind == "none" else kind
-    params = {p.name: int(rng.integers(p.bounds(T)[0], p.bounds(T)[1] + 1)) for p in al.MASKS[kind].params}
-    return Q, K, V, h, mask, params
+        return Q, K, V, h, rng.random((T, T)) < 0.5  # often with rows that may attend to nothing
+    params = {}
+    for p in al.MASKS[kind].params:
+        values = p.values(T)
+        params[p.name] = values[int(rng.integers(len(values)))]
+    return Q, K, V, h, al.Mask(kind, **params)
 
 
 def traced_case(kind, seed):  # -> (trace, allowed [T, T] bool, rows [T] bool: the Query tokens with something to see)
-    Q, K, V, h, mask, params = random_case(kind, seed)
-    tr = al.attention_trace(Q, K, V, h, mask=mask, **params)
-    allowed = al.allowed_of(mask, tr.T, **params)
+    Q, K, V, h, mask = random_case(kind, seed)
+    tr = al.attention_trace(Q, K, V, h, mask=mask)
+    allowed = al.allowed_of(mask, tr.T)
     return tr, allowed, allowed.any(axis=1)
 
 
@@ -123,9 +125,9 @@ def test_key_padding_mask_masks_only_the_keys(seed):
     # nn.MultiheadAttention's key_padding_mask (True = padding) hides the padding keys from every query,
     # but the padding tokens' own rows still attend to the real tokens. attention_lab's "padding" masks
     # those rows too (see masks.padding_allowed); the real tokens' rows agree.
-    Q, K, V, h, _, params = random_case("padding", seed)
-    T, L = len(Q), params["length"]
-    tr = al.attention_trace(Q, K, V, h, mask="padding", length=L)
+    Q, K, V, h, mask = random_case("padding", seed)
+    T, L = len(Q), mask.param("length")
+    tr = al.attention_trace(Q, K, V, h, mask=al.Mask("padding", length=L))
     real = np.arange(T) < L
     keys_only = al.attention_trace(Q, K, V, h, mask=al.causal_allowed(T) & real)
     H, P = mha(tr, attn_mask=torch.tensor(~al.causal_allowed(T)), key_padding_mask=torch.tensor(~real)[None])
@@ -143,8 +145,8 @@ def test_the_cases_include_rows_with_nothing_to_attend_to():
     empty = 0
     for kind in KINDS:
         for seed in SEEDS:
-            Q, _, _, _, mask, params = random_case(kind, seed)
-            empty += int((~al.allowed_of(mask, len(Q), **params).any(axis=1)).sum())
+            Q, _, _, _, mask = random_case(kind, seed)
+            empty += int((~al.allowed_of(mask, len(Q)).any(axis=1)).sum())
     assert empty >= 20
 
 
@@ -174,6 +176,6 @@ def test_grouped_kv_heads_match_sdpa_with_enable_gqa(seed):
     T, g, share, dh = int(rng.integers(1, 8)), int(rng.integers(1, 3)), int(rng.integers(1, 4)), 2
     h = g * share
     Q, K, V = rng.normal(size=(T, h * dh)), rng.normal(size=(T, g * dh)), rng.normal(size=(T, g * dh))
-    tr = al.attention_trace(Q, K, V, h, mask="sliding", kv_heads=g, window=2)
-    O = sdpa(tr, attn_mask=torch.tensor(al.allowed_of("sliding", T, window=2)), enable_gqa=True)  # noqa: E741
+    tr = al.attention_trace(Q, K, V, h, mask=al.Mask("sliding", window=2), kv_heads=g)
+    O = sdpa(tr, attn_mask=torch.tensor(al.allowed_of(al.Mask("sliding", window=2), T)), enable_gqa=True)  # noqa: E741
     np.testing.assert_allclose(O, tr.O, rtol=0, atol=TOL)

@@ -15,10 +15,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_lab as al
-from attention_lab import html as hm
-from attention_lab import masks, stages, style, text, widgets
-from attention_lab.examples import ARTICLE_K, ARTICLE_Q, ARTICLE_V
-from attention_lab.style import NEG_INF_LABEL
+from attention_lab import look as style
+from attention_lab.live import widget as widgets
+from attention_lab.look import NEG_INF_LABEL
+from attention_lab.look import tables as hm
+from attention_lab.look import words as text
+from attention_lab.numeric import masks as masks
+from attention_lab.numeric import pipeline as stages
+from attention_lab.numeric.examples import ARTICLE_K, ARTICLE_Q, ARTICLE_V
 
 ARTICLE_CORNER = {"Q": ARTICLE_Q.reshape(3, 2, 4), "K": ARTICLE_K.reshape(3, 2, 4), "V": ARTICLE_V.reshape(3, 2, 4)}
 
@@ -93,7 +97,7 @@ def ex():
 
 def test_starts_on_the_articles_example(ex):
     assert isinstance(ex, W.VBox) and ex.redraw_count == 1 and ex.source == "article"
-    assert ex.view.picture["note"] == text.EXPLORER_WORDS["en"]["note_article"]
+    assert ex.view.picture["note"] == text.table("en")["note_article"]
     assert grid(ex, "S@0")[2] == ["2", "0", "6"]
     assert grid(ex, "S_scaled@0")[1] == ["3", "1.5", "−1"]
     assert grid(ex, "S_masked@0")[1] == ["3", "1.5", NEG_INF_LABEL]
@@ -113,7 +117,7 @@ def test_sizes_grow_the_article_example_and_never_switch_the_source(ex):
                                       "small integers from −2 to 2 that stay put when you move a size."
     for name, value in ARTICLE_SIZES.items():
         ex.controls[name].value = value
-    assert ex.view.picture["note"] == text.EXPLORER_WORDS["en"]["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
+    assert ex.view.picture["note"] == text.table("en")["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
 
 
 ARTICLE_SIZES = {"T": 3, "h": 2, "dh": 4}
@@ -159,7 +163,7 @@ def test_reset_brings_back_the_article_example(ex):
     ex.controls["reset"].click()
     assert ex.redraw_count == count + 1
     assert (ex.source, ex.T, ex.h, ex.dh, ex.mask, ex.trace.kv_heads) == ("article", 3, 2, 4, "causal", 2)
-    assert ex.view.picture["note"] == text.EXPLORER_WORDS["en"]["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
+    assert ex.view.picture["note"] == text.table("en")["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
     check_invariants(ex)
 
 
@@ -494,7 +498,7 @@ def test_start_on_a_random_example():
     assert ex.source == "random" and ex.dh == 4 and ex.mask == "none" and ex.trace.mask_name == "none"
     assert "T=5 · d=12 · h=3 · dh=4" in ex.view.picture["shape"]
     assert (al.explorer(h=4).d, al.explorer(dh=8).d, al.explorer(h=3, dh=2).d) == (16, 16, 6)
-    ex = al.explorer(mask="sliding", window=1, kv_heads=1)
+    ex = al.explorer(mask=al.Mask("sliding", window=1), kv_heads=1)
     assert ex.trace.mask_params == {"window": 1} and ex.trace.kv_heads == 1
     assert replace(widgets.VIEWS["all"]).kv_control
     check_invariants(ex)

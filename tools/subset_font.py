@@ -3,13 +3,13 @@
     apt-get install fonts-noto-cjk              # the source: Noto Sans CJK KR (SIL Open Font License 1.1)
     python tools/subset_font.py                 # writes attention_lab/fonts/NotoSansCJKkr-Regular-subset.ttf
 
-The subset is named "Noto Sans CJK KR Attention Lab" (style.KO_FONT) so that it is never
+The subset is named "Noto Sans CJK KR Attention Lab" (look.fonts.KO_FONT) so that it is never
 mistaken for an installed Noto Sans CJK KR.
 
 Run it after adding a Korean word to text.WORDS, a stage label or a mask's words:
 `tests/test_fonts.py` fails while a character of those strings is missing from the font.
-The characters are `attention_lab.style.font_characters()`: every character of
-`style.font_strings()` (text.WORDS, STAGES, MASKS, ordinals) and `style.FONT_SYMBOLS`
+The characters are `attention_lab.look.fonts.font_characters()`: every character of
+`look.fonts.font_strings()` (the word table look.words.WORDS and the ordinals) and `FONT_SYMBOLS`
 (ASCII and the symbols the numbers and formulas use).
 
 The subset's outlines are converted from CFF to TrueType, because matplotlib cannot
@@ -30,7 +30,7 @@ from fontTools.ttLib import newTable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from attention_lab import style  # noqa: E402
+from attention_lab import look as style  # noqa: E402
 
 SOURCE_FAMILY = "Noto Sans CJK KR"  # the font of the collection that is subset
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")  # Debian's fonts-noto-cjk

@@ -11,9 +11,9 @@ from functools import cache
 
 import numpy as np
 
-from ..core import scores, softmax, weighted_sum
-from ..examples import article_example, random_example
-from ..masks import causal_mask
+from ..numeric.core import scores, softmax, weighted_sum
+from ..numeric.examples import article_example, random_example
+from ..numeric.masks import causal_mask
 from . import Exercise, Mistake
 
 

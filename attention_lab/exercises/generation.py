@@ -9,10 +9,10 @@ from functools import cache
 
 import numpy as np
 
-from ..blockwise import blockwise_steps
-from ..core import kv_head_index, softmax
-from ..examples import article_example
-from ..kv_cache import PUBLISHED
+from ..numeric.blockwise import blockwise_steps
+from ..numeric.core import kv_head_index, softmax
+from ..numeric.examples import article_example
+from ..numeric.kv_cache import PUBLISHED
 from . import Exercise, Mistake
 
 GIB = 2**30

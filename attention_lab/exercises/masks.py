@@ -11,24 +11,24 @@ from functools import cache
 
 import numpy as np
 
-from ..conventions import CONVENTIONS
-from ..core import softmax
-from ..examples import article_example
-from ..masks import additive_mask, allowed_of, causal_allowed, make_mask
+from ..numeric.conventions import CONVENTIONS
+from ..numeric.core import softmax
+from ..numeric.examples import article_example
+from ..numeric.masks import Mask, additive_mask, allowed_of, causal_allowed, make_mask
 from . import Exercise, Mistake
 
 
 @cache
-def _tr(T=3, mask="causal", **params):
-    return article_example(mask=mask, T=T, **params)
+def _tr(T=3, mask="causal"):
+    return article_example(mask=mask, T=T)
 
 
 def _sliding(T=5, window=2):  # -> [T, T] bool, True = may attend
-    return allowed_of("sliding", T, window=window)
+    return allowed_of(Mask("sliding", window=window), T)
 
 
 def _padding_row_filled(fill):  # token 4's weights (Head 1, T = 5, 3 real tokens) with `fill` written over the masked scores
-    tr = _tr(5, "padding", length=3)
+    tr = _tr(5, Mask("padding", length=3))
     return softmax(np.where(tr.M[3] == 0, tr.S_scaled[0, 3], fill))
 
 
@@ -54,7 +54,7 @@ EXERCISES = [
     Exercise(
         "08.sliding",
         {"ko": "T = 5, w = 2인 sliding window 마스크 M (5 × 5)", "en": "the sliding-window mask M for T = 5, w = 2 (5 × 5)"},
-        lambda: make_mask("sliding", 5, window=2),
+        lambda: make_mask(Mask("sliding", window=2), 5),
         "i, j = np.arange(5)[:, None], np.arange(5)[None, :]\n"
         "answer = np.where((j <= i) & (j > i - 2), 0.0, -np.inf)",
         (
@@ -72,11 +72,11 @@ EXERCISES = [
                            "그보다 오래된 토큰도 −∞입니다.",
                      "en": "That is the causal mask; with a window of w = 2 each token sees only itself and the token "
                            "just before it, so older tokens are −∞ too."}),
-            Mistake(lambda: make_mask("sliding", 5, window=3),
+            Mistake(lambda: make_mask(Mask("sliding", window=3), 5),
                     {"ko": "창이 한 칸 넓습니다(세 토큰). w = 2는 자기 자신을 포함해 두 토큰입니다: i − 2 < j ≤ i.",
                      "en": "The window is one token too wide (three tokens); w = 2 counts itself: "
                            "two tokens, i − 2 < j ≤ i."}),
-            Mistake(lambda: make_mask("sliding", 5, window=2).T,
+            Mistake(lambda: make_mask(Mask("sliding", window=2), 5).T,
                     {"ko": "띠가 대각선 위쪽, 미래 토큰 쪽에 있습니다. 행은 Query 토큰, 열은 Key 토큰이므로 참조할 수 있는 칸은 "
                            "대각선과 그 바로 왼쪽입니다.",
                      "en": "The band lies above the diagonal, on the future tokens; rows are Query tokens and columns "
@@ -105,7 +105,7 @@ EXERCISES = [
                    "it is False."},
         ),
         (
-            Mistake(lambda: make_mask("sliding", 5, window=2),
+            Mistake(lambda: make_mask(Mask("sliding", window=2), 5),
                     {"ko": "동료가 의도한 마스크, 즉 SDPA가 더하는 M입니다. nn.MultiheadAttention은 True를 '제외'로 읽습니다.",
                      "en": "That is the mask your colleague meant, the M that SDPA adds; nn.MultiheadAttention reads "
                            "True as 'masked'."}),
@@ -128,7 +128,7 @@ EXERCISES = [
         {"ko": "−1e9를 점수 위에 덮어썼을 때 padding 토큰 4의 가중치 (Head 1, T = 5, 실제 토큰 3개)",
          "en": "padding token 4's weights with −1e9 written over the masked scores (Head 1, T = 5, 3 real tokens)"},
         lambda: _padding_row_filled(-1e9),
-        "tr5 = al.article_example(mask=\"padding\", T=5, length=3)\n"
+        "tr5 = al.article_example(mask=al.Mask(\"padding\", length=3), T=5)\n"
         "answer = al.softmax(np.where(tr5.M[3] == 0, tr5.S_scaled[0, 3], -1e9))",
         (
             {"ko": "padding 토큰의 행은 모든 칸이 마스크됩니다. 모든 점수를 같은 수로 덮어쓰면 Softmax는 그 수들을 구별할 수 "
@@ -139,7 +139,7 @@ EXERCISES = [
              "en": "All five cells are −1e9; the softmax of five equal scores is five equal weights that add up to 1."},
         ),
         (
-            Mistake(lambda: _tr(5, "padding", length=3).P[0, 3],
+            Mistake(lambda: _tr(5, Mask("padding", length=3)).P[0, 3],
                     {"ko": "attention_lab이 −∞로 계산한 행입니다(참조할 것이 없으니 0). −1e9는 −∞가 아니라 보통의 수라서, "
                            "한 행이 모두 −1e9이면 Softmax가 가중치를 나누어 줍니다.",
                      "en": "That is the row attention_lab computes with −∞ (nothing to attend to: 0). −1e9 is an "
@@ -147,7 +147,7 @@ EXERCISES = [
             Mistake(lambda: np.full(5, np.nan),
                     {"ko": "단순한 Softmax에 −∞만 있는 행을 넣으면 0 / 0 = NaN이 됩니다. −1e9는 유한한 수라서 NaN이 되지 않습니다.",
                      "en": "A naive softmax of a row of −∞ gives 0 / 0 = NaN; −1e9 is a finite number, so no NaN."}),
-            Mistake(lambda: softmax(_tr(5, "padding", length=3).S_scaled[0, 3]),
+            Mistake(lambda: softmax(_tr(5, Mask("padding", length=3)).S_scaled[0, 3]),
                     {"ko": "−1e9를 점수에 더했을 때의 결과입니다(float64). 이 연습은 −1e9를 점수 위에 덮어씁니다(masked_fill).",
                      "en": "That is what −1e9 added to the scores gives (in float64); this exercise writes −1e9 over "
                            "the scores (masked_fill)."}),
@@ -200,7 +200,7 @@ EXERCISES = [
                    "there is no condition on the row `i`."},
         ),
         (
-            Mistake(lambda: make_mask("padding", 5, length=3),
+            Mistake(lambda: make_mask(Mask("padding", length=3), 5),
                     {"ko": "attention_lab의 padding 마스크입니다. padding 토큰의 행까지 막습니다. key_padding_mask는 Key(열)만 막으므로 "
                            "토큰 4와 5는 실제 토큰들을 참조합니다.",
                      "en": "That is attention_lab's padding mask, which masks the padding tokens' rows too; "

@@ -33,7 +33,7 @@ import numpy as np
 
 import attention_lab as al
 from attention_lab import exercises as ex
-from attention_lab.style import format_row
+from attention_lab.look import format_row
 
 tr = al.article_example()"""
 

@@ -93,7 +93,7 @@ Here is how token 3's row in Head 1 changes from stage to stage. The scores [2, 
     ),
     code(
         """
-for name in al.stages.HEAD_STAGES:
+for name in al.pipeline.HEAD_STAGES:
     stage = al.STAGES[name]
     row = stage.matrix(tr, head=0)[2]
     print(f"{stage.formula:<26} {format_row(row, stage.kind)}")

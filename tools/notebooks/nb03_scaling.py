@@ -123,7 +123,7 @@ for row in zip(dims, spread, spread_scaled, top, top_scaled):
         """
 from matplotlib.figure import Figure
 
-W, family = al.text.words(LANG), al.plotting.font_family(LANG)
+W, family = al.words.table(LANG), al.plotting.font_family(LANG)
 fig = Figure(figsize=(8, 3), layout="constrained")
 ax_std, ax_top = fig.subplots(1, 2)
 ax_std.plot(dims, spread, "o-", label="std(S)")

@@ -14,6 +14,7 @@ CELLS = [
 
 - 토큰 3의 점수 [1, 0, 3]을 [e¹, e⁰, e³]으로 바꾸고 합으로 나누어 가중치 약 [0.114, 0.042, 0.844]를 얻는 과정 (그림 4)
 - exp를 거치면 0이 되는 −∞: 토큰 1은 [1, 0, 0], 토큰 2는 약 [0.818, 0.182, 0]
+- exp의 결과를 모은 행렬 E와, E를 행의 합으로 나누어 얻는 P
 - 글보다 한 걸음 더: 행의 최댓값을 먼저 빼는 이유. 결과는 같으면서, 점수가 클 때 exp가 넘치는(overflow) 것을 막습니다.
 """,
         """
@@ -25,6 +26,7 @@ What you will see:
 
 - token 3's scores [1, 0, 3] turned into [e¹, e⁰, e³] and divided by their sum, giving the weights ≈ [0.114, 0.042, 0.844] (Figure 4)
 - that −∞ becomes 0 through exp, so token 1 gets [1, 0, 0] and token 2 ≈ [0.818, 0.182, 0]
+- the matrix E of the exponentials, and P as E divided by its row sums
 - one step beyond the article: subtracting the row maximum first gives the same result but keeps exp from overflowing on large scores
 """,
     ),
@@ -74,6 +76,42 @@ for i in range(tr.T):
 print("Σ P[i,·] =", format_row(P.sum(axis=-1), "weights"))
 """,
         check=True,
+    ),
+    md(
+        """
+## 지수 함수 exp의 결과를 행렬 하나로: E
+
+Softmax의 두 걸음, 지수 함수 exp와 합으로 나누기를 따로 보면 그 사이에 행렬이 하나 더 있습니다. 점수의 모든 칸에 exp를 적용한 E입니다. 코드에서는 각 행의 최댓값을 먼저 빼고 exp를 적용하므로(이유는 아래 "글보다 한 걸음 더"에서 다룹니다) E = exp(S / √dh + M − 행의 최댓값)이고, 행마다 가장 큰 값이 e⁰ = 1입니다. −∞ 칸은 exp를 거쳐 정확히 0입니다. E의 각 행을 그 행의 합으로 나누면 가중치 P가 됩니다. 최댓값을 뺀 것은 나눌 때 약분되므로 P는 글의 숫자 그대로입니다.
+""",
+        """
+## The exponentials as a matrix of their own: E
+
+Taken apart, the softmax's two steps, the exponential exp and the division by the sum, have a matrix between them: exp applied to every score, E. The code subtracts each row's maximum before exp (why, in "Beyond the article" below), so E = exp(S / √dh + M − the row's maximum), and each row's largest value is e⁰ = 1. A −∞ cell becomes exactly 0 through exp. Dividing each row of E by that row's sum gives the weights P; the maximum that was subtracted cancels in the division, so P is the article's.
+""",
+    ),
+    code(
+        """
+E = tr.E[0]
+for i in range(tr.T):
+    total = E[i].sum()
+    print(f"E[{i + 1},·] = {format_row(E[i], 'weights')}   Σ = {al.style.format_approx(total)}   "
+          f"E[{i + 1},·] / Σ = {format_row(E[i] / total, 'weights')}")
+print("P = E / Σ:", np.allclose(tr.P, tr.E / tr.E.sum(axis=-1, keepdims=True)))
+""",
+        check=True,
+    ),
+    figure(
+        """
+from matplotlib.figure import Figure
+
+fig = Figure(figsize=(10, 3.2), layout="constrained")
+for ax, name in zip(fig.subplots(1, 3), ("S_masked", "E", "P")):
+    stage = al.STAGES[name]
+    al.plotting.heatmap(ax, stage.matrix(tr, 0), stage.kind, title=al.words.say(f"stage.{name}", LANG), lang=LANG)
+fig
+""",
+        "Head 1에서 S / √dh + M, 그 행마다 exp를 적용한 E, E를 행의 합으로 나눈 가중치 P.",
+        "Head 1's S / √dh + M, the exponentials E of each row, and the weights P, each row of E divided by its sum.",
     ),
     md(
         """

@@ -49,10 +49,10 @@ This notebook uses the article's example grown to six tokens (`al.article_exampl
         """
 from matplotlib.figure import Figure
 
-from attention_lab.conventions import CONVENTIONS
-from attention_lab.masks import MASKS
+from attention_lab.numeric.conventions import CONVENTIONS
+from attention_lab.numeric.masks import MASKS
 
-W = al.text.words(LANG)  # the figures' words, in the reader's language
+W = al.words.table(LANG)  # the figures' words, in the reader's language
 T = 6
 tr6 = al.article_example(T=T)
 for i in range(T):
@@ -68,9 +68,9 @@ for i in range(T):
 
 - **Causal mask** (`"causal"`): j ≤ i. 자기 자신과 이전 토큰만 참조합니다. 글의 마스크입니다.
 - **마스크 없음** (`None`): 모든 칸이 0입니다. 모든 토큰이 서로를 참조합니다.
-- **Sliding window** (`"sliding"`, 창 크기 `window=w`): i − w < j ≤ i. 자기 자신을 포함해 가장 최근의 w개 토큰만 참조합니다. TransformerLens의 local attention(`window_size`), Mistral의 sliding window가 이 띠 모양입니다. 아래에서는 w = 3이므로 토큰 3까지는 Causal mask와 같고, 토큰 4부터는 가장 오래된 토큰이 창 밖으로 밀려납니다.
-- **Padding** (`"padding"`, 실제 토큰 수 `length=L`): 앞의 L개가 실제 토큰이고 뒤는 padding입니다. 실제 토큰끼리는 Causal mask이고, padding 토큰은 아무도 참조하지 않으며 padding 토큰 자신의 행도 모두 −∞입니다. 아래에서는 L = 4입니다.
-- **Prefix** (`"prefix"`, `prefix=p`): 앞의 p개 토큰끼리는 서로 모두 참조하고, 그 뒤는 Causal mask입니다. 아래에서는 p = 3이므로 토큰 1도 토큰 2와 3을 참조합니다.
+- **Sliding window** (`al.Mask("sliding", window=w)`, 창 크기 w): i − w < j ≤ i. 자기 자신을 포함해 가장 최근의 w개 토큰만 참조합니다. TransformerLens의 local attention(`window_size`), Mistral의 sliding window가 이 띠 모양입니다. 아래에서는 w = 3이므로 토큰 3까지는 Causal mask와 같고, 토큰 4부터는 가장 오래된 토큰이 창 밖으로 밀려납니다.
+- **Padding** (`al.Mask("padding", length=L)`, 실제 토큰 수 L): 앞의 L개가 실제 토큰이고 뒤는 padding입니다. 실제 토큰끼리는 Causal mask이고, padding 토큰은 아무도 참조하지 않으며 padding 토큰 자신의 행도 모두 −∞입니다. 아래에서는 L = 4입니다.
+- **Prefix** (`al.Mask("prefix", prefix=p)`): 앞의 p개 토큰끼리는 서로 모두 참조하고, 그 뒤는 Causal mask입니다. 아래에서는 p = 3이므로 토큰 1도 토큰 2와 3을 참조합니다.
 
 각 마스크가 실제로 쓰이는 곳은 레지스트리에 적혀 있습니다.
 """,
@@ -81,19 +81,20 @@ The mask registry `MASKS` holds five masks chosen by name. Each decides whether 
 
 - **causal** (`"causal"`): j ≤ i, itself and earlier tokens. The article's mask.
 - **none** (`None`): every cell is 0; every token sees every token.
-- **sliding window** (`"sliding"`, `window=w`): i − w < j ≤ i, the last w tokens, itself included. This band is TransformerLens's local attention (`window_size`) and Mistral's sliding window. Below w = 3, so up to token 3 it is the causal mask, and from token 4 on the oldest token falls out of the window.
-- **padding** (`"padding"`, `length=L`): the first L tokens are real and the rest is padding. Causal among the real tokens; no token sees the padding, and the padding tokens' own rows are all −∞. Below L = 4.
-- **prefix** (`"prefix"`, `prefix=p`): the first p tokens all see each other; after them, causal. Below p = 3, so token 1 sees tokens 2 and 3 too.
+- **sliding window** (`al.Mask("sliding", window=w)`): i − w < j ≤ i, the last w tokens, itself included. This band is TransformerLens's local attention (`window_size`) and Mistral's sliding window. Below w = 3, so up to token 3 it is the causal mask, and from token 4 on the oldest token falls out of the window.
+- **padding** (`al.Mask("padding", length=L)`): the first L tokens are real and the rest is padding. Causal among the real tokens; no token sees the padding, and the padding tokens' own rows are all −∞. Below L = 4.
+- **prefix** (`al.Mask("prefix", prefix=p)`): the first p tokens all see each other; after them, causal. Below p = 3, so token 1 sees tokens 2 and 3 too.
 
 Where each mask is met in real models is written in the registry.
 """,
     ),
     code(
         """
-SETTINGS = {"causal": {}, "none": {}, "sliding": {"window": 3}, "padding": {"length": 4}, "prefix": {"prefix": 3}}
-traces = {name: al.article_example(mask=name, T=T, **params) for name, params in SETTINGS.items()}
+SETTINGS = {"causal": al.Mask("causal"), "none": al.Mask("none"), "sliding": al.Mask("sliding", window=3),
+            "padding": al.Mask("padding", length=4), "prefix": al.Mask("prefix", prefix=3)}
+traces = {name: al.article_example(mask=mask, T=T) for name, mask in SETTINGS.items()}
 for name in traces:
-    print(f"{MASKS[name].label[LANG]}: {MASKS[name].used[LANG]}")
+    print(W[f"mask.{name}"] + ": " + W[f"mask.{name}.used"])
 """,
     ),
     md(
@@ -110,14 +111,15 @@ The widget below starts on the same six tokens: change T, the mask and its setti
     ),
     figure(
         """
-def mask_title(name, params):  # e.g. "sliding window, window w = 3"
-    return ", ".join([MASKS[name].label[LANG]] + [f"{p.label[LANG]} = {params[p.name]}" for p in MASKS[name].params])
+def mask_title(mask):  # e.g. "sliding window, window w = 3"
+    return ", ".join([W[f"mask.{mask.name}"]] + [f"{W[f'param.{mask.name}.{p.name}']} = {p.text(value)}"
+                                                 for p, value in mask.items()])
 
 fig = Figure(figsize=(12, 16), layout="constrained")
 axes = fig.subplots(4, 3)  # three masks a line: M above, P below
 for n, (name, t) in enumerate(traces.items()):
     ax_M, ax_P = axes[2 * (n // 3), n % 3], axes[2 * (n // 3) + 1, n % 3]
-    al.plotting.heatmap(ax_M, t.M, "scores", title=f"{mask_title(name, t.mask_params)}\\nM", ylabel=W["query"], lang=LANG)
+    al.plotting.heatmap(ax_M, t.M, "scores", title=f"{mask_title(t.mask)}\\nM", ylabel=W["query"], lang=LANG)
     al.plotting.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=W["query"], fontsize=9, lang=LANG)
 for ax in axes[2:, 2]:  # five masks: the second line has two
     ax.set_visible(False)
@@ -203,13 +205,13 @@ Code writes the same padding mask (T = 6, L = 4) in several ways; `CONVENTIONS` 
     ),
     code(
         """
-allowed = al.allowed_of("padding", T, length=4)
+allowed = al.allowed_of(al.Mask("padding", length=4), T)
 
 def as_written(row):  # True/False for a boolean mask, numbers for a float one
     return "[" + ", ".join(str(x) for x in row) + "]" if row.dtype == bool else format_row(row, "scores")
 
 for name, convention in CONVENTIONS.items():
-    print(f"{name:<12} {convention.label[LANG]} — {convention.used[LANG]}")
+    print(f"{name:<12} " + W[f"convention.{name}"] + " — " + W[f"convention.{name}.used"])
     print(f"{'':<12} row 3: {as_written(convention.write(allowed)[2])}")
 """,
     ),
@@ -244,7 +246,7 @@ In a figure: the top four rows (the real tokens) are the same in all six, and on
         """
 fig = Figure(figsize=(13, 9), layout="constrained")
 for ax, (name, P) in zip(fig.subplots(2, 3).flat, weights.items(), strict=True):
-    al.plotting.heatmap(ax, P, "weights", title=CONVENTIONS[name].label[LANG], xlabel=W["key"], ylabel=W["query"], lang=LANG)
+    al.plotting.heatmap(ax, P, "weights", title=W[f"convention.{name}"], xlabel=W["key"], ylabel=W["query"], lang=LANG)
     al.plotting.outline(ax, 4, 0, nrows=2, ncols=T)
 fig
 """,
@@ -390,7 +392,7 @@ for i in range(T):
         """
 fig = Figure(figsize=(9, 4.4), layout="constrained")
 for ax, name, P in zip(fig.subplots(1, 2), ("may_attend", "masked"), (P_sdpa, P_mha), strict=True):
-    title = W["nb_read_as"].format(mask="al.causal_allowed(6)", convention=CONVENTIONS[name].label[LANG])
+    title = W["nb_read_as"].format(mask="al.causal_allowed(6)", convention=W[f"convention.{name}"])
     al.plotting.heatmap(ax, P, "weights", title=title, xlabel=W["key"], ylabel=W["query"], lang=LANG)
 fig
 """,
@@ -417,7 +419,7 @@ The same bug is common with padding: Hugging Face's `attention_mask` has 1 for a
              "동료가 연습 1의 sliding window를 bool 배열 `allowed`(True = 참조 가능, SDPA의 방식)로 만들어 `nn.MultiheadAttention`의 `attn_mask`에 넘겼습니다. `nn.MultiheadAttention`이 실제로 점수에 더하는 M(5 × 5, 0 / −∞)은 무엇일까요?",
              "A colleague built exercise 1's sliding window as a boolean array `allowed` (True = may attend, as SDPA reads it) and passed it to `nn.MultiheadAttention` as `attn_mask`. Which M (5 × 5, 0 / −∞) does `nn.MultiheadAttention` actually add to the scores?", 2),
     exercise("08.padding_row",
-             "글의 예시를 토큰 5개로 늘리고 앞의 3개만 실제 토큰인 padding 마스크를 씁니다(`al.article_example(mask=\"padding\", T=5, length=3)`). 마스크된 점수를 −∞ 대신 −1e9로 덮어쓰면(`masked_fill`), padding 토큰 4의 가중치(Head 1의 P의 네 번째 행)는 어떻게 될까요? 먼저 예측해 본 뒤 계산해 보세요.",
-             "Grow the article's example to 5 tokens with a padding mask whose first 3 tokens are real (`al.article_example(mask=\"padding\", T=5, length=3)`). If the masked scores are overwritten with −1e9 instead of −∞ (`masked_fill`), what are padding token 4's weights (row 4 of Head 1's P)? Predict first, then compute.", 3),
+             "글의 예시를 토큰 5개로 늘리고 앞의 3개만 실제 토큰인 padding 마스크를 씁니다(`al.article_example(mask=al.Mask(\"padding\", length=3), T=5)`). 마스크된 점수를 −∞ 대신 −1e9로 덮어쓰면(`masked_fill`), padding 토큰 4의 가중치(Head 1의 P의 네 번째 행)는 어떻게 될까요? 먼저 예측해 본 뒤 계산해 보세요.",
+             "Grow the article's example to 5 tokens with a padding mask whose first 3 tokens are real (`al.article_example(mask=al.Mask(\"padding\", length=3), T=5)`). If the masked scores are overwritten with −1e9 instead of −∞ (`masked_fill`), what are padding token 4's weights (row 4 of Head 1's P)? Predict first, then compute.", 3),
     next_link("09_pytorch.ipynb", "다음: 09 — 같은 숫자를 PyTorch로", "Next: 09 — The same numbers from PyTorch"),
 ]

@@ -54,15 +54,15 @@ try:
     import torch.nn.functional as F
 except ImportError:
     torch = None
-    print(al.text.words(LANG)["no_torch"])
+    print(al.words.table(LANG)["no_torch"])
 else:
     print("torch", torch.__version__)
 
 from matplotlib.figure import Figure
 
-from attention_lab.conventions import CONVENTIONS
+from attention_lab.numeric.conventions import CONVENTIONS
 
-W = al.text.words(LANG)  # the figures' words, in the reader's language
+W = al.words.table(LANG)  # the figures' words, in the reader's language
 
 
 def largest_difference(torch_result, ours):  # -> str: how far PyTorch's numbers are from the trace's
@@ -240,8 +240,8 @@ In notebook 08's padding example (T = 6, 4 real tokens), every cell of the rows 
     ),
     code(
         """
-padded = al.article_example(mask="padding", T=6, length=4)
-pad_allowed = al.allowed_of("padding", 6, length=4)
+padded = al.article_example(mask=al.Mask("padding", length=4), T=6)
+pad_allowed = al.allowed_of(al.Mask("padding", length=4), 6)
 print("attention_lab           O[5,·], Head 1 =", format_row(padded.O[0, 4]))
 if torch:
     print("torch", torch.__version__)

@@ -100,7 +100,7 @@ print("H from the cache equals the H of the full computation:", np.allclose(H_ca
 The figure below shows, step by step, the Key rows (K₁…ₜ) and Value rows (V₁…ₜ) in the cache, and the row of P and the row of O computed at that step. The thick frame marks the row the step added to the cache. The cache grows by one row per step, and the rows already in it never change. In the widget below, the ◀ ▶ buttons step through the same values; at the far right is the same row of P from the computation all at once (0 at the tokens not generated yet).
 """,
     ),
-    figure("al.generation_plots.figure_decode_steps(steps, head=0)",
+    figure("al.plotting.figure_decode_steps(steps, head=0)",
            "Head 1에서 단계마다 캐시에 든 Key 행과 Value 행, 그 단계에서 계산한 P의 행과 O의 행. 굵은 테두리가 그 단계에 캐시에 더한 행입니다.",
            "Head 1, step by step: the Key and Value rows in the cache, and the row of P and of O computed at that step; the thick frame is the row the step added to the cache."),
     code("al.decode_view(lang=LANG)"),
@@ -151,7 +151,7 @@ for T in T_values:
 print(f"{'T':>5} | {'Σ MAC, cache':>13} {'Σ MAC, no cache':>16} {'×':>6} | {'memory, cache':>14} {'memory, no cache':>17}")
 for T, (mac_c, mac_n, val_c, val_n) in zip(T_values, totals):
     print(f"{T:>5} | {mac_c:>13.2e} {mac_n:>16.2e} {mac_n / mac_c:>6.0f} | "
-          f"{al.text.bytes_text(2 * val_c):>14} {al.text.bytes_text(2 * val_n):>17}")
+          f"{al.style.bytes_text(2 * val_c):>14} {al.style.bytes_text(2 * val_n):>17}")
 """,
         check=True,
     ),
@@ -166,7 +166,7 @@ The figure draws the same values on log scales: on the left the multiply-adds of
     figure(
         """
 macs_c, macs_n, values_c, values_n = zip(*totals)
-al.generation_plots.figure_generation_cost(T_values, macs_c, macs_n, values_c, values_n, bytes_per_value=2)
+al.plotting.figure_generation_cost(T_values, macs_c, macs_n, values_c, values_n, bytes_per_value=2)
 """,
         "토큰 T개를 생성하는 데 드는 곱셈-덧셈(왼쪽)과 마지막 단계의 메모리(오른쪽), 캐시가 있을 때(실선)와 없을 때(점선), 로그 눈금.",
         "The multiply-adds of generating T tokens (left) and the memory at the last step (right), with the cache (solid) and without (dashed), on log scales.",
@@ -189,7 +189,7 @@ print(f"{'model':<14} {'layers':>6} {'d':>5} {'h':>3} {'g':>3} {'dh':>4} {'conte
 for m in al.PUBLISHED:
     size, without_gqa = m.cache_bytes(), m.cache_bytes(kv_heads=m.heads)
     print(f"{m.name:<14} {m.layers:>6} {m.d:>5} {m.heads:>3} {m.kv_heads:>3} {m.dh:>4} {m.context:>8,} | "
-          f"{al.text.bytes_text(size):>9} | {al.text.bytes_text(without_gqa):>9} {without_gqa // size:>3}")
+          f"{al.style.bytes_text(size):>9} | {al.style.bytes_text(without_gqa):>9} {without_gqa // size:>3}")
 """,
         check=True,
     ),

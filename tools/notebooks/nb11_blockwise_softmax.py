@@ -106,7 +106,7 @@ In the widget below you can change the block size and step through the blocks wi
     figure(
         """
 six = al.article_example(T=6)
-al.generation_plots.figure_blockwise_steps(al.blockwise_steps(six.Q, six.K, six.V, six.h, block=3), head=0)
+al.plotting.figure_blockwise_steps(al.blockwise_steps(six.Q, six.K, six.V, six.h, block=3), head=0)
 """,
         "여섯 토큰으로 늘린 글의 예시, Head 1, 블록 크기 3: 블록마다 그 블록의 점수, 최댓값 m, 배율 e^(m_old − m), 합 ℓ, 지금까지의 출력 O_acc / ℓ.",
         "The article's example grown to six tokens, Head 1, blocks of 3: at each block its scores, the maximum m, the factor e^(m_old − m), the running sum ℓ and the output so far O_acc / ℓ.",
@@ -127,13 +127,13 @@ The blockwise computation is no approximation. On an example of 12 tokens and 4 
     code(
         """
 outputs = {}
-for mask, params in [("causal", {}), (None, {}), ("sliding", {"window": 3}), ("padding", {"length": 9}),
-                     ("prefix", {"prefix": 4})]:
-    full = al.random_example(12, 16, 4, seed=3, mask=mask, **params)
-    outputs[mask] = [al.blockwise_attention(full.Q, full.K, full.V, full.h, block, mask, **params)
-                     for block in range(1, 13)]
-    equal = all(np.allclose(H, full.H, rtol=0, atol=1e-12) for H in outputs[mask])
-    print(f"mask {str(mask):<8} blocks of 1..12 Key tokens: equal to the full computation: {equal}")
+for mask in [al.Mask("causal"), al.Mask("none"), al.Mask("sliding", window=3), al.Mask("padding", length=9),
+             al.Mask("prefix", prefix=4)]:
+    full = al.random_example(12, 16, 4, seed=3, mask=mask)
+    outputs[mask.name] = [al.blockwise_attention(full.Q, full.K, full.V, full.h, block, mask)
+                          for block in range(1, 13)]
+    equal = all(np.allclose(H, full.H, rtol=0, atol=1e-12) for H in outputs[mask.name])
+    print(f"mask {mask.name:<8} blocks of 1..12 Key tokens: equal to the full computation: {equal}")
 print("padding tokens 10..12: their rows of H are 0, never NaN:", all((H[9:] == 0).all() for H in outputs["padding"]))
 """,
         check=True,
@@ -155,8 +155,8 @@ Computed all at once, every head needs the T × T score matrix and the weights P
 dh, block, nbytes = 128, 128, 4
 print(f"{'T':>8} | {'P alone: T × T':>15} | {'blockwise: T × block + 2T + T × dh':>35}")
 for T in (1024, 4096, 16384, 32768, 131072):
-    print(f"{T:>8,} | {al.text.bytes_text(T * T * nbytes):>15} | "
-          f"{al.text.bytes_text((T * block + 2 * T + T * dh) * nbytes):>35}")
+    print(f"{T:>8,} | {al.style.bytes_text(T * T * nbytes):>15} | "
+          f"{al.style.bytes_text((T * block + 2 * T + T * dh) * nbytes):>35}")
 """,
         check=True,
     ),

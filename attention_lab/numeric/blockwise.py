@@ -25,10 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import checks, core, masks
-from .trace import check_qkv, frozen, head_scores
+from .calls import named_arguments
+from .readonly import frozen
 
 
-def online_update(m, l, O_acc, S_block, V_block):  # [h, T], [h, T], [h, T, dh], [h, T, b], [h, b, dh] -> 4 arrays
+@named_arguments
+def online_update(m, l, O_acc, S_block, V_block):  # [h, T_q] ×2, [h, T_q, dh], [h, T_q, b], [h, b, dh] -> 4 arrays
     """Fold one block of scores into the running max m, sum l and output O_acc; return them and e^(m_old − m_new).
 
     A row that has allowed no Key token yet keeps m = −∞, l = 0, O_acc = 0: its
@@ -48,37 +50,38 @@ def finish(O_acc, l):  # [h, T, dh], [h, T] -> [h, T, dh]
     return O_acc / np.where(l == 0, 1.0, l)[..., None]
 
 
-def _blocks(Q, K, V, h, block, mask, kv_heads, mask_params):  # yields (keys, S_block, m_old, m, l, O_acc, rescale)
+def _blocks(Q, K, V, h, block, mask, kv_heads):  # yields (keys, S_block, m_old, m, l, O_acc, rescale)
     """The online softmax over the blocks of Key tokens, yielding the running values after each block."""
-    Q, K, V, g = check_qkv(Q, K, V, h, kv_heads)
-    T, d = Q.shape
-    block = checks.whole_number("block", block, 1, hint=" A block holds that many Key tokens; block=T is one block.")
-    masks.mask_params(mask, T, mask_params)  # refuse bad mask parameters before any work
+    Q, K, V, g = checks.qkv(Q, K, V, h, kv_heads)
+    (T_q, d), T_k = Q.shape, K.shape[0]
+    block = checks.whole_number("block", block, 1, hint=" A block holds that many Key tokens; block=T_k is one block.")
+    spec = masks.to_mask(mask).checked(T_q, T_k)  # refuse a bad mask before any work
     dh = d // h
     shared = core.kv_head_index(h, g)
-    Qh = core.split_heads(Q, h)  # (h, T, dh)
-    Kh, Vh = core.split_heads(K, g)[shared], core.split_heads(V, g)[shared]  # (h, T, dh): Query head i's K/V
-    m, l, O_acc = np.full((h, T), -np.inf), np.zeros((h, T)), np.zeros((h, T, dh))
-    for start in range(0, T, block):
-        keys = range(start, min(start + block, T))
-        M_block = masks.make_mask(mask, T, cols=keys, **mask_params)  # (T, b): only these Key tokens' columns
-        S_block = core.apply_mask(core.scale(head_scores(Qh, Kh[:, start : keys.stop]), dh), M_block)  # (h, T, b)
+    Qh = core.split_heads(Q, h)  # (h, T_q, dh)
+    Kh, Vh = core.split_heads(K, g)[shared], core.split_heads(V, g)[shared]  # (h, T_k, dh): Query head i's K/V
+    m, l, O_acc = np.full((h, T_q), -np.inf), np.zeros((h, T_q)), np.zeros((h, T_q, dh))
+    for start in range(0, T_k, block):
+        keys = range(start, min(start + block, T_k))
+        M_block = spec.allowed(T_q, T_k, cols=keys)  # (T_q, b): only these Key tokens' columns
+        M_block = masks.additive_mask(M_block)
+        S_block = core.apply_mask(core.scale(core.checked_scores(Qh, Kh[:, start : keys.stop]), dh), M_block)
         m_old = m
-        m, l, O_acc, rescale = online_update(m, l, O_acc, S_block, Vh[:, start : keys.stop])
+        m, l, O_acc, rescale = online_update(m, l, O_acc, S_block, Vh[:, start : keys.stop])  # S_block (h, T_q, b)
         yield keys, S_block, m_old, m, l, O_acc, rescale
 
 
-def blockwise_attention(Q, K, V, h, block, mask="causal", kv_heads=None,
-                        **mask_params):  # [T, d], [T, g·dh], [T, g·dh] -> [T, d]
+@named_arguments
+def blockwise_attention(Q, K, V, h, block, mask="causal", kv_heads=None):  # [T_q, d], [T_k, g·dh] ×2 -> [T_q, d]
     """H, computed one block of `block` Key tokens at a time with the online softmax.
 
-    Equal to attention_trace(Q, K, V, h, mask, kv_heads=kv_heads, **mask_params).H
-    for every block size, every mask; a row that may attend to nothing is 0.
-    It holds (T, block) scores at a time, never a (T, T) array.
+    Equal to attention_trace(Q, K, V, h, mask, kv_heads=kv_heads).H for every
+    block size, every mask; a row that may attend to nothing is 0. It holds
+    (T_q, block) scores at a time, never a (T_q, T_k) array.
     """
-    last = deque(_blocks(Q, K, V, h, block, mask, kv_heads, mask_params), maxlen=1)  # each block replaces the last
+    last = deque(_blocks(Q, K, V, h, block, mask, kv_heads), maxlen=1)  # each block replaces the last
     _keys, _S_block, _m_old, _m, l, O_acc, _rescale = last[0]
-    return core.concat_heads(finish(O_acc, l))  # (T, d)
+    return core.concat_heads(finish(O_acc, l))  # (T_q, d)
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,11 +89,11 @@ class BlockStep:
     """What one block of Key tokens did to the running values. Read-only, like a trace's arrays.
 
     keys: the block's Key tokens, a range of indices from 0 (Key token j + 1 in the article's numbering).
-    S_block (h, T, b): the block's scores S / √dh + M (−∞ where the mask forbids).
-    m_old, m (h, T): the running maximum before and after the block (−∞: no score seen yet).
-    rescale (h, T): e^(m_old − m), the factor the running sum and output were multiplied by (0 before any score).
-    l (h, T): the running sum of e^(s − m) after the block.
-    O_acc (h, T, dh): the running output, the sum of e^(s − m) · V_j, after the block.
+    S_block (h, T_q, b): the block's scores S / √dh + M (−∞ where the mask forbids).
+    m_old, m (h, T_q): the running maximum before and after the block (−∞: no score seen yet).
+    rescale (h, T_q): e^(m_old − m), the factor the running sum and output were multiplied by (0 before any score).
+    l (h, T_q): the running sum of e^(s − m) after the block.
+    O_acc (h, T_q, dh): the running output, the sum of e^(s − m) · V_j, after the block.
     """
 
     keys: range
@@ -102,18 +105,18 @@ class BlockStep:
     O_acc: np.ndarray
 
     @property
-    def O(self):  # noqa: E743  -> [h, T, dh]: O_acc / l, the output if this block were the last; after the last, the output
+    def O(self):  # noqa: E743  -> [h, T_q, dh]: O_acc / l, the output if this block were the last (after it: the output)
         return finish(self.O_acc, self.l)
 
 
-def blockwise_steps(Q, K, V, h, block, mask="causal", kv_heads=None,
-                    **mask_params):  # [T, d], [T, g·dh], [T, g·dh] -> tuple of BlockStep
+@named_arguments
+def blockwise_steps(Q, K, V, h, block, mask="causal", kv_heads=None):  # [T_q, d], [T_k, g·dh] ×2 -> BlockSteps
     """The running values after each block of `block` Key tokens, for showing the online softmax step by step.
 
-    The steps together hold every block's scores, T × T per head in all: this is
-    for looking at small examples; blockwise_attention keeps none of them.
+    The steps together hold every block's scores, T_q × T_k per head in all: this
+    is for looking at small examples; blockwise_attention keeps none of them.
     """
     return tuple(
         BlockStep(keys, frozen(S_block), frozen(m_old), frozen(m), frozen(rescale), frozen(l), frozen(O_acc))
-        for keys, S_block, m_old, m, l, O_acc, rescale in _blocks(Q, K, V, h, block, mask, kv_heads, mask_params)
+        for keys, S_block, m_old, m, l, O_acc, rescale in _blocks(Q, K, V, h, block, mask, kv_heads)
     )

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import checks, core
-from .trace import check_qkv, check_sizes, frozen, head_scores
+from .calls import named_arguments
+from .readonly import frozen
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +62,7 @@ class DecodeStep:
         return 2 * h * n * self.q.shape[1]
 
 
+@named_arguments
 def decode_steps(Q, K, V, h, kv_heads=None):  # [T, d], [T, g·dh], [T, g·dh] -> tuple of T DecodeStep
     """Core Attention with the causal mask, one new token at a time, from a cache of K and V rows.
 
@@ -70,7 +72,7 @@ def decode_steps(Q, K, V, h, kv_heads=None):  # [T, d], [T, g·dh], [T, g·dh] -
     the causal mask allows. kv_heads=g: K and V have g heads that the h Query
     heads share (Query head i reads K/V head i // (h/g)); None means g = h.
     """
-    Q, K, V, g = check_qkv(Q, K, V, h, kv_heads)
+    Q, K, V, g = checks.qkv(Q, K, V, h, kv_heads)
     T, d = Q.shape
     dh = d // h
     shared = core.kv_head_index(h, g)
@@ -80,7 +82,7 @@ def decode_steps(Q, K, V, h, kv_heads=None):  # [T, d], [T, g·dh], [T, g·dh] -
         K_cache[:, t] = core.split_heads(K[t : t + 1], g)[:, 0]  # the new token's Key row, (g, dh)
         V_cache[:, t] = core.split_heads(V[t : t + 1], g)[:, 0]
         q = core.split_heads(Q[t : t + 1], h)  # (h, 1, dh): the new token's Query, nobody else's
-        S_scaled_row = core.scale(head_scores(q, K_cache[shared, : t + 1]), dh)  # (h, 1, t+1)
+        S_scaled_row = core.scale(core.checked_scores(q, K_cache[shared, : t + 1]), dh)  # (h, 1, t+1)
         P_row = core.softmax(S_scaled_row)  # (h, 1, t+1)
         O_row = core.weighted_sum(P_row, V_cache[shared, : t + 1])  # (h, 1, dh)
         rows.append((q[:, 0], S_scaled_row[:, 0], P_row[:, 0], O_row[:, 0], core.concat_heads(O_row)[0]))
@@ -92,6 +94,7 @@ def decode_steps(Q, K, V, h, kv_heads=None):  # [T, d], [T, g·dh], [T, g·dh] -
     )
 
 
+@named_arguments
 def decode_with_cache(Q, K, V, h, kv_heads=None):  # [T, d], [T, g·dh], [T, g·dh] -> [T, d]
     """H computed one token at a time from the KV cache; equal to attention_trace(…, mask="causal").H."""
     return np.stack([step.H_row for step in decode_steps(Q, K, V, h, kv_heads)])
@@ -123,9 +126,10 @@ class StepCost:
 MAX_STEPS = 2**20  # generation_cost makes one record per step
 
 
+@named_arguments
 def generation_cost(T, d, h, kv_heads=None):  # -> tuple of T StepCost, t = 1 … T
     """What generating T tokens costs in one attention layer of width d, h Query heads and g = kv_heads K/V heads."""
-    check_sizes(T, d, h)
+    checks.sizes(T, d, h)
     checks.whole_number("T", T, 1, MAX_STEPS, " generation_cost makes one record per generated token.")
     g, dh = checks.kv_heads(kv_heads, h), d // h
     projections = d * (d + 2 * g * dh)  # Q, K, V rows of one token
@@ -140,6 +144,7 @@ def generation_cost(T, d, h, kv_heads=None):  # -> tuple of T StepCost, t = 1 �
     )
 
 
+@named_arguments
 def kv_cache_bytes(layers, tokens, kv_heads, dh, bytes_per_value=2):  # -> int
     """The size of a model's KV cache for one sequence: K and V × layers × tokens × K/V heads × dh × bytes."""
     sizes = {"layers": layers, "tokens": tokens, "kv_heads": kv_heads, "dh": dh, "bytes_per_value": bytes_per_value}

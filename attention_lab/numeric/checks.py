@@ -6,8 +6,6 @@ what was wrong and says what to pass instead. Nothing here imports more than
 NumPy, so the core can use it.
 """
 
-import re
-
 import numpy as np
 
 LANGS = ("ko", "en")
@@ -140,33 +138,51 @@ def boolean(name, value):  # -> bool
     return bool(value)
 
 
-# The CSS named colours (CSS Color Module Level 4), plus "transparent".
-CSS_COLOR_NAMES = frozenset("""
-aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown burlywood
-cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray
-darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen
-darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue
-firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew
-hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan
-lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray
-lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid
-mediumpurple mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream
-mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen
-paleturquoise palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown
-royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow
-springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen transparent
-""".split())
-_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-_N = r"[+-]?(?:\d+\.?\d*|\.\d+)%?"  # a number or a percentage
-_RGB_COLOR = re.compile(rf"rgba?\(\s*{_N}\s*,\s*{_N}\s*,\s*{_N}\s*(?:,\s*{_N}\s*)?\)"  # rgb(230, 159, 0[, .5])
-                        rf"|rgba?\(\s*{_N}\s+{_N}\s+{_N}\s*(?:/\s*{_N}\s*)?\)")  # rgb(230 159 0[ / .5])
+# ---- the inputs of attention: sizes, and Q, K, V -------------------------------------------------------
+
+def sizes(T, d, h):
+    """Raise ValueError naming the problem if T, d, h cannot make a trace."""
+    T = whole_number("T", T)
+    d = whole_number("d", d)
+    h = whole_number("h", h)
+    if T < 1:
+        raise ValueError(f"T: there must be at least one token (T ≥ 1), got T={T}.")
+    if d < 1:
+        raise ValueError(f"d: the model dimension must be at least 1, got d={d}.")
+    if h < 1:
+        raise ValueError(f"h: there must be at least one head (h ≥ 1), got h={h}.")
+    if d % h:
+        allowed = divisors(d) if d <= 10**6 else "the divisors of d"
+        raise ValueError(
+            f"h: d={d} is not divisible by h={h}, so the heads cannot have equal width dh = d / h. "
+            f"With d={d} use h in {allowed}, or change d to a multiple of {h}."
+        )
 
 
-def css_color(name, value):  # -> str
-    """A CSS colour: a name ("red"), hex ("#E69F00", "#fff") or rgb()/rgba(); never a CSS declaration."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.lower() in CSS_COLOR_NAMES or _HEX_COLOR.fullmatch(text) or _RGB_COLOR.fullmatch(text.lower()):
-            return text
-    raise ValueError(f"{name}: must be a CSS colour — a name such as 'red', hex such as '#E69F00', or "
-                     f"'rgb(230, 159, 0)' / 'rgba(230, 159, 0, 0.5)' — got {_shown(value)}.")
+def _check_kv(Q, K, V, h, given):  # -> g
+    T_q, d = Q.shape
+    if K.shape[0] != V.shape[0]:
+        raise ValueError(f"K, V: need one Key row and one Value row per Key token, so the same number of rows; "
+                         f"got K {K.shape}, V {V.shape}.")
+    if given is None:
+        if not (d == K.shape[1] == V.shape[1]):
+            raise ValueError(
+                f"Q, K, V: must have the same number of columns d, got Q {Q.shape}, K {K.shape}, V {V.shape}. "
+                "(With kv_heads=g, K and V have g·dh columns.)"
+            )
+        return h
+    g = kv_heads(given, h)
+    want = g * (d // h)
+    if K.shape[1] != want or V.shape[1] != want:
+        raise ValueError(f"K, V: with h={h} heads of dh={d // h} and kv_heads={g}, K and V must have g·dh = {want} "
+                         f"columns, got K {K.shape}, V {V.shape}.")
+    return g
+
+
+def qkv(Q, K, V, h, kv_heads=None):  # -> Q [T_q, d], K [T_k, g·dh], V [T_k, g·dh], g
+    """Q, K, V as finite float matrices whose shapes fit h Query heads and g = kv_heads K/V heads, or a ValueError."""
+    Q, K, V = finite_matrix("Q", Q), finite_matrix("K", K), finite_matrix("V", V)
+    sizes(*Q.shape, h)
+    if K.shape[0] < 1:
+        raise ValueError(f"K: there must be at least one Key token (one row), got K {K.shape}.")
+    return Q, K, V, _check_kv(Q, K, V, h, kv_heads)

@@ -1,15 +1,13 @@
-"""The same heatmaps as HTML, values as real text: the live path, milliseconds per view.
+"""Heatmaps and breakdowns as HTML, values as real text (for pages with no script, and the steppers).
 
-Colours, labels, text colours and masked cells all come from `style.cell_style`,
-exactly as for the matplotlib figures; this module only writes them down, either
-as plain data for the live explorer's front-end (`heatmap_data`, which builds
-the same tables in the browser and patches them in place) or as an HTML string
-(`heatmap_html`). It never computes attention: the breakdown helpers display
-numbers read from a trace (they compute the elementwise products of one dot
-product, for display; the exponentials of a row come from `core.exponentials`).
+Colours, labels, text colours and masked cells all come from `look.cells`
+(`look.colors`, `look.formats`), exactly as for the matplotlib figures and the
+browser's front-end; this module only writes them down as HTML. It never
+computes attention: the breakdown helpers display numbers read from a trace
+(the elementwise products of one dot product, and e^s of a row, for display).
 
-    from attention_lab import html
-    html.page(html.heatmap_html(tr.S[0], "S", title="S = QKᵀ"))   # a str of HTML
+    from attention_lab.look import tables
+    tables.page(tables.heatmap_html(tr.S[0], "S", title="S = QKᵀ"))   # a str of HTML
 
 `heatmap_html` returns a fragment; `page` wraps fragments with the shared
 <style> block once, so a view of many heatmaps carries its CSS one time.
@@ -19,10 +17,13 @@ from html import escape
 
 import numpy as np
 
-from . import checks, style
-from .core import exponentials
+from ..numeric import checks
+from ..numeric.core import exponentials
+from . import colors
+from .cells import heatmap_data
+from .formats import MINUS, dot_product_text, equals, format_approx, format_row, format_value
 
-# Layout only; each cell's colours are written inline from style.cell_style. The live explorer uses the same classes.
+# Layout only; each cell's colours are written inline from look.cells. The live explorer uses the same classes.
 CSS = """
 .al-view{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR","Noto Sans CJK KR",sans-serif;
 color:#222;line-height:1.25;max-width:100%;min-width:0}
@@ -61,47 +62,9 @@ def font_px(n_cols):
     return 13 if n_cols <= 4 else 12 if n_cols <= 8 else 11 if n_cols <= 12 else 10 if n_cols <= 16 else 9
 
 
-def _check_matrix(matrix):  # -> [rows, cols] float
-    matrix = checks.real_array("matrix", matrix, "a 2-D array of numbers")
-    if matrix.ndim != 2:
-        raise ValueError(f"matrix: a heatmap needs a 2-D matrix (rows × columns), got shape {matrix.shape}.")
-    if matrix.size == 0:
-        raise ValueError(f"matrix: is empty (shape {matrix.shape}); a heatmap needs at least one row and one column.")
-    return matrix  # NaN and ±∞ are drawn as style draws them: "NaN" in a colour of its own, "∞", "−∞" masked
-
-
-def _check_kind(kind):  # -> "scores" | "weights" | "values"
-    if isinstance(kind, str) and kind in style.KIND_OF:
-        return style.KIND_OF[kind]
-    return checks.choice("kind", kind, tuple(style.CMAPS) + tuple(style.KIND_OF))
-
-
-def heatmap_data(matrix, kind, *, vmin=None, vmax=None):  # [rows, cols] -> dict of JSON types
-    """One matrix's cells as plain data, from `style.cell_style`: what both the live view and `heatmap_html` draw.
-
-    Returns {"rows", "cols", "labels": the cell labels row by row, one string with a space between labels
-    (a label never holds one), "fill": six hex digits per cell (its background #rrggbb), "ink": "1" (dark text)
-    or "0" (light text) per cell, "masked": "1" per −∞ cell, "width": the longest label's length}. Strings,
-    not lists, so that the widget's message is cheap to build and to read.
-    """
-    vmin, vmax = style.scale_limits(vmin, vmax)
-    return cells(_check_matrix(matrix), _check_kind(kind), vmin, vmax)
-
-
-def cells(matrix, kind, vmin=None, vmax=None):  # [rows, cols] float -> dict of JSON types
-    """`heatmap_data` without the argument checks, for a matrix read from a trace (2-D, finite or −∞)."""
-    cs = style.cell_style(matrix, kind, vmin=vmin, vmax=vmax)
-    labels = [label for row in cs.labels for label in row]
-    rgb = np.rint(np.asarray(cs.rgba)[..., :3] * 255).astype(np.uint8)  # (rows, cols, 3)
-    flags = {name: (np.asarray(a, dtype=np.uint8).ravel() + ord("0")).tobytes().decode()  # "0101…"
-             for name, a in (("ink", cs.text_dark), ("masked", cs.masked))}
-    return {"rows": matrix.shape[0], "cols": matrix.shape[1], "labels": " ".join(labels), "fill": rgb.tobytes().hex(),
-            **flags, "width": max(map(len, labels))}
-
-
 def _labels(name, given, n):  # -> list of n str
     if given is None:
-        return style.token_labels(n)
+        return colors.token_labels(n)
     if isinstance(given, (str, bytes)) or not hasattr(given, "__len__"):
         raise ValueError(f"{name}: must be a list of {n} labels, one per {name.split('_')[0]}, got {given!r:.60}.")
     if len(given) != n:
@@ -125,7 +88,7 @@ def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, 
     """One matrix as an annotated HTML heatmap (a <table>), colours and labels from `style`.
 
     kind: "scores", "weights", "values", or a trace field name such as "S" or "P"
-    (looked up in `style.KIND_OF`). Row and column labels are 1-based token
+    (its kind from the pipeline). Row and column labels are 1-based token
     numbers by default. T×T kinds get "Query" (rows) and "Key" (columns) axis
     captions unless row_caption / col_caption say otherwise ("" for none).
     highlight: (i, j) marks a cell, (i, None) a whole row (0-based).
@@ -134,18 +97,18 @@ def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, 
     annotate: numbers in the cells; None means "while they fit" (≤ 32 columns),
     otherwise each value is still in the cell's tooltip.
     Text parameters are converted with str(); an empty matrix is refused; a NaN cell shows "NaN" in a
-    colour of its own (style.NAN_RGBA), as in the figures.
+    colour of its own (colors.NAN_RGBA), as in the figures.
     """
     data = heatmap_data(matrix, kind, vmin=vmin, vmax=vmax)
-    stage = kind if isinstance(kind, str) and kind in style.KIND_OF else ""  # kind="S" names the heatmap "S"
+    stage = kind if isinstance(kind, str) and kind in colors.STAGES else ""  # kind="S" names the heatmap "S"
     name = stage if name is None else checks.text("name", name)
-    kind = _check_kind(kind)
+    kind = colors.kind_of(kind)
     n_rows, n_cols = data["rows"], data["cols"]
     row_labels, col_labels = _labels("row_labels", row_labels, n_rows), _labels("col_labels", col_labels, n_cols)
     if col_colors is not None:
         if isinstance(col_colors, (str, bytes)) or not hasattr(col_colors, "__len__") or len(col_colors) != n_cols:
             raise ValueError(f"col_colors: need one colour (or None) per column, {n_cols}, got {col_colors!r:.60}.")
-        col_colors = [None if c is None else checks.css_color(f"col_colors[{j}]", c) for j, c in enumerate(col_colors)]
+        col_colors = [None if c is None else colors.css_color(f"col_colors[{j}]", c) for j, c in enumerate(col_colors)]
     default_rows, default_cols = _CAPTIONS[kind]
     row_caption = default_rows if row_caption is None else checks.text("row_caption", row_caption)
     col_caption = default_cols if col_caption is None else checks.text("col_caption", col_caption)
@@ -175,7 +138,7 @@ def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, 
             k = i * n_cols + j
             classes = ("al-masked " if masked[k] == "1" else "") + ("al-hl" if (i == hl_row and j == hl_col) else "")
             label = escape(labels[k])
-            ink_color = style.INK_DARK if ink[k] == "1" else style.INK_LIGHT
+            ink_color = colors.INK_DARK if ink[k] == "1" else colors.INK_LIGHT
             cls = f' class="{classes.strip()}"' if classes else ""
             tip = "" if annotate else f' title="{label}"'
             cells.append(f'<td{cls}{tip} style="background-color:#{fill[6 * k:6 * k + 6]};color:{ink_color}">'
@@ -203,35 +166,17 @@ def page(*fragments):
 
 def swatch(color):
     """A small colour square, e.g. before "Head 1", in the head's identity colour."""
-    return f'<span class="al-swatch" style="background:{escape(checks.css_color("color", color))}"></span>'
+    return f'<span class="al-swatch" style="background:{escape(colors.css_color("color", color))}"></span>'
 
 
 # ---- breakdowns: one number of the trace, shown as the article computes it by hand ----
 
 def _v(x, kind="values"):
-    return style.format_value(float(x), kind)
+    return format_value(float(x), kind)
 
 
 def _paren(text):
-    return f"({text})" if text.startswith(style.MINUS) else text
-
-
-def _number(text):  # a label back to a float: "−1.5" -> -1.5, "−∞" -> -inf
-    return float(text.replace(style.MINUS, "-").replace("∞", "inf").replace(",", ""))
-
-
-def equals(x, text):
-    """'=' when `text` shows x exactly (up to float rounding), '≈' when it is rounded: 2 ÷ √4 = 1, e¹ ≈ 2.718."""
-    shown = _number(text)
-    return "=" if shown == x or abs(shown - x) <= 1e-9 * max(1.0, abs(x)) else "≈"
-
-
-def _approx(x):
-    """A display number for exp and sums: 4 significant digits (whole numbers from 10 000)."""
-    if not np.isfinite(x):
-        return _v(x)
-    text = f"{x:,.0f}" if abs(x) >= 1e4 else f"{x:.4g}"
-    return text.replace("-", style.MINUS)
+    return f"({text})" if text.startswith(MINUS) else text
 
 
 def _is(x, text):  # "= text" or "≈ text"
@@ -246,9 +191,9 @@ def dot_product_html(q, k, *, score, labels, scaled=None, dh=None, mask_value=No
     is shown when `scaled` is given (with dh), the + M line when `mask_value` is given (with masked).
     labels: dict with "query", "key" (e.g. "Query token 3"), "score", and "scaled", "masked" as needed.
     """
-    terms = style.dot_product_text(q, k)  # −1·1 + 1·(−1) + …
+    terms = dot_product_text(q, k)  # −1·1 + 1·(−1) + …
     lines = [
-        f"{escape(labels['query'])} = {style.format_row(q)} · {escape(labels['key'])} = {style.format_row(k)}",
+        f"{escape(labels['query'])} = {format_row(q)} · {escape(labels['key'])} = {format_row(k)}",
         f"{escape(labels['score'])}: {terms} <b>{_is(score, _v(score, 'scores'))}</b>",
     ]
     if scaled is not None:
@@ -269,11 +214,11 @@ def softmax_html(scores_row, weights_row, *, labels, row_labels=None):  # [T], [
     scores_row = np.asarray(scores_row, dtype=float)
     exps = exponentials(scores_row)  # e^s as the article writes them; e^−∞ = 0 exactly
     total = float(exps.sum())
-    rows = style.token_labels(len(scores_row)) if row_labels is None else row_labels
-    total_text = _approx(total)
+    rows = colors.token_labels(len(scores_row)) if row_labels is None else row_labels
+    total_text = format_approx(total)
     body = []
     for r, x, e, p in zip(rows, scores_row, exps, weights_row, strict=True):
-        exp_text = _approx(e) if np.isfinite(x) else "0"
+        exp_text = format_approx(e) if np.isfinite(x) else "0"
         weight = (f"{exp_text} / {total_text} " if total > 0 else "") + _is(p, _v(p, "weights"))
         body.append(f"<tr><th>{escape(str(r))}</th><td>{_v(x, 'scores')}</td>"
                     f"<td>e<sup>{_v(x, 'scores')}</sup> {_is(e, exp_text)}</td><td>{weight}</td></tr>")
@@ -282,7 +227,7 @@ def softmax_html(scores_row, weights_row, *, labels, row_labels=None):  # [T], [
         f'<table class="al-bd al-softmax"><tr><th>{escape(labels["key"])}</th><th>{escape(labels["scores"])}</th>'
         f"<th>exp</th><th>{escape(labels['weights'])}</th></tr>{''.join(body)}"
         f'<tr class="al-total"><th>{escape(labels["sum"])}</th><td></td><td>{_is(total, total_text)}</td>'
-        f"<td>{_is(weight_sum, _approx(weight_sum))}</td></tr></table>"
+        f"<td>{_is(weight_sum, format_approx(weight_sum))}</td></tr></table>"
     )
 
 
@@ -292,10 +237,10 @@ def weighted_sum_html(weights_row, values, out_row, *, labels, row_labels=None):
     labels: dict with "weight", "value", "output" words.
     """
     values = np.asarray(values, dtype=float)
-    rows = style.token_labels(len(values)) if row_labels is None else row_labels
+    rows = colors.token_labels(len(values)) if row_labels is None else row_labels
     body = "".join(
         f"<tr><th>{escape(labels['value'])} {escape(str(r))}</th><td>{_v(p, 'weights')} ×</td>"
-        f"<td>{style.format_row(v)}</td></tr>"
+        f"<td>{format_row(v)}</td></tr>"
         for r, p, v in zip(rows, weights_row, values, strict=True))
     terms = " + ".join(f"{_v(p, 'weights')}·V<sub>{escape(str(r))}</sub>"
                        for r, p in zip(rows, weights_row, strict=True))
@@ -306,6 +251,6 @@ def weighted_sum_html(weights_row, values, out_row, *, labels, row_labels=None):
         f'<table class="al-bd al-wsum"><tr><th></th><th>{escape(labels["weight"])}</th>'
         f"<th>{escape(labels['value'])}</th></tr>{body}"
         f'<tr class="al-total"><th>{escape(labels["output"])}</th><td>{sign}</td>'
-        f"<td>{style.format_row(out_row)}</td></tr></table>"
+        f"<td>{format_row(out_row)}</td></tr></table>"
         f'<div class="al-note">{escape(labels["output"])} {sign} {terms}</div>'
     )

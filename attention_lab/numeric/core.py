@@ -2,8 +2,9 @@
 
 Each function does one thing the article names, so a notebook can call them
 one at a time and a test can check them one at a time. Shapes use the
-project's vocabulary: T tokens, model width d, h heads of width dh = d / h.
-The leading `...` means "any number of heads (or none)".
+project's vocabulary: T_q Query tokens, T_k Key tokens (T when they are the
+same), model width d, h heads of width dh = d / h, g K/V heads. The leading
+`...` means "any number of heads (or none)".
 
 Arguments are checked (real numbers, shapes that fit) with a ValueError that
 names them. A NaN in an input is propagated, never turned into a weight of 0.
@@ -12,6 +13,7 @@ names them. A NaN in an input is propagated, never turned into a weight of 0.
 import numpy as np
 
 from . import checks
+from .calls import named_arguments
 
 
 def _array(name, X, ndim):  # -> float array with at least `ndim` dimensions
@@ -31,7 +33,8 @@ def _same(names, a, b, axis_a, axis_b, what):
         raise ValueError(f"{names}: {what} must match, got shapes {a.shape} and {b.shape}.")
 
 
-def split_heads(X, h):  # [T, d] -> [h, T, dh]
+@named_arguments
+def split_heads(X, h):  # [T, h·dh] -> [h, T, dh]
     """Give head i the columns i*dh … (i+1)*dh-1 of X (Q, K or V)."""
     X = _array("X", X, 2)
     if X.ndim != 2:
@@ -43,6 +46,7 @@ def split_heads(X, h):  # [T, d] -> [h, T, dh]
     return X.reshape(T, h, d // h).transpose(1, 0, 2)  # (h, T, dh)
 
 
+@named_arguments
 def concat_heads(O):  # [h, T, dh] -> [T, d]
     """Put each head's output back in its own columns, token by token (Concat)."""
     O = _array("O", O, 3)  # noqa: E741
@@ -52,12 +56,16 @@ def concat_heads(O):  # [h, T, dh] -> [T, d]
     return O.transpose(1, 0, 2).reshape(T, h * dh)  # (T, d)
 
 
+@named_arguments
 def kv_head_index(h, g):  # -> [h] int
     """The K/V head each of h Query heads reads when g K/V heads are shared: head i reads i // (h/g)."""
+    h = checks.whole_number("h", h, 1)
+    g = checks.kv_heads(g, h)
     return np.arange(h) // (h // g)
 
 
-def scores(Q, K):  # [..., T, dh], [..., T, dh] -> [..., T, T]  (or one Query row: [dh], [T, dh] -> [T])
+@named_arguments
+def scores(Q, K):  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]  (or one Query row: [dh], [T_k, dh] -> [T_k])
     """S = Q Kᵀ: row i, column j is Query token i · Key token j."""
     Q, K = _array("Q", Q, 1), _array("K", K, 2)  # one Query row (dh,) gives one row of scores
     _same("Q, K", Q, K, -1, -1, "the number of components (last axis)")
@@ -65,14 +73,25 @@ def scores(Q, K):  # [..., T, dh], [..., T, dh] -> [..., T, T]  (or one Query ro
         return Q @ np.swapaxes(K, -1, -2)
 
 
-def scale(S, dh):  # [..., T, T] -> [..., T, T]
+def checked_scores(Qh, Kh):  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]
+    """S = Q Kᵀ for every head, or a ValueError if a score overflows (finite Q and K can still overflow)."""
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is reported below as a clear error
+        S = scores(Qh, Kh)
+    if not np.isfinite(S).all():
+        raise ValueError("Q, K: the scores Q·Kᵀ overflowed to ±inf; use smaller values in Q and K.")
+    return S
+
+
+@named_arguments
+def scale(S, dh):  # [..., T_q, T_k] -> [..., T_q, T_k]
     """Divide every score by √dh so the spread of scores does not grow with dh."""
     S, dh = _array("S", S, 0), checks.positive_number("dh", dh)
     with np.errstate(over="ignore"):  # a score near the float limit divided by a dh below 1 becomes ∞
         return S / np.sqrt(dh)
 
 
-def apply_mask(S_scaled, M):  # [..., T, T], [T, T] -> [..., T, T]
+@named_arguments
+def apply_mask(S_scaled, M):  # [..., T_q, T_k], [T_q, T_k] -> [..., T_q, T_k]
     """Add the mask: 0 keeps a score, −∞ removes it (−∞ + score = −∞)."""
     S_scaled, M = _array("S_scaled", S_scaled, 1), _array("M", M, 1)
     if M.shape[-2:] != S_scaled.shape[-2:] and M.shape != S_scaled.shape[-M.ndim:]:
@@ -81,13 +100,15 @@ def apply_mask(S_scaled, M):  # [..., T, T], [T, T] -> [..., T, T]
         return S_scaled + M
 
 
-def softmax(S_masked):  # [..., T] -> [..., T]
-    """Turn each row of scores into weights ≥ 0 that sum to 1.
+@named_arguments
+def row_exponentials(S_masked):  # [..., T_k] -> [..., T_k]
+    """E = exp(s − the row's maximum) for each score: the softmax's "지수 함수 exp" step, before dividing.
 
-    The row maximum is subtracted first: it cancels in the ratio but keeps
-    exp() from overflowing. −∞ becomes exactly 0. A row with every entry
-    masked has no Key token to attend to, so its weights are all 0 (not NaN).
-    A row holding NaN or +∞ has no meaningful weights: it comes out as NaN.
+    The row maximum is subtracted first: it cancels when dividing by the row's
+    sum but keeps exp() from overflowing, so every value is in [0, 1] and the
+    largest is 1. −∞ becomes exactly 0. A row with every entry masked (all −∞)
+    has nothing to attend to: its row is all 0. A row holding NaN or +∞ has no
+    meaningful values: it comes out as NaN.
     """
     S_masked = _array("S_masked", S_masked, 1)
     if S_masked.shape[-1] == 0:
@@ -95,11 +116,30 @@ def softmax(S_masked):  # [..., T] -> [..., T]
     row_max = S_masked.max(axis=-1, keepdims=True)  # NaN if the row holds a NaN
     row_max = np.where(np.isneginf(row_max), 0.0, row_max)  # a fully masked row's max is −∞
     with np.errstate(invalid="ignore"):  # NaN and +∞ rows propagate as NaN, by design
-        exps = np.exp(S_masked - row_max)
-        row_sum = exps.sum(axis=-1, keepdims=True)
-        return exps / np.where(row_sum == 0, 1.0, row_sum)  # a fully masked row: 0 / 1 = 0
+        return np.exp(S_masked - row_max)
 
 
+@named_arguments
+def normalize_rows(E):  # [..., T_k] -> [..., T_k]
+    """Divide each row by its sum, so that it sums to 1; a row of zeros (nothing to attend to) stays 0, never NaN."""
+    E = _array("E", E, 1)
+    with np.errstate(invalid="ignore"):  # a NaN row stays NaN
+        row_sum = E.sum(axis=-1, keepdims=True)
+        return E / np.where(row_sum == 0, 1.0, row_sum)  # a fully masked row: 0 / 1 = 0
+
+
+@named_arguments
+def softmax(S_masked):  # [..., T_k] -> [..., T_k]
+    """Turn each row of scores into weights ≥ 0 that sum to 1: the row exponentials E, divided by their row sum.
+
+    −∞ becomes exactly 0. A row with every entry masked has no Key token to
+    attend to, so its weights are all 0 (not NaN). A row holding NaN or +∞ has
+    no meaningful weights: it comes out as NaN.
+    """
+    return normalize_rows(row_exponentials(S_masked))
+
+
+@named_arguments
 def exponentials(S_masked):  # [..., T] -> [..., T]
     """e^s of each score, as the article writes softmax out: e¹, e⁰, e³, then divide by their sum.
 
@@ -111,7 +151,8 @@ def exponentials(S_masked):  # [..., T] -> [..., T]
         return np.exp(S_masked)
 
 
-def weighted_sum(P, V):  # [..., T, T], [..., T, dh] -> [..., T, dh]  (or one row: [T], [T, dh] -> [dh])
+@named_arguments
+def weighted_sum(P, V):  # [..., T_q, T_k], [..., T_k, dh] -> [..., T_q, dh]  (or one row: [T_k], [T_k, dh] -> [dh])
     """O = P V: each output row is the P-weighted sum of the Value rows."""
     P, V = _array("P", P, 1), _array("V", V, 2)  # one row of weights (T,) gives one output row
     _same("P, V", P, V, -1, -2, "P's columns (Key tokens) and V's rows (Value rows)")

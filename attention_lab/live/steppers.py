@@ -15,12 +15,14 @@ from html import escape
 
 import ipywidgets as W
 
-from . import checks, style, text
-from . import html as hm
-from .blockwise import blockwise_steps
-from .examples import article_example
-from .kv_cache import decode_steps
-from .trace import AttentionTrace
+from .. import look as style
+from ..look import tables as hm
+from ..look import words as text
+from ..numeric import checks
+from ..numeric.blockwise import blockwise_steps
+from ..numeric.examples import article_example
+from ..numeric.kv_cache import decode_steps
+from ..numeric.trace import AttentionTrace
 
 # The blockwise running values, one column each: (record field, word key, kind for colours and number format).
 RUNNING = (("m_old", "m_old", "scores"), ("m", "m_new", "scores"), ("rescale", "rescale", "weights"),
@@ -43,7 +45,7 @@ class _Stepper(W.VBox):
     """◀ ▶ through a tuple of records, a head choice when h > 1, one HTML view; subclasses make steps and render."""
 
     def __init__(self, tr, head, lang, controls=()):
-        self.lang, self.L, self.trace = checks.lang(lang), text.words(lang), tr
+        self.lang, self.L, self.trace = checks.lang(lang), text.table(lang), tr
         head = checks.whole_number("head", head, 0, tr.h - 1, " Heads count from 0: head=0 is Head 1.")
         self.steps, self.step, self.redraw_count = (), 0, 0
         self.head_select = W.Dropdown(options=[(self.L["head_n"].format(n=i + 1), i) for i in range(tr.h)],
@@ -129,9 +131,7 @@ def block_title(L, k, n, keys):  # words, block number k of n, range of Key indi
 
 def steps_of(tr, block):  # AttentionTrace, block size -> tuple of BlockStep
     """The online softmax's records for the trace's Q, K, V, heads and mask, `block` Key tokens at a time."""
-    mask = tr.M == 0 if tr.mask_name == "custom" else tr.mask_name
-    params = {} if tr.mask_name == "custom" else tr.mask_params
-    return blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block, mask, kv_heads=tr.kv_heads, **params)
+    return blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block, tr.mask, kv_heads=tr.kv_heads)
 
 
 class BlockwiseView(_Stepper):
@@ -142,7 +142,7 @@ class BlockwiseView(_Stepper):
     def __init__(self, tr=None, block=1, head=0, lang="en"):
         tr = _trace(tr)
         block = checks.whole_number("block", block, 1, tr.T)
-        self.block_slider = W.IntSlider(value=block, min=1, max=tr.T, description=text.words(lang)["block"],
+        self.block_slider = W.IntSlider(value=block, min=1, max=tr.T, description=text.table(lang)["block"],
                                         style={"description_width": "initial"}, layout=W.Layout(width="320px"))
         super().__init__(tr, head, lang, controls=[self.block_slider])
         self.block_slider.observe(self._on_block, names="value")

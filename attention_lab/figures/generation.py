@@ -12,8 +12,8 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.ticker import NullLocator
 
-from .core import kv_head_index
-from .plotting import heatmap, outline
+from ..numeric.core import kv_head_index
+from .heatmap import heatmap, outline
 
 CELL = 0.5  # inches per heatmap cell
 

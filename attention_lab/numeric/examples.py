@@ -14,7 +14,8 @@ Heads 1–2 and components 1–4, and fills the rest with small integers.
 import numpy as np
 
 from . import checks
-from .trace import attention_trace, check_sizes
+from .calls import named_arguments
+from .trace import attention_trace
 
 # The article's example: T=3, d=8, h=2, dh=4. Columns 0-3 are Head 1, 4-7 Head 2.
 # Head 1 is chosen so that every number in the article comes out exactly:
@@ -74,13 +75,14 @@ def _grid(name, stream, T, heads, dh, low, high, corner=None):  # -> [T, heads*d
 
 
 def _sizes(T, d, h, kv_heads):  # -> (dh, g) after checking
-    check_sizes(T, d, h)
+    checks.sizes(T, d, h)
     if T * d > MAX_VALUES:
         raise ValueError(f"T, d: an example of T={T} tokens × d={d} components has {T * d:,} values per matrix, more "
                          f"than the {MAX_VALUES:,} an example is made with; use smaller T or d.")
     return d // h, checks.kv_heads(kv_heads, h)
 
 
+@named_arguments
 def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d], [T, g*dh], [T, g*dh]
     """Q, K, V of small integers defined per (token, head, component); seed=None is the article's example grown.
 
@@ -97,6 +99,7 @@ def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d]
             _grid("V", stream, T, g, dh, low, high, corner.get("V")))
 
 
+@named_arguments
 def random_qkv(T, d, seed=0, low=-2, high=2, h=1):  # -> [T, d], [T, d], [T, d]
     """Q, K, V of small integers in [low, high], the same for the same seed.
 
@@ -112,20 +115,32 @@ def is_article_size(T, d, h, kv_heads=None):
     return {"T": T, "d": d, "h": h} == ARTICLE_SIZES and kv_heads in (None, ARTICLE_SIZES["h"])
 
 
-def article_example(mask="causal", *, T=3, d=8, h=2, kv_heads=None, **mask_params):  # -> AttentionTrace
+def _last_queries(Q, T, queries):  # -> [T_q, d]: the Query rows of the last `queries` tokens
+    if queries is None:
+        return Q
+    T_q = checks.whole_number("queries", queries, 1, T, " The Query rows are those of the last `queries` tokens.")
+    return Q[T - T_q:]
+
+
+@named_arguments
+def article_example(mask="causal", *, T=3, d=8, h=2, kv_heads=None, queries=None):  # -> AttentionTrace
     """The trace of the article's example (T=3, d=8, h=2), causal mask by default.
 
     Other sizes grow the article's example: tokens 1–3, Heads 1–2 and
     components 1–4 keep the article's numbers; the rest are small integers.
+    queries=n keeps the Query rows of the last n tokens only (a decode step is
+    n = 1, a chunk of new tokens n > 1): S and P are then (h, n, T).
+    mask: a name, None, or a Mask, e.g. Mask("sliding", window=2).
     """
     Q, K, V = example_qkv(T, d, h, seed=None, kv_heads=kv_heads)
-    return attention_trace(Q, K, V, h=h, mask=mask, kv_heads=kv_heads, **mask_params)
+    return attention_trace(_last_queries(Q, T, queries), K, V, h=h, mask=mask, kv_heads=kv_heads)
 
 
-def random_example(T, d, h, seed=0, mask="causal", *, kv_heads=None, **mask_params):  # -> AttentionTrace
+@named_arguments
+def random_example(T, d, h, seed=0, mask="causal", *, kv_heads=None, queries=None):  # -> AttentionTrace
     """A deterministic trace for any valid sizes: Q, K, V of small integers from `seed`.
 
     Each value depends only on its (token, head, component), as in `example_qkv`.
     """
     Q, K, V = example_qkv(T, d, h, seed=checks.seed(seed), kv_heads=kv_heads)
-    return attention_trace(Q, K, V, h=h, mask=mask, kv_heads=kv_heads, **mask_params)
+    return attention_trace(_last_queries(Q, T, queries), K, V, h=h, mask=mask, kv_heads=kv_heads)

@@ -32,12 +32,17 @@ import ipywidgets as W
 import numpy as np
 import traitlets
 
-from . import checks, masks, style, text
-from . import html as hm
-from .examples import ARTICLE_SIZES, article_example, is_article_size, random_example
-from .masks import MASKS, mask_name, mask_params
-from .stages import STAGES
-from .trace import attention_trace
+from .. import look as style
+from ..look import tables as hm
+from ..look import words as text
+from ..look.cells import cells as styled_cells
+from ..look.formats import equals
+from ..numeric import checks, masks
+from ..numeric.calls import named_arguments
+from ..numeric.examples import ARTICLE_SIZES, article_example, is_article_size, random_example
+from ..numeric.masks import MASKS, Mask, to_mask
+from ..numeric.pipeline import HEAD_STAGES, STAGES, span
+from ..numeric.trace import attention_trace
 
 LIMITS = {"T": (1, 16), "h": (1, 8), "dh": (1, 8)}  # the size sliders
 OWN_LIMITS = {"T": 16, "d": 64}  # your own Q, K, V
@@ -80,16 +85,17 @@ class View:
         return masks.MASK_NAMES if self.masks is None else self.masks
 
 
-HEAD_ITEMS = ("S", "S_scaled", "M", "S_masked", "P", "Vh", "O")
+# Every stage of a head, S … O in the pipeline's order, with the Value rows the head's O reads just before O.
+HEAD_ITEMS = (*HEAD_STAGES[:HEAD_STAGES.index("O")], "Vh", *HEAD_STAGES[HEAD_STAGES.index("O"):])
 ARTICLE_MASKS = ("causal", "none")  # the article teaches the causal mask; the others come in notebook 08
 # One per notebook, each showing only what has been taught so far: 02 S; 03 the scale; 04 M; 05 P; 06 O;
 # 00 and 07 the article's whole flow; 08 every mask; "all" (the default, and notebook 10) every control.
 VIEWS = {
     "heads": View(("split", "outputs", "concat"), masks=()),
-    "scores": View(("S", "dot"), masks=()),
+    "scores": View((*span("S", "S"), "dot"), masks=()),
     "scaling": View(("S", "S_scaled", "P", "P_unscaled", "scaling_note"), mask="none", masks=()),
-    "mask": View(("S_scaled", "M", "S_masked", "dot"), masks=ARTICLE_MASKS),
-    "softmax": View(("S_masked", "P", "softmax"), masks=ARTICLE_MASKS),
+    "mask": View((*span("S_scaled", "S_masked"), "dot"), masks=ARTICLE_MASKS),
+    "softmax": View((*span("S_masked", "P"), "softmax"), masks=ARTICLE_MASKS),
     "weighted_sum": View(("P", "Vh", "O", "weighted_sum"), masks=ARTICLE_MASKS),
     "article": View(("split", *HEAD_ITEMS, *BREAKDOWNS, "concat"), masks=ARTICLE_MASKS),
     "masks": View(("M", "S_masked", "P", "softmax")),
@@ -98,7 +104,7 @@ VIEWS = {
 
 
 # The package's words and the explorer's own; stage and mask words come from their registries, at use.
-LABELS = {lang: {**text.words(lang), **text.EXPLORER_WORDS[lang]} for lang in checks.LANGS}
+LABELS = {lang: text.table(lang) for lang in checks.LANGS}
 
 
 class StageView(anywidget.AnyWidget):
@@ -136,7 +142,7 @@ class _Reads:
     def cells(self, matrix, kind, vmin, vmax):  # -> html.cells(…), once per distinct matrix
         key = (kind, vmin, vmax, matrix.shape, matrix.tobytes())
         if key not in self._cells:
-            self._cells[key] = hm.cells(matrix, kind, vmin, vmax)
+            self._cells[key] = styled_cells(matrix, kind, vmin, vmax)
         return self._cells[key]
 
     def __getattr__(self, name):
@@ -153,35 +159,29 @@ class Explorer(W.VBox):
     """Every stage of Core Attention for the trace its controls choose. See `explorer` for the arguments."""
 
     def __init__(self, T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view="all", source=None,
-                 kv_heads=None, Q=None, K=None, V=None, marks=True, dh=None, **mask_args):
+                 kv_heads=None, Q=None, K=None, V=None, marks=True, dh=None):
         self.lang = checks.lang(lang)
-        known = {p.name for m in MASKS.values() for p in m.params}
-        for name in mask_args:
-            if name not in known:
-                raise ValueError(f"{name}: the explorer has no argument {name!r}. It takes T, d, h, dh, kv_heads, "
-                                 "mask, seed, source, view, lang, marks, Q, K, V, and a mask's parameters "
-                                 f"({', '.join(sorted(known))}).")
         self.spec = VIEWS[view] if isinstance(view, str) and view in VIEWS else View.of(view)
         self.view_name = view if isinstance(view, str) else "custom"
         self.L = LABELS[self.lang]
         mask = self.spec.mask if mask is _VIEW_MASK else mask
         self._custom = None
-        if not isinstance(mask, str) and mask is not None:  # a (T, T) boolean array: "custom"
+        if not isinstance(mask, (str, Mask)) and mask is not None:  # a (T, T) boolean array: "custom"
             if Q is None and K is None and V is None:
                 raise ValueError("mask: a mask array has a fixed size, so it cannot follow the T slider. Pass your own "
                                  "Q=…, K=…, V=… with it, or choose a mask by name: "
                                  f"{', '.join(map(repr, masks.MASK_NAMES))}.")
-            self._custom = mask
+            self._custom = to_mask(mask)
         marks = checks.boolean("marks", marks)
         self.own = None
         if Q is None and K is None and V is None:
             T, h, dh, seed, source, kv_heads = self._check_sizes(T, d, h, dh, seed, source, kv_heads)
-            mask = mask_name(mask)
-            params = mask_params(mask, T, mask_args)
+            spec = to_mask(mask).checked(T, T)
+            mask, params = spec.name, dict(spec.params)
         else:  # your own numbers: the same ValueErrors as attention_trace, before anything is drawn
             self.own = self._check_own(Q, K, V, h, T, d, dh, seed, source)
-            tr = attention_trace(self.own["Q"], self.own["K"], self.own["V"], h, mask=mask, kv_heads=kv_heads,
-                                 **mask_args)
+            tr = attention_trace(self.own["Q"], self.own["K"], self.own["V"], h, mask=self._custom or mask,
+                                 kv_heads=kv_heads)
             T, h, dh, seed, source, kv_heads = tr.T, tr.h, tr.dh, 0, "yours", tr.kv_heads
             mask, params = tr.mask_name, tr.mask_params
 
@@ -276,14 +276,20 @@ class Explorer(W.VBox):
         offered = spec.offered_masks()
         if offered:
             offered = tuple(dict.fromkeys((*offered, mask)))  # the mask asked for is offered, whatever the view
-            c["mask"] = W.ToggleButtons(options=[(MASKS[n].label[self.lang], n) for n in offered], value=mask,
+            c["mask"] = W.ToggleButtons(options=[(L[f"mask.{n}"], n) for n in offered], value=mask,
                                         description=L["mask"], style=buttons, layout=inline())
         for name in offered:  # one slider per parameter of each mask offered; shown while its mask is chosen
             for p in MASKS[name].params:
-                lo, hi = p.bounds(T)
                 value = params[p.name] if name == mask else p.default_for(T)
-                c[f"{name}.{p.name}"] = W.IntSlider(value=value, min=lo, max=hi, description=p.label[self.lang],
-                                                    style=initial, layout=W.Layout(width="230px"))
+                label = L[f"param.{name}.{p.name}"]
+                if isinstance(p, masks.Param):
+                    lo, hi = p.bounds(T)
+                    c[f"{name}.{p.name}"] = W.IntSlider(value=value, min=lo, max=hi, description=label,
+                                                        style=initial, layout=W.Layout(width="230px"))
+                else:  # a list of lengths: one of the splits the parameter offers for T
+                    c[f"{name}.{p.name}"] = W.Dropdown(options=[(p.text(v), v) for v in p.values(T)], value=value,
+                                                       description=label, style=initial,
+                                                       layout=W.Layout(width="230px"))
         items = set(spec.items)
         if items & set(HEAD_ITEMS + BREAKDOWNS) or any(STAGES[x].heads for x in items if x in STAGES):
             c["head"] = W.Dropdown(description=L["head"], style=initial, layout=W.Layout(width="170px"))
@@ -364,10 +370,11 @@ class Explorer(W.VBox):
         control = self.controls.get("head")
         return -1 if control is None else control.value
 
-    def _mask_args(self):  # -> (mask for attention_trace, its parameters)
+    def _mask_spec(self):  # -> the Mask the controls say
         mask = self.mask
-        params = {p.name: self.controls[f"{mask}.{p.name}"].value for p in MASKS[mask].params}
-        return (self._custom if mask == "custom" else None if mask == "none" else mask), params
+        if mask == "custom":
+            return self._custom
+        return Mask(mask, **{p.name: self.controls[f"{mask}.{p.name}"].value for p in MASKS[mask].params})
 
     # ---- one action, one redraw ---------------------------------------------------------------------------------
 
@@ -469,6 +476,9 @@ class Explorer(W.VBox):
                 self._refit(c[name], tokens)
         mask = self.mask
         for p in MASKS[mask].params:
+            if not isinstance(p, masks.Param):
+                self._refit(c[f"{mask}.{p.name}"], [(p.text(v), v) for v in p.values(T)], p.default_for(T))
+                continue
             slider, (lo, hi) = c[f"{mask}.{p.name}"], p.bounds(T)
             if (slider.min, slider.max) != (lo, hi):
                 slider.value = min(max(slider.value, lo), hi)
@@ -476,11 +486,13 @@ class Explorer(W.VBox):
                 slider.min, slider.max = lo, hi
 
     @staticmethod
-    def _refit(dropdown, options):
+    def _refit(dropdown, options, fallback=None):
         if [v for _, v in dropdown.options] == [v for _, v in options]:
             return
         keep, values = dropdown.value, [v for _, v in options]
-        if keep not in values:  # e.g. Head 4 when h drops to 2 → Head 2; token 9 when T drops to 5 → token 5
+        if keep not in values and fallback is not None:
+            keep = fallback
+        elif keep not in values:  # e.g. Head 4 when h drops to 2 → Head 2; token 9 when T drops to 5 → token 5
             keep = min(keep, max(values)) if keep is not None and keep >= 0 else 0
         dropdown.options = options
         dropdown.value = keep
@@ -522,13 +534,13 @@ class Explorer(W.VBox):
     # ---- the trace and its picture ------------------------------------------------------------------------------
 
     def _make_trace(self):
-        mask, params = self._mask_args()
+        mask = self._mask_spec()
         T, h, d, g = self.T, self.h, self.d, self.kv_heads
         if self.own is not None:
-            return attention_trace(self.own["Q"], self.own["K"], self.own["V"], h, mask=mask, kv_heads=g, **params)
+            return attention_trace(self.own["Q"], self.own["K"], self.own["V"], h, mask=mask, kv_heads=g)
         if self.source == "article":
-            return article_example(mask, T=T, d=d, h=h, kv_heads=g, **params)
-        return random_example(T, d, h, self.controls["seed"].value, mask, kv_heads=g, **params)
+            return article_example(mask, T=T, d=d, h=h, kv_heads=g)
+        return random_example(T, d, h, self.controls["seed"].value, mask, kv_heads=g)
 
     def _redraw(self):
         self.redraw_count += 1
@@ -547,11 +559,10 @@ class Explorer(W.VBox):
             return L["note_random"].format(seed=self.controls["seed"].value)
         if is_article_size(tr.T, tr.d, tr.h, self.kv_heads):
             return L["note_article"] if tr.mask_name == "causal" else L["note_article_mask"].format(
-                mask=MASKS[tr.mask_name].label[self.lang])
+                mask=L[f"mask.{tr.mask_name}"])
 
         def span(key, n):
-            one, many = L[key]
-            return one if n == 1 else many.format(n=n)
+            return L[f"{key}_one"] if n == 1 else L[key].format(n=n)
 
         note = L["note_corner"].format(tokens=span("tokens", min(tr.T, 3)), heads=span("heads", min(tr.h, 2)),
                                        components=span("components", min(tr.dh, 4)))
@@ -571,7 +582,7 @@ class Explorer(W.VBox):
             if item in SECTIONS:
                 sections.append(self._section(item, reads))
             elif item in STAGES and _whole_trace(STAGES[item]):
-                sections.append({"key": item, "title": STAGES[item].label[self.lang], "color": None,
+                sections.append({"key": item, "title": self.L[f"stage.{item}"], "color": None,
                                  "items": [self._heatmap(reads, item, 0, score_range)]})
             elif not placed:
                 placed = True
@@ -589,7 +600,7 @@ class Explorer(W.VBox):
             panels = [self._heatmap(reads, "H", 0, None)]
         else:  # scaling_note
             root = style.format_value(tr.dh ** 0.5)
-            note = L["scaling_note"].format(dh=tr.dh, root=root, eq=hm.equals(tr.dh ** 0.5, root))
+            note = L["scaling_note"].format(dh=tr.dh, root=root, eq=equals(tr.dh ** 0.5, root))
             return {"key": name, "title": "", "color": None,
                     "items": [{"type": "html", "key": name, "name": name, "html": f'<div class="al-note">'
                                                                                   f'{escape(note)}</div>'}]}
@@ -611,7 +622,7 @@ class Explorer(W.VBox):
         matrix = stage.matrix(reads, i)
         vmin, vmax = score_range if stage.kind == "scores" and score_range else (None, None)
         axis = {"query": L["query"], "key": L["key"], "token": L["token"], "component": ""}
-        title = stage.label[self.lang]
+        title = L[f"stage.{name}"]
         if "mask" not in self.controls and tr.mask_name == "none":  # a view before the mask is taught (03): M = 0
             title = title.replace(" + M", "")
         if stage.heads == "query" or stage.heads == "kv" and tr.kv_heads == tr.h:
@@ -695,8 +706,9 @@ def parse_row(source, n):  # -> (float array [n], None) or (None, (message key, 
     return np.array(values), None
 
 
+@named_arguments
 def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view="all", source=None, *,
-             kv_heads=None, Q=None, K=None, V=None, marks=True, dh=None, **mask_params):
+             kv_heads=None, Q=None, K=None, V=None, marks=True, dh=None):
     """The live explorer widget: every stage of Core Attention for the example its controls choose.
 
     T (1–16) tokens, d = h·dh with h (1–8) heads of dh (1–8) components: give d or dh (default T=3, h=2, dh=4,
@@ -704,8 +716,8 @@ def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view
     kv_heads: K/V heads shared by the Query heads (a divisor of h; None: one per Query head).
     source: "article" (the article's example, grown to any size from its corner: the default) or "random"
     (small integers from `seed`, the default once a seed is given). Moving a size never switches the source.
-    mask: a name from masks.MASK_NAMES ("causal", "none", "sliding", "padding", "prefix") or None, with its
-    parameters as keywords (window=2, length=2, prefix=2); the default is the view's own.
+    mask: a name from masks.MASK_NAMES, None, or a Mask with its parameters (al.Mask("sliding", window=2));
+    the default is the view's own.
     view: a name of VIEWS ("heads", "scores", "scaling", "mask", "softmax", "weighted_sum", "article", "masks",
     "all": one per notebook, each showing only what that notebook has taught; "all" offers every control), or a
     list of stage names, breakdowns ("dot", "softmax", "weighted_sum") and sections ("split", "outputs", "concat").
@@ -714,4 +726,4 @@ def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view
     marks: outline the cells that changed at each step (a switch in the widget too). lang: "en" or "ko".
     """
     return Explorer(T=T, d=d, h=h, mask=mask, seed=seed, lang=lang, view=view, source=source, kv_heads=kv_heads,
-                    Q=Q, K=K, V=V, marks=marks, dh=dh, **mask_params)
+                    Q=Q, K=K, V=V, marks=marks, dh=dh)

@@ -3,13 +3,16 @@
     python -m attention_lab.figures --out figs                          # the article's example, SVG, English
     python -m attention_lab.figures --out figs --lang ko --slides       # Korean, 16:9 slides (13.33 × 7.5 in)
     python -m attention_lab.figures --out figs --format png --T 8 --d 16 --h 4
-    python -m attention_lab.figures --out figs --mask sliding --window 2 --seed 1
+    python -m attention_lab.figures --out figs --mask sliding:window=2 --seed 1
+    python -m attention_lab.figures --out figs --T 9 --mask packed:lengths=3+2+4
 
 Without sizes the figures show the article's example (T=3, d=8, h=2). With
 --T, --d, --h or --kv-heads they show the article's example grown to those
 sizes (the article's numbers stay in the corner); with --seed, a random
-example of those sizes. The mask options come from the mask registry
-(`masks.MASKS`): --mask NAME and each mask's own parameters.
+example of those sizes. --mask is one value, as a Mask is: the name of a mask
+of the registry (`numeric.masks.MASKS`) and its parameters, NAME:PARAM=VALUE…
+(a list of lengths written 3+2+4), so a mask's parameter never collides with
+an option of the command.
 Files are named after the figures (fig1_heads.svg, fig2_scores.svg, …) so a
 slide deck can link them. Every error is one line on stderr, exit status 2.
 """
@@ -19,8 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import masks
-from .examples import ARTICLE_SIZES, article_example, random_example
+from ..numeric import masks
+from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 
 FORMATS = ("svg", "png", "pdf")
 # The largest sizes the figures are drawn for, the explorer's too: T ≤ 16, h ≤ 8, dh = d/h ≤ 8.
@@ -44,13 +47,36 @@ class _Parser(argparse.ArgumentParser):
         raise ArgumentError(message)
 
 
-def _mask_params():  # -> {name: (Param, [mask names])}
-    """Every mask parameter of the registry, with the masks that take it."""
+def _mask_help():  # -> the --mask help, from the registry
+    kinds = []
+    for kind in masks.MASKS.values():
+        if kind.rule is None:
+            continue
+        params = ":".join(f"{p.name}=N" if not hasattr(p, "lo") else f"{p.name}={p.lo}…T{p.hi_T:+d}".replace("T+0", "T")
+                          for p in kind.params)
+        kinds.append(f"{kind.name}:{params}" if params else kind.name)
+    return "the mask and its parameters, one of " + ", ".join(kinds) + " (lengths as 3+2+4; default: causal)"
+
+
+def parse_mask(text):  # "sliding:window=2" -> Mask("sliding", window=2)
+    """The --mask value as a Mask: NAME, then :PARAM=VALUE for each parameter given (3+2+4 for lengths)."""
+    name, *given = str(text).split(":")
+    if name not in masks.MASK_NAMES:
+        raise ArgumentError(f"--mask: unknown mask {name!r}; use one of {', '.join(masks.MASK_NAMES)}, "
+                            "e.g. --mask sliding:window=2.")
     params = {}
-    for mask in masks.MASKS.values():
-        for p in mask.params:
-            params.setdefault(p.name, (p, []))[1].append(mask.name)
-    return params
+    for item in given:
+        key, sep, value = item.partition("=")
+        parts = value.split("+")
+        if not sep or not all(part.strip().lstrip("-").isdigit() for part in parts):
+            raise ArgumentError(f"--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), "
+                                f"e.g. --mask sliding:window=2; got {item!r}.")
+        numbers = [int(part) for part in parts]
+        params[key] = tuple(numbers) if len(numbers) > 1 or key == "lengths" else numbers[0]
+    try:
+        return masks.Mask(name, **params)
+    except ValueError as error:
+        raise ArgumentError(f"--mask: {error}") from None
 
 
 def parse_args(argv):
@@ -71,14 +97,11 @@ def parse_args(argv):
     parser.add_argument("--kv-heads", type=int, help="K/V heads shared by the Query heads (GQA), dividing h "
                                                      "(default: h)")
     parser.add_argument("--seed", type=int, help="a random example of these sizes from this seed (0 … 2⁶³ − 1)")
-    parser.add_argument("--mask", default="causal", choices=masks.MASK_NAMES, help="the mask (default: causal)")
-    for name, (p, takers) in _mask_params().items():
-        parser.add_argument(f"--{name}", type=int, help=f"{p.label['en']} of mask {' / '.join(takers)}, "
-                                                        f"{p.lo} … T{p.hi_T:+d} (default: {p.default})"
-                                                        .replace("T+0", "T"))
+    parser.add_argument("--mask", default="causal", help=_mask_help())
     parser.add_argument("--dpi", type=int, default=150, help=f"resolution of PNG files, {DPI[0]} … {DPI[1]} "
                                                              "(default: 150)")
     args = parser.parse_args(argv)
+    args.mask = parse_mask(args.mask)
     for name, (lo, hi) in {**LIMITS, "dpi": DPI}.items():
         value = getattr(args, name)
         if value is not None and not lo <= value <= hi:
@@ -97,11 +120,9 @@ def make_trace(args):
     """The article's example (grown to the sizes given), or a random example with --seed; ValueError if invalid."""
     sizes = {name: getattr(args, name) for name in ("T", "d", "h")}
     sizes = {name: ARTICLE_SIZES[name] if value is None else value for name, value in sizes.items()}
-    params = {name: getattr(args, name) for name in _mask_params() if getattr(args, name) is not None}
     if args.seed is None:
-        return article_example(args.mask, **sizes, kv_heads=args.kv_heads, **params)
-    return random_example(sizes["T"], sizes["d"], sizes["h"], args.seed, args.mask, kv_heads=args.kv_heads,
-                          **params)
+        return article_example(args.mask, **sizes, kv_heads=args.kv_heads)
+    return random_example(sizes["T"], sizes["d"], sizes["h"], args.seed, args.mask, kv_heads=args.kv_heads)
 
 
 def _writable_folder(out):
@@ -120,7 +141,7 @@ def _writable_folder(out):
 def write_figures(args, tr):  # -> [Path]
     import matplotlib  # only once the arguments are known to be good
 
-    from .plotting import FIGURES, SLIDE_FIGURES
+    from . import FIGURES, SLIDE_FIGURES
 
     rc = {"svg.fonttype": "none"} if args.svg_text else {}
     paths = []
@@ -154,5 +175,3 @@ def main(argv=None):
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())

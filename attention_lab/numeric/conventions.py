@@ -17,7 +17,8 @@ bug, a "may attend" mask handed to an API that reads True as "masked", is
 
     CONVENTIONS["masked"].additive(CONVENTIONS["may_attend"].write(allowed))   # the inverted M
 
-Nothing here imports more than NumPy; the words are in Korean and English for figures.
+Nothing here imports more than NumPy; each convention's words are in `attention_lab.look.words`
+under "convention.<name>" and "convention.<name>.used".
 """
 
 from dataclasses import dataclass
@@ -34,8 +35,6 @@ class Convention:
     """One way of writing a mask: a fill value added for masked cells, or booleans read one way round."""
 
     name: str
-    label: dict  # {"ko": …, "en": …}: a short title, e.g. for a heatmap
-    used: dict  # {"ko": …, "en": …}: where this way of writing is met
     fill: float | None = None  # additive: the value added at a masked cell (−∞ or a finite stand-in)
     true_means: str | None = None  # boolean: "attend" (True = may attend) or "masked" (True = masked)
 
@@ -49,7 +48,7 @@ class Convention:
     def additive(self, written):  # [T, T] float or bool -> [T, T] float
         """The M that a library reading this convention adds to S/√dh: 0 / −∞, or 0 / the finite fill."""
         if self.fill is not None:  # a float mask is added as it is
-            if np.asarray(written).dtype == bool:
+            if isinstance(written, np.ma.MaskedArray) or np.asarray(written).dtype == bool:
                 raise ValueError(f"written: the {self.name!r} convention reads a float mask (0 / {self.fill:g}), "
                                  "got True/False; a boolean mask is read by 'may_attend' or 'masked'.")
             return checks.real_array("written", written, "a float mask")
@@ -58,6 +57,8 @@ class Convention:
 
 
 def _square_booleans(name, array):  # -> [T, T] bool, a copy
+    if isinstance(array, np.ma.MaskedArray):
+        raise ValueError(f"{name}: a NumPy masked array hides entries; pass a plain boolean array.")
     array = np.asarray(array)
     if array.dtype != bool:
         raise ValueError(f"{name}: a boolean mask must hold True/False, got dtype {array.dtype}. Build it with a "
@@ -68,33 +69,11 @@ def _square_booleans(name, array):  # -> [T, T] bool, a copy
     return array.copy()
 
 
-def _words(ko, en):
-    return {"ko": ko, "en": en}
-
-
 CONVENTIONS = {c.name: c for c in (
-    Convention("additive", _words("0 / −∞를 더함", "0 / −∞ added"),
-               _words("attention_lab과 글; PyTorch의 float attn_mask(SDPA와 nn.MultiheadAttention 모두)",
-                      "attention_lab and the article; a float attn_mask in PyTorch (SDPA and "
-                      "nn.MultiheadAttention alike)"),
-               fill=-np.inf),
-    Convention("may_attend", _words("bool, True = 참조 가능", "bool, True = may attend"),
-               _words("torch.nn.functional.scaled_dot_product_attention의 bool attn_mask",
-                      "the boolean attn_mask of torch.nn.functional.scaled_dot_product_attention"),
-               true_means="attend"),
-    Convention("masked", _words("bool, True = 제외", "bool, True = masked"),
-               _words("nn.MultiheadAttention의 bool attn_mask와 key_padding_mask",
-                      "the boolean attn_mask and key_padding_mask of nn.MultiheadAttention"),
-               true_means="masked"),
-    Convention("minus_1e9", _words("−1e9를 더함", "−1e9 added"),
-               _words("많은 튜토리얼 (Annotated Transformer는 점수 위에 덮어씀)",
-                      "many tutorials (the Annotated Transformer writes it over the scores)"),
-               fill=-1e9),
-    Convention("minus_1e4", _words("−1e4를 더함", "−1e4 added"),
-               _words("예전 BERT 코드: (1 − mask) × −10000", "older BERT code: (1 − mask) × −10000"),
-               fill=-1e4),
-    Convention("float16_min", _words("float16 최솟값 −65504를 더함", "float16 minimum −65504 added"),
-               _words("Hugging Face의 torch.finfo(dtype).min (float16일 때)",
-                      "Hugging Face's torch.finfo(dtype).min, in float16"),
-               fill=FLOAT16_MIN),
+    Convention("additive", fill=-np.inf),
+    Convention("may_attend", true_means="attend"),
+    Convention("masked", true_means="masked"),
+    Convention("minus_1e9", fill=-1e9),
+    Convention("minus_1e4", fill=-1e4),
+    Convention("float16_min", fill=FLOAT16_MIN),
 )}

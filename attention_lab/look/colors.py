@@ -1,11 +1,11 @@
-"""The visual language, computed once for both renderers (matplotlib and HTML).
+"""The colours of the visual language, computed once for both renderers (matplotlib and the browser).
 
 A heatmap is described by a `CellStyle`: each cell's label, fill colour and
-text colour, and which cells are masked. `plotting` draws it with matplotlib,
-`html` writes it as an HTML table; neither chooses a colour or a format itself.
+text colour, and which cells are masked. `figures` draws it with matplotlib and
+`look.cells` writes it as data for the browser; neither chooses a colour itself.
 
 - Scores (S, S/√dh, M, S/√dh + M): one diverging scale centred on 0.
-- Weights (P): a sequential scale fixed to [0, 1], so heads and rows compare.
+- Weights (E, P): a sequential scale fixed to [0, 1], so heads and rows compare.
 - Values (Q, K, V, O, H): a diverging scale centred on 0.
 - Masked cells (−∞): grey, labelled "−∞" (never "-inf" or "-1e9").
 - A NaN cell (only a hand-made matrix has one: a trace never does): pink, labelled "NaN".
@@ -14,39 +14,30 @@ Text is black or white, whichever contrasts more with what is behind it
 (at least 4.58:1 on any fill); a head's colour marks frames and swatches,
 never text, because the head colours are light (about 2:1 on white).
 
-Figures draw the package's own texts in `FONT_FAMILIES[lang]`: Korean with
-the subset of Noto Sans CJK KR shipped in `attention_lab/fonts/` (so Hangul
-renders where no Korean font is installed), DejaVu Sans (matplotlib's own)
-for the symbols it lacks. `FONT_CHARACTERS` is what that subset must hold.
+`colour_tables()` gives the same scales as data (each map's 256 colours and
+the ink that reads on each), for the browser's front-end.
 """
 
-import functools
+import re
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from matplotlib import colormaps
 
-from . import checks, text
-from .conventions import CONVENTIONS
-from .masks import MASKS
-from .stages import STAGES
+from ..numeric import checks
+from ..numeric.pipeline import STAGES
+from .formats import cell_label
 
-MINUS = "\u2212"  # the typographic minus, as the article writes −1 and −∞
-NEG_INF_LABEL = MINUS + "∞"
 MASKED_RGBA = (0.82, 0.82, 0.82, 1.0)  # light grey: clearly not a colour of any scale
 MASKED_HATCH = "///"
 INK_DARK, INK_LIGHT = "#000000", "#ffffff"  # cell text: dark on light fills, light on dark ones
-NAN_LABEL = "NaN"
 NAN_RGBA = (1.0, 0.55, 0.8, 1.0)  # pink: in no colour scale here, and not the grey of a masked cell
 MIN_CONTRAST = 4.5  # WCAG AA for text
 
 CMAPS = {"scores": "RdBu_r", "weights": "YlGnBu", "values": "PRGn"}
 _COLORMAPS = {kind: colormaps[name] for kind, name in CMAPS.items()}  # each lookup in `colormaps` makes a new copy
 
-# What each named matrix of a trace is, for its colours and number format (from the stage registry).
-KIND_OF = {name: stage.kind for name, stage in STAGES.items()}
-DECIMALS = {"scores": 2, "weights": 3, "values": 3}
+LUT_SIZE = 256  # every colour map here is a table of 256 colours; a value picks entry floor(unit · 256)
 
 # Okabe–Ito colours, safe for colour-blind readers: Head 1 orange, Head 2 sky blue, …
 HEAD_COLORS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
@@ -60,51 +51,6 @@ def head_color(i):
 def kv_head_color(j, h, g):
     """The colour of K/V head j (0-based) of g shared by h Query heads: that of the first Query head it serves."""
     return head_color(j * (h // g))
-
-
-def format_value(x, kind="values"):
-    """One cell's label: −∞ for masked cells, integers as integers, else the kind's decimals.
-
-    Weights keep all three decimals ("0.100", "0.000"), so a weight that rounds
-    to zero never looks like the exact 0 of a masked cell; other kinds drop
-    trailing zeros ("1.5", as the article writes it).
-    """
-    if x != x:  # NaN
-        return NAN_LABEL
-    if x == -np.inf:
-        return NEG_INF_LABEL
-    if x == np.inf:
-        return "∞"
-    if abs(x - round(x)) < 1e-9:
-        text = str(int(round(x)))
-    else:
-        text = f"{x:.{DECIMALS[kind]}f}"
-        if kind != "weights":
-            text = text.rstrip("0").rstrip(".")
-    if text.startswith("-"):
-        text = MINUS + text[1:]
-    return "0" if text == MINUS + "0" else text
-
-
-# The live view labels every cell at every step; values repeat (small integers, −∞, weights), so remember them.
-_cell_label = functools.lru_cache(maxsize=1 << 14)(format_value)
-
-
-def format_row(row, kind="values"):
-    """A vector as the article writes it: [3, 1.5, −∞]."""
-    return "[" + ", ".join(format_value(float(x), kind) for x in row) + "]"
-
-
-def dot_product_text(q, k):  # [dh], [dh] -> str
-    """A dot product written out as the article does: −1·1 + 1·(−1) + 1·2 + 2·1.
-
-    Negative numbers are bracketed except the very first factor, so a sign is never read as an operator.
-    """
-    def factor(x, bracket):
-        text = format_value(float(x))
-        return f"({text})" if bracket and x < 0 else text
-
-    return " + ".join(f"{factor(a, n > 0)}\u00b7{factor(b, True)}" for n, (a, b) in enumerate(zip(q, k, strict=True)))
 
 
 def value_range(kind, *matrices):
@@ -167,7 +113,7 @@ def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
     rgba = _COLORMAPS[kind](unit)  # (rows, cols, 4)
     rgba[masked] = MASKED_RGBA
     rgba[nan] = NAN_RGBA
-    labels = tuple(tuple(_cell_label(x, kind) for x in row) for row in matrix.tolist())
+    labels = tuple(tuple(cell_label(x, kind) for x in row) for row in matrix.tolist())
     return CellStyle(labels, rgba, dark_text_reads_better(rgba), masked, nan, CMAPS[kind], vmin, vmax)
 
 
@@ -199,32 +145,59 @@ def token_labels(n):
     return [str(i + 1) for i in range(n)]
 
 
-# ---------------------------------------------------------------------------
-# The font of the figures' texts.
-
-FONT_DIR = Path(__file__).parent / "fonts"
-KO_FONT_FILE = FONT_DIR / "NotoSansCJKkr-Regular-subset.ttf"
-KO_FONT = "Noto Sans CJK KR Attention Lab"  # the family name inside KO_FONT_FILE: its own, see tools/subset_font.py
-KO_FONT_POSTSCRIPT = "NotoSansCJKkr-Regular-AttentionLab"
-FALLBACK_FONT = "DejaVu Sans"  # ships with matplotlib: Latin, math symbols, ᵀ, ₕ, ↺
-FONT_FAMILIES = {"ko": (KO_FONT, FALLBACK_FONT), "en": (FALLBACK_FONT, KO_FONT)}
-# Characters drawn besides the registries' words: ASCII, and the symbols of the numbers and formulas.
-FONT_SYMBOLS = "".join(map(chr, range(0x20, 0x7F))) + "−∞√·×÷→←↓↑≈…–—ᵀ₁₂ₕᵢΣ±≤≥‘’“”|"
 
 
-def font_strings():  # -> list of str
-    """Every word a figure can draw in either language: text.WORDS, the stage labels, the masks' words, the
-    mask conventions' labels (notebook 08's heatmap titles) and the ordinals."""
-    strings = [w for lang in text.WORDS for w in text.WORDS[lang].values()]
-    strings += [label for stage in STAGES.values() for label in stage.label.values()]
-    for mask in MASKS.values():
-        strings += [*mask.label.values(), *mask.caption.values(), *mask.used.values()]
-        strings += [label for p in mask.params for label in p.label.values()]
-    strings += [label for convention in CONVENTIONS.values() for label in convention.label.values()]  # notebook 08
-    strings += [text.ordinal(n, lang) for n in range(1, 33) for lang in text.WORDS]
-    return strings
+def kind_of(name):  # a stage name or a kind -> "scores" | "weights" | "values"
+    """The kind of a stage (its colour scale and number format), or the kind itself."""
+    if isinstance(name, str) and name in STAGES:
+        return STAGES[name].kind
+    return checks.choice("kind", name, tuple(CMAPS) + tuple(STAGES))
 
 
-def font_characters():  # -> str, sorted
-    """What the shipped Korean font must hold: every character of `font_strings()`, and FONT_SYMBOLS."""
-    return "".join(sorted(c for c in set("".join(font_strings())) | set(FONT_SYMBOLS) if c.isprintable()))
+def colour_tables():  # -> {kind: {"fill": [256 × "rrggbb"], "ink": "0101…"}, "masked": …, "nan": …}
+    """Each colour map as the table of colours it is, with the ink (1: dark, 0: light) that reads on each entry."""
+    def hex_of(rgba):
+        return "".join(f"{round(c * 255):02x}" for c in rgba[:3])
+
+    tables = {}
+    for kind, cmap in _COLORMAPS.items():
+        rgba = cmap(np.arange(LUT_SIZE))  # (256, 4): entry k is what a unit value in [k/256, (k+1)/256) gets
+        tables[kind] = {"fill": [hex_of(c) for c in rgba],
+                        "ink": "".join("1" if dark else "0" for dark in dark_text_reads_better(rgba))}
+    for name, rgba in (("masked", MASKED_RGBA), ("nan", NAN_RGBA)):
+        tables[name] = {"fill": hex_of(rgba), "ink": "1" if dark_text_reads_better(np.array(rgba)) else "0"}
+    tables["inks"] = [INK_LIGHT, INK_DARK]
+    tables["heads"] = list(HEAD_COLORS)
+    return tables
+
+
+# The CSS named colours (CSS Color Module Level 4), plus "transparent".
+CSS_COLOR_NAMES = frozenset("""
+aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown burlywood
+cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray
+darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen
+darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue
+firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew
+hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan
+lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray
+lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid
+mediumpurple mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream
+mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen
+paleturquoise palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown
+royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow
+springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen transparent
+""".split())
+_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+_N = r"[+-]?(?:\d+\.?\d*|\.\d+)%?"  # a number or a percentage
+_RGB_COLOR = re.compile(rf"rgba?\(\s*{_N}\s*,\s*{_N}\s*,\s*{_N}\s*(?:,\s*{_N}\s*)?\)"  # rgb(230, 159, 0[, .5])
+                        rf"|rgba?\(\s*{_N}\s+{_N}\s+{_N}\s*(?:/\s*{_N}\s*)?\)")  # rgb(230 159 0[ / .5])
+
+
+def css_color(name, value):  # -> str
+    """A CSS colour: a name ("red"), hex ("#E69F00", "#fff") or rgb()/rgba(); never a CSS declaration."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in CSS_COLOR_NAMES or _HEX_COLOR.fullmatch(text) or _RGB_COLOR.fullmatch(text.lower()):
+            return text
+    raise ValueError(f"{name}: must be a CSS colour — a name such as 'red', hex such as '#E69F00', or "
+                     f"'rgb(230, 159, 0)' / 'rgba(230, 159, 0, 0.5)' — got {value!r:.60}.")

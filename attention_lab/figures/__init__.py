@@ -1,0 +1,47 @@
+"""The static figures, drawn with matplotlib, in Korean or English (`al.plotting` is this module).
+
+    heatmap     the primitive: one matrix on an Axes, every cell labelled (heatmap, outline, head_box)
+    layout      a page of heatmaps, operators, captions and tables whose numbers share one size
+    article     the article's figures 1–5, normal or on a 16:9 slide
+    overview    every stage of one head, of every head, and the scaling figure of notebook 03
+    generation  the figures of notebooks 10–11: decoding from the KV cache, the online softmax, the cost over T
+    command     `python -m attention_lab.figures`: every figure to SVG, PNG or PDF
+
+Rules that keep it honest: colours, number labels, masked and NaN cells come
+from `look`; words from `look.words`; nothing here computes attention (every
+matrix is read from a trace); figures are `matplotlib.figure.Figure` objects
+made without pyplot, and rcParams are never touched. Numbers within one figure
+share one size, the largest at which every number fits its cell; a heatmap
+whose cells cannot hold them at the layout's smallest size (5 pt, 10 pt on
+slides) leaves them out and says so. Text is black or white (by contrast); a
+head's colour marks frames and swatches, never text.
+
+In Jupyter, run `%matplotlib inline` once (it registers IPython's PNG display
+for Figure objects), then end a cell with the figure or call `display(fig)`.
+A slide figure (`slides=True`) fills exactly 13.33 × 7.5 in: save it without
+bbox_inches to keep that size.
+"""
+
+from .article import figure_heads, figure_mask, figure_scores, figure_softmax, figure_weighted_sum
+from .generation import cost_lines, figure_blockwise_steps, figure_decode_steps, figure_generation_cost
+from .heatmap import NUMBER_GID, SLIDE_SIZE, Heatmap, font_family, head_box, heatmap, outline
+from .overview import figure_all_heads, figure_scaling, figure_stages
+
+# Stable names, used as file names by `python -m attention_lab.figures`.
+FIGURES = {
+    "fig1_heads": figure_heads,
+    "fig2_scores": figure_scores,
+    "fig3_mask": figure_mask,
+    "fig4_softmax": figure_softmax,
+    "fig5_weighted_sum": figure_weighted_sum,
+    "scaling_head1": figure_scaling,
+    "stages_head1": figure_stages,
+    "all_heads": figure_all_heads,
+}
+ARTICLE_FIGURES = ("fig1_heads", "fig2_scores", "fig3_mask", "fig4_softmax", "fig5_weighted_sum")
+SLIDE_FIGURES = (*ARTICLE_FIGURES, "scaling_head1")  # the figures that take slides=True
+
+__all__ = ["FIGURES", "ARTICLE_FIGURES", "SLIDE_FIGURES", "NUMBER_GID", "SLIDE_SIZE", "Heatmap", "heatmap", "outline",
+           "head_box", "font_family", "figure_heads", "figure_scores", "figure_mask", "figure_softmax",
+           "figure_weighted_sum", "figure_scaling", "figure_stages", "figure_all_heads", "figure_decode_steps",
+           "figure_blockwise_steps", "figure_generation_cost", "cost_lines"]

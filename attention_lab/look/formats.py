@@ -1,0 +1,127 @@
+"""Every number format of the package, for both renderers (matplotlib and the browser).
+
+- `format_value`: one cell's label. Integers as integers, otherwise the kind's
+  decimals (3 for weights, kept: "0.100"; 2 for scores and 3 for values,
+  trailing zeros dropped: "1.5"), "−∞" for a masked cell, "∞", "NaN", and
+  numbers of a million or more in powers of ten: "2×10³⁰⁰", never 301 digits.
+- `format_approx`: a display number of 4 significant digits, for the
+  exponentials and sums of a softmax written out: "2.718", "20.09", "22026",
+  "8.886×10⁶", "2.061×10⁻⁹".
+- `format_row`, `dot_product_text`, `bytes_text`: vectors, a dot product written
+  out as the article does, sizes in bytes.
+
+`RULES` is the same as data: the browser's front-end (live/formats.js) reads it,
+and tests/test_live_parity.py holds both renderers to the same labels.
+"""
+
+import functools
+import math
+
+import numpy as np
+
+from ..numeric import checks
+
+MINUS = "\u2212"  # the typographic minus, as the article writes −1 and −∞
+NEG_INF_LABEL = MINUS + "∞"
+INF_LABEL = "∞"
+NAN_LABEL = "NaN"
+TIMES_TEN = "×10"
+DECIMALS = {"scores": 2, "weights": 3, "values": 3}
+KEEP_ZEROS = ("weights",)  # a weight that rounds to 0 reads "0.000", never the exact 0 of a masked cell
+WHOLE_WITHIN = 1e-9  # a value this close to a whole number is written as that whole number
+POWERS_FROM = 1e6  # from here on (in absolute value) a cell is written in powers of ten
+APPROX_DIGITS = 4  # significant digits of format_approx
+APPROX_WHOLE_FROM = 1e4  # format_approx writes whole numbers from here …
+APPROX_SMALL_BELOW = 1e-4  # … and powers of ten below this (and from POWERS_FROM)
+SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+RULES = {"minus": MINUS, "negInf": NEG_INF_LABEL, "inf": INF_LABEL, "nan": NAN_LABEL, "timesTen": TIMES_TEN,
+         "decimals": DECIMALS, "keepZeros": list(KEEP_ZEROS), "wholeWithin": WHOLE_WITHIN, "powersFrom": POWERS_FROM,
+         "approxDigits": APPROX_DIGITS, "approxWholeFrom": APPROX_WHOLE_FROM, "approxSmallBelow": APPROX_SMALL_BELOW,
+         "superscripts": "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"}
+
+
+def _signed(text):
+    text = text.replace("-", MINUS)
+    return "0" if text == MINUS + "0" else text
+
+
+def _power_of_ten(x, digits):  # 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×10³⁰⁰"
+    mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
+    return _signed(mantissa) + TIMES_TEN + str(int(exponent)).translate(SUPERSCRIPTS)
+
+
+def format_value(x, kind="values"):
+    """One cell's label: −∞ for masked cells, integers as integers, else the kind's decimals (see the module)."""
+    x = float(x)
+    if x != x:  # NaN
+        return NAN_LABEL
+    if math.isinf(x):
+        return NEG_INF_LABEL if x < 0 else INF_LABEL
+    if abs(x) >= POWERS_FROM:
+        return _power_of_ten(x, APPROX_DIGITS)
+    if abs(x - round(x)) < WHOLE_WITHIN:
+        return _signed(str(int(round(x))))
+    text = f"{x:.{DECIMALS[kind]}f}"
+    if kind not in KEEP_ZEROS:
+        text = text.rstrip("0").rstrip(".")
+    return _signed(text)
+
+
+# The live path and the figures label many cells; values repeat (small integers, −∞, weights), so remember them.
+cell_label = functools.lru_cache(maxsize=1 << 14)(format_value)
+
+
+def format_approx(x):
+    """A display number of 4 significant digits (exp of a score, a sum): 2.718, 20.09, 22026, 8.886×10⁶."""
+    x = float(x)
+    if not np.isfinite(x) or x == 0:
+        return format_value(x)
+    if abs(x) >= POWERS_FROM or abs(x) < APPROX_SMALL_BELOW:
+        return _power_of_ten(x, APPROX_DIGITS)
+    if abs(x) >= APPROX_WHOLE_FROM:
+        return _signed(str(int(round(x))))
+    return _signed(f"{x:.{APPROX_DIGITS}g}")
+
+
+def format_row(row, kind="values"):
+    """A vector as the article writes it: [3, 1.5, −∞]."""
+    return "[" + ", ".join(format_value(float(x), kind) for x in row) + "]"
+
+
+def dot_product_text(q, k):  # [dh], [dh] -> str
+    """A dot product written out as the article does: −1·1 + 1·(−1) + 1·2 + 2·1.
+
+    Negative numbers are bracketed except the very first factor, so a sign is never read as an operator.
+    """
+    def factor(x, bracket):
+        text = format_value(float(x))
+        return f"({text})" if bracket and x < 0 else text
+
+    return " + ".join(f"{factor(a, n > 0)}\u00b7{factor(b, True)}" for n, (a, b) in enumerate(zip(q, k, strict=True)))
+
+
+def parse_label(text):  # a label back to a float: "−1.5" -> -1.5, "−∞" -> -inf, "8.886×10⁶" -> 8886000.0
+    """The number a label shows (for deciding between = and ≈)."""
+    if TIMES_TEN in text:
+        mantissa, exponent = text.split(TIMES_TEN)
+        exponent = exponent.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))
+        return parse_label(mantissa) * 10.0 ** int(exponent)
+    return float(text.replace(MINUS, "-").replace("∞", "inf").replace(",", ""))
+
+
+def equals(x, text):
+    """'=' when `text` shows x exactly (up to float rounding), '≈' when it is rounded: 2 ÷ √4 = 1, e¹ ≈ 2.718."""
+    shown = parse_label(text)
+    return "=" if shown == x or abs(shown - x) <= 1e-9 * max(1.0, abs(x)) else "≈"
+
+
+def bytes_text(n_bytes):  # -> "64 GiB", "1.5 MiB", "512 B"
+    """A size in bytes as a person reads it: binary units (KiB = 1024 B), at most three significant digits."""
+    n_bytes = checks.positive_number("n_bytes", n_bytes) if n_bytes else 0.0
+    units = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
+    power = 0
+    while n_bytes >= 1024 and power < len(units) - 1:
+        n_bytes, power = n_bytes / 1024, power + 1
+    return f"{n_bytes:.3g} {units[power]}"

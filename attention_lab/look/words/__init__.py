@@ -1,0 +1,77 @@
+"""The words of the package, in Korean and English, in one table: every label, caption and printed word.
+
+Each entry is (Korean, English). The table is kept in a few files by where the
+words are used, and merged here (a key defined twice is an error):
+
+    core        the registries: "stage.<name>", "mask.<name>", "mask.<name>.caption", "mask.<name>.used",
+                "param.<mask>.<name>", "convention.<name>", "align.<corner>"
+    live        the explorer, the breakdowns and the step widgets
+    figures     the static figures: "fig_…"
+    notebooks   what the notebooks print and draw: "nb_…"
+
+A new stage or mask is its registry entry and its words in `core`.
+
+    from attention_lab.look import words
+    words.table("ko")["query"]        # "Query 토큰"
+    words.say("head_n", "en", n=2)     # "Head 2"
+    words.ordinal(3, "ko")             # "세 번째"
+
+After adding a Korean word, re-make the figures' font subset (tools/subset_font.py).
+"""
+
+import functools
+
+from ...numeric import checks
+from . import core, figures, live, notebooks
+
+LANGS = checks.LANGS  # ("ko", "en")
+_COLUMN = {"ko": 0, "en": 1}
+PARTS = (core, live, figures, notebooks)
+
+
+def _merged(parts):  # -> {key: (ko, en)}, refusing a key defined in two parts
+    merged = {}
+    for part in parts:
+        for key, pair in part.WORDS.items():
+            if key in merged:
+                where = part.__name__.rsplit(".", 1)[-1]
+                raise ValueError(f"words: {key!r} is defined twice (again in look/words/{where}.py).")
+            if not (isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(t, str) for t in pair)):
+                raise ValueError(f"words: {key!r} must be a (Korean, English) pair of strings, got {pair!r:.60}.")
+            merged[key] = pair
+    return merged
+
+
+WORDS = _merged(PARTS)
+
+
+@functools.cache
+def table(lang):  # -> {key: text} in one language
+    """Every word of the package in one language ("ko" or "en"), by key."""
+    column = _COLUMN[checks.lang(lang)]
+    return {key: pair[column] for key, pair in WORDS.items()}
+
+
+def say(key, lang, **values):  # -> str
+    """One entry in `lang`, with its {placeholders} filled in."""
+    text = table(lang).get(key)
+    if text is None:
+        raise ValueError(f"key: no word {key!r} in look.words.WORDS.")
+    return text.format(**values) if values else text
+
+
+_KO_ORDINALS = ("첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열")
+
+
+def ordinal(n, lang):  # 1-based n -> "세 번째" / "3rd"
+    """An ordinal as the language writes it: 첫 번째, 두 번째, …, 열여섯 번째; 1st, 2nd, 3rd, 4th, …"""
+    n = checks.whole_number("n", n, 1)
+    if checks.lang(lang) == "ko":
+        if n <= 10:
+            return f"{_KO_ORDINALS[n - 1]} 번째"
+        if n < 20:
+            ones = "한" if n == 11 else _KO_ORDINALS[n - 11]  # 열한, 열두, 열세, …
+            return f"열{ones} 번째"
+        return f"{n}번째"
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,0 +1,33 @@
+# ruff: noqa: E501  (one entry a line: prose in two languages)
+"""The words of the static figures ("fig_…"): titles, captions, table headings."""
+
+WORDS = {
+    'fig_omitted': ('값 생략: 칸이 너무 작음', 'values omitted: cells too small'),
+    'fig_omitted_some': ('칸이 너무 작은 곳은 값을 생략했습니다', 'values left out where the cells are too small'),
+    'fig_too_many': ('값 생략: 칸이 너무 많음. head 하나씩 그린 그림에서 보세요', 'values omitted: too many cells to label; see the one-head figures'),
+    'fig_value_row': ('Key 토큰 (Value 행)', 'Key token (Value row)'),
+    'fig_heads_title': ('Core Attention은 head마다 독립적으로 계산합니다', 'Core Attention runs in each head independently'),
+    'fig_heads_split': ('1. head별로 나누기', '1. Split into heads'),
+    'fig_heads_core': ('2. head마다 Core Attention', '2. Core Attention in each head'),
+    'fig_heads_concat': ('3. 이어 붙이기(Concat)', '3. Concat'),
+    'fig_scores_title': ('Head {n}: 모든 Query 토큰과 모든 Key 토큰 사이의 점수', 'Head {n}: the score of every Query token with every Key token'),
+    'fig_scores_vectors': ('토큰 {i}의 Query = {q},   토큰 {j}의 Key = {k}', 'Query of token {i} = {q},   Key of token {j} = {k}'),
+    'fig_scores_dot': ('S[{i}, {j}] = {terms} = {score}   (행 = Query 토큰 {i}, 열 = Key 토큰 {j})', 'S[{i}, {j}] = {terms} = {score}   (row = Query token {i}, column = Key token {j})'),
+    'fig_mask_title': ('Head {n}: 마스크 M이 참조할 수 없는 토큰의 점수를 지웁니다', 'Head {n}: the mask M removes the scores a Query token may not see'),
+    'fig_mask_rule': ('0 + 점수 = 점수,   −∞ + 점수 = −∞', '0 + score = score,   −∞ + score = −∞'),
+    'fig_softmax_title': ('Head {n}: Softmax는 점수 한 행을 합이 1인 가중치로 바꿉니다', 'Head {n}: softmax turns each row of scores into weights that sum to 1'),
+    'fig_softmax_by_row': ('행마다\nSoftmax', 'softmax\nby row'),
+    'fig_softmax_table': ('{i}행 (Query 토큰 {i}): 점수 → 지수 → 가중치', 'Row {i} (Query token {i}): score → exponential → weight'),
+    'fig_softmax_scores': ('점수 s', 'score s'),
+    'fig_softmax_value': ('값', 'value'),
+    'fig_softmax_weights': ('가중치 p = eˢ / {total}', 'weight p = eˢ / {total}'),
+    'fig_sum': ('합', 'sum'),
+    'fig_weighted_title': ('Head {n}: 출력의 각 행은 Value 행들의 가중합입니다', 'Head {n}: each output row is a weighted sum of the Value rows'),
+    'fig_weighted_sum_row': ('합 = 토큰 {i}의 출력', 'sum = output of token {i}'),
+    'fig_weighted_equation': ('토큰 {i}의 출력 = {terms} ≈ {row}', 'output of token {i} = {terms} ≈ {row}'),
+    'fig_stages_title': ('Head {n}: Core Attention의 모든 단계', 'Head {n}: every stage of Core Attention'),
+    'fig_all_title': ('모든 head의 모든 단계', 'Every stage of every head'),
+    'fig_scaling_title': ('Head {n}: √dh로 나눈 P와 나누지 않은 P   (√dh = √{dh} = {root})', 'Head {n}: P with and without ÷ √dh   (√dh = √{dh} = {root})'),
+    'fig_scaling_without': ('√dh로 나누지 않으면', 'without ÷ √dh'),
+    'fig_scaling_with': ('√dh로 나누면', 'with ÷ √dh'),
+}

@@ -1,0 +1,58 @@
+"""Calls with a wrong argument name get a ValueError that names it and the closest valid one.
+
+Python's own TypeError ("got an unexpected keyword argument 'scale'") does not
+say what was meant. `@named_arguments` on a public function turns a call it
+cannot bind into one line that names the argument, suggests the closest name
+(`scale` → `scaled`), and points a mask's parameter at its mask
+(`window` → `mask=Mask("sliding", window=…)`).
+"""
+
+import functools
+import inspect
+from difflib import get_close_matches
+
+
+def _mask_owner(name):  # -> "Mask('sliding', window=…)" for a mask parameter's name, or None
+    from . import masks  # here, not above: masks uses this module too
+
+    owners = [kind.name for kind in masks.MASKS.values() if any(p.name == name for p in kind.params)]
+    return " or ".join(f"mask=Mask({o!r}, {name}=…)" for o in owners) or None
+
+
+def problem(function_name, signature, args, kwargs):  # -> one line saying what is wrong with the call
+    names = [n for n, p in signature.parameters.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+    takes = f"{function_name} takes {', '.join(names)}"
+    for key in kwargs:
+        if key not in signature.parameters:
+            owner = _mask_owner(key)
+            if owner:
+                return f"{key}: is a parameter of a mask, not of {function_name}; pass it in the mask: {owner}."
+            lower = {n.lower(): n for n in names}
+            close = [lower[c] for c in get_close_matches(key.lower(), list(lower), n=1, cutoff=0.5)]
+            hint = f" Did you mean {close[0]}=…?" if close else ""
+            return f"{key}: {function_name} has no argument {key!r}.{hint} ({takes}.)"
+    positional = [n for n, p in signature.parameters.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(args) > len(positional):
+        return f"{function_name}: takes at most {len(positional)} positional arguments ({', '.join(positional)}), " \
+               f"got {len(args)}; pass the others by name."
+    given = set(positional[:len(args)]) | set(kwargs)
+    for n, p in signature.parameters.items():
+        if p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) and n not in given:
+            return f"{n}: {function_name} needs {n}; {takes}."
+    duplicate = next((n for n in positional[:len(args)] if n in kwargs), "")
+    return f"{duplicate or function_name}: given twice, by position and by name; give it once."
+
+
+def named_arguments(function):
+    """Decorate a public function: a call it cannot bind raises a ValueError naming the argument (see the module)."""
+    signature = inspect.signature(function)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        try:
+            signature.bind(*args, **kwargs)
+        except TypeError:
+            raise ValueError(problem(function.__name__, signature, args, kwargs)) from None
+        return function(*args, **kwargs)
+
+    return checked

@@ -1,0 +1,130 @@
+"""The pipeline of Core Attention: every stage once, in the article's order, with how it is computed.
+
+Each `Stage` is one matrix of a trace: its name (the trace's field), its
+formula, its kind (which colour scale and number format), whether there is
+one per head, what its rows and columns are, and how it is computed from the
+stages before it. `PIPELINE` is the one place the order of the stages is
+written: the trace is built by walking it, and its fields, what "every stage"
+means in a view or a figure, and the figures' layouts all come from it.
+A stage's words (its title in Korean and English) are in
+`attention_lab.look.words` under "stage.<name>".
+
+    from attention_lab.numeric.pipeline import STAGES
+    STAGES["E"].formula                     # "E = exp(S / √dh + M − max)"
+    STAGES["P"].matrix(tr, head=0)          # Head 1's P, (T_q, T_k)
+
+Adding a stage is one entry here (with `inputs` and `compute`) and its words.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import core, masks
+
+QK = ("query", "key")  # a stage whose rows are Query tokens and whose columns are Key tokens
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the stages are computed with besides the arrays: the sizes, the (checked) mask and the scale."""
+
+    h: int  # Query heads
+    g: int  # K/V heads (h unless shared)
+    dh: int  # components per head
+    T_q: int  # Query tokens
+    T_k: int  # Key tokens
+    mask: masks.Mask  # with every parameter filled in
+    scaled: bool  # False only to show what the √dh prevents
+
+    @property
+    def kv_index(self):  # -> [h] int: the K/V head each Query head reads
+        return core.kv_head_index(self.h, self.g)
+
+
+@dataclass(frozen=True)
+class Stage:
+    """One matrix of Core Attention, how it is computed, and how every renderer shows it."""
+
+    name: str  # the trace's field, e.g. "S_scaled"
+    formula: str  # language-free, as the article writes it: "S / √dh"
+    kind: str  # "scores" | "weights" | "values": colour scale and number format (see look.colors)
+    heads: str  # "query": one per Query head (h, …); "kv": one per K/V head (g, …); "": one for the whole trace
+    axes: tuple  # (rows, cols): "query", "key", "token" or "component": what a row and a column are
+    inputs: tuple = ()  # the earlier stages it is computed from; () for Q, K, V, the inputs
+    compute: object = None  # (*inputs, config) -> array
+    path: bool = True  # on the main path S … O: in "every stage" of a view or figure; False for an aside
+    highlight: str = ""  # "cell": the picked (Query, Key) score is marked; "row": the picked Query row; "": none
+
+    def value(self, tr):  # -> the whole array: (h, …), (g, …) or (T, …)
+        return getattr(tr, self.name)
+
+    def matrix(self, tr, head=0):  # -> [rows, cols]: what this stage shows for Query head `head`
+        value = self.value(tr)
+        if self.heads == "query":
+            return value[head]
+        if self.heads == "kv":
+            return value[tr.kv_head_of(head)]
+        return value
+
+    @property
+    def per_head(self):  # drawn once per head: a per-head stage, or M (T_q × T_k, beside each head's scores)
+        return bool(self.heads) or self.axes == QK
+
+
+PIPELINE = (
+    Stage("Q", "Q", "values", "", ("token", "component")),
+    Stage("K", "K", "values", "", ("token", "component")),
+    Stage("V", "V", "values", "", ("token", "component")),
+    Stage("Qh", "Qᵢ", "values", "query", ("token", "component"), ("Q",), lambda Q, c: core.split_heads(Q, c.h)),
+    Stage("Kh", "Kᵢ", "values", "kv", ("key", "component"), ("K",), lambda K, c: core.split_heads(K, c.g)),
+    Stage("Vh", "Vᵢ", "values", "kv", ("key", "component"), ("V",), lambda V, c: core.split_heads(V, c.g)),
+    Stage("S", "S = QKᵀ", "scores", "query", QK, ("Qh", "Kh"),
+          lambda Qh, Kh, c: core.scores(Qh, Kh[c.kv_index]), highlight="cell"),
+    Stage("S_scaled", "S / √dh", "scores", "query", QK, ("S",),
+          lambda S, c: core.scale(S, c.dh if c.scaled else 1), highlight="cell"),
+    Stage("M", "M", "scores", "", QK, (), lambda c: masks.make_mask(c.mask, c.T_q, c.T_k), highlight="cell"),
+    Stage("S_masked", "S / √dh + M", "scores", "query", QK, ("S_scaled", "M"),
+          lambda S_scaled, M, c: core.apply_mask(S_scaled, M), highlight="row"),
+    Stage("E", "E = exp(S / √dh + M − max)", "weights", "query", QK, ("S_masked",),
+          lambda S_masked, c: core.row_exponentials(S_masked), highlight="row"),
+    Stage("P", "P = softmax(S / √dh + M)", "weights", "query", QK, ("E",),
+          lambda E, c: core.normalize_rows(E), highlight="row"),
+    Stage("P_unscaled", "softmax(S + M)", "weights", "query", QK, ("S", "M"),
+          lambda S, M, c: core.softmax(core.apply_mask(S, M)), path=False, highlight="row"),
+    Stage("O", "O = PV", "values", "query", ("query", "component"), ("P", "Vh"),
+          lambda P, Vh, c: core.weighted_sum(P, Vh[c.kv_index]), highlight="row"),
+    Stage("H", "H = Concat(O₁ … Oₕ)", "values", "", ("token", "component"), ("O",), lambda O, c: core.concat_heads(O)),
+)
+STAGES = {s.name: s for s in PIPELINE}
+INPUTS = tuple(s.name for s in PIPELINE if s.compute is None)  # Q, K, V
+SPLITS = tuple(s.name for s in PIPELINE if s.inputs and set(s.inputs) <= set(INPUTS))  # Qh, Kh, Vh
+
+
+def span(first, last):  # -> the names of the main-path stages from `first` to `last`, in order
+    """The stages of the main path between two of them, both included: what a view of that part shows."""
+    names = [s.name for s in PIPELINE]
+    return tuple(n for n in names[names.index(first):names.index(last) + 1] if STAGES[n].path)
+
+
+# Every stage of one head, S … O, in order: what "every stage" means in a view or a figure.
+HEAD_STAGES = tuple(n for n in span("S", "O") if STAGES[n].per_head)
+
+
+def run(arrays, config, hooks=None):  # {"Q", "K", "V"}, Config -> {name: array} for every stage, in order
+    """Walk the pipeline: compute each stage from the stages before it; a hook may replace a stage's array."""
+    arrays = dict(arrays)
+    for stage in PIPELINE:
+        if stage.compute is not None:
+            arrays[stage.name] = stage.compute(*(arrays[name] for name in stage.inputs), config)
+        if hooks and stage.name in hooks:
+            arrays[stage.name] = _hooked(stage.name, hooks[stage.name], arrays[stage.name])
+    return arrays
+
+
+def _hooked(name, hook, array):
+    out = np.asarray(hook(array.copy()), dtype=float)
+    if out.shape != array.shape:
+        raise ValueError(f"hooks: the hook of {name!r} must return an array of shape {array.shape} (the stage's "
+                         f"own), got {out.shape}.")
+    return out

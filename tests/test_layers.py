@@ -1,0 +1,38 @@
+"""The package's folders are its layers: numeric/ imports NumPy only, look/ and figures/ no widgets, and no module
+grows into a monolith."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "attention_lab"
+HEAVY = ("matplotlib", "ipywidgets", "anywidget", "IPython", "traitlets")
+MAX_LINES = 420  # "no module much over 400 lines"; the word tables are data, one entry a line
+
+
+def loaded_after(code):  # -> the heavy modules that `code` leaves in sys.modules, in a fresh interpreter
+    probe = f"import sys\n{code}\nprint(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_the_numeric_layer_and_the_public_namespace_import_numpy_only():
+    modules = sorted(p.stem for p in (PACKAGE / "numeric").glob("*.py") if p.stem != "__init__")
+    code = "import attention_lab as al\n" + "\n".join(f"import attention_lab.numeric.{m}" for m in modules)
+    code += "\ntr = al.article_example(); al.blockwise_attention(tr.Q, tr.K, tr.V, 2, 2); al.decode_with_cache(tr.Q, " \
+            "tr.K, tr.V, 2)"
+    assert loaded_after(code) == "[]"
+
+
+@pytest.mark.parametrize("layer", ["look", "figures"])
+def test_the_static_layers_never_load_widgets(layer):
+    shown = loaded_after(f"import attention_lab.{layer}")
+    assert "ipywidgets" not in shown and "anywidget" not in shown, shown
+
+
+def test_no_module_is_a_monolith():
+    sizes = {p.relative_to(PACKAGE).as_posix(): len(p.read_text(encoding="utf-8").splitlines())
+             for p in PACKAGE.rglob("*.py") if "words" not in p.parts}
+    too_long = {name: n for name, n in sizes.items() if n > MAX_LINES}
+    assert not too_long, f"split these by concern: {too_long}"
