@@ -1,7 +1,8 @@
 """The words of the package, in Korean and English, in one table: every label, caption and printed word.
 
 Each entry is (Korean, English). The table is kept in a few files by where the
-words are used, and merged here (a key defined twice is an error):
+words are used, each defining WORDS, and merged here: every module of this
+folder is a part, and a key defined twice is an error. For example:
 
     core        the registries: "stage.<name>", "mask.<name>", "mask.<name>.caption", "mask.<name>.used",
                 "param.<mask>.<name>", "convention.<name>", "align.<corner>"
@@ -20,13 +21,15 @@ After adding a Korean word, re-make the figures' font subset (tools/subset_font.
 """
 
 import functools
+import importlib
+import pkgutil
 
 from ...numeric import checks
-from . import core, figures, live, notebooks
 
 LANGS = checks.LANGS  # ("ko", "en")
 _COLUMN = {"ko": 0, "en": 1}
-PARTS = (core, live, figures, notebooks)
+PARTS = tuple(importlib.import_module(f"{__name__}.{m.name}") for m in sorted(pkgutil.iter_modules(__path__),
+                                                                                key=lambda m: m.name))
 
 
 def _merged(parts):  # -> {key: (ko, en)}, refusing a key defined in two parts
