@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memory import peak_bytes
 
 import attention_lab as al
+from attention_lab.numeric import progress
 from attention_lab.numeric.kv_cache import PUBLISHED, StepCost
 
 
@@ -169,3 +171,23 @@ def test_sizes_are_written_as_a_person_reads_them():
     assert al.style.bytes_text(0) == "0 B" and al.style.bytes_text(40 * 2**30) == "40 GiB"
     with pytest.raises(ValueError, match="^n_bytes: "):
         al.style.bytes_text(-1)
+
+
+
+def test_decoding_with_the_cache_keeps_no_step_so_its_memory_grows_as_t():
+    peaks = {T: peak_bytes(al.decode_with_cache, *al.example_qkv(T, 8, 2, seed=1), 2) for T in (512, 2048)}
+    assert peaks[2048] / peaks[512] < 6  # 4 × the tokens: about 4 × the memory (16 × if every step were kept)
+    assert peaks[2048] < 2 * 2048 * 2048 * 8 / 16  # far below one (h, T, T) array, which the steps would hold
+
+
+def test_long_decoding_shows_a_progress_bar_and_short_none(tr, capsys, monkeypatch):
+    H = al.decode_with_cache(tr.Q, tr.K, tr.V, tr.h)
+    assert capsys.readouterr().err == ""
+    np.testing.assert_array_equal(al.decode_with_cache(tr.Q, tr.K, tr.V, tr.h, progress=True), H)
+    err = capsys.readouterr().err
+    assert "decode:" in err and "0/3" in err  # a bar of 3 steps, one per generated token
+    monkeypatch.setattr(progress, "LONG", 1)
+    al.decode_with_cache(tr.Q, tr.K, tr.V, tr.h)
+    assert "decode" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="^progress: must be True or False"):
+        al.decode_with_cache(tr.Q, tr.K, tr.V, tr.h, progress=1)

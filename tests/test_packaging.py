@@ -1,7 +1,14 @@
-"""The set-up files agree: environment.yml (Binder) installs what pyproject.toml declares."""
+"""The set-up files agree: one pinned set (constraints.txt) made from pyproject.toml by one command, installed by the
+README's two commands, by CI (.ci/run) and by Binder (environment.yml); torch stays an optional extra."""
 
+import os
 import pathlib
 import re
+import subprocess
+import textwrap
+
+from packaging.requirements import Requirement
+from packaging.version import Version
 
 try:
     import tomllib
@@ -9,10 +16,34 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+PINNED_EXTRAS = ("lab", "test")  # what constraints.txt is compiled for (torch is left out on purpose)
+COMPILE = ("uv pip compile pyproject.toml --extra lab --extra test --universal --python-version 3.10 "
+           "-o constraints.txt")
+ENV_311 = {"python_version": "3.11", "python_full_version": "3.11.7", "sys_platform": "linux",
+           "platform_system": "Linux", "implementation_name": "cpython", "platform_python_implementation": "CPython",
+           "os_name": "posix", "platform_machine": "x86_64", "extra": ""}
 
 
 def _name(requirement):
-    return re.split(r"[<>=!~\[ ;]", requirement.strip(), maxsplit=1)[0].lower()
+    return re.split(r"[<>=!~\[ ;]", requirement.strip(), maxsplit=1)[0].lower().replace("_", "-")
+
+
+def _declared():  # -> [Requirement]: the package's own dependencies and those of the pinned extras
+    project = PROJECT["project"]
+    lines = project["dependencies"] + [r for e in PINNED_EXTRAS for r in project["optional-dependencies"][e]]
+    return [Requirement(line) for line in lines]
+
+
+def _pins(env=ENV_311):  # -> {name: Version} that constraints.txt gives on `env` (CI's and Binder's Python)
+    pins = {}
+    for line in (ROOT / "constraints.txt").read_text().splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            requirement = Requirement(line)
+            assert str(requirement.specifier).startswith("=="), f"not a pin: {line}"
+            if requirement.marker is None or requirement.marker.evaluate(env):
+                pins[requirement.name.lower()] = Version(str(requirement.specifier)[2:])
+    return pins
 
 
 def _environment():
@@ -33,38 +64,103 @@ def _environment():
     return conda, pip
 
 
-def test_environment_lists_the_same_packages_as_pyproject():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    declared = {_name(r) for r in project["dependencies"] + project["optional-dependencies"]["lab"]}
-    conda, _ = _environment()
-    listed = {_name(c) for c in conda} - {"python", "pip"}
-    assert listed == declared
+def _readme_commands():
+    return re.findall(r"```(?:bash|sh)\n(.+?)\n```", (ROOT / "README.md").read_text(), flags=re.S)
 
 
-def test_binder_reads_python_311_and_installs_the_package():
-    conda, pip = _environment()
-    # repo2docker finds the Python version with a regex on "python=X.Y"
-    assert "python=3.11" in conda
-    assert "-e ." in pip
+def test_constraints_pin_every_declared_package_within_what_pyproject_asks():
+    pins = _pins()
+    for requirement in _declared():
+        if requirement.marker is not None and not requirement.marker.evaluate(ENV_311):
+            continue  # e.g. tomli, for Python 3.10 only
+        name = requirement.name.lower()
+        assert name in pins, f"{name} is declared in pyproject.toml but not pinned in constraints.txt"
+        assert requirement.specifier.contains(pins[name], prereleases=True), (name, pins[name])
+    held = [Requirement(r) for r in PROJECT.get("tool", {}).get("uv", {}).get("constraint-dependencies", [])]
+    assert all(r.specifier.contains(pins[r.name.lower()]) for r in held), held  # any hold on a release is kept
 
 
-def test_readme_states_the_two_commands_and_ci_runs_the_test_one():
-    readme = (ROOT / "README.md").read_text()
-    commands = re.findall(r"```(?:bash|sh)\n(.+?)\n```", readme, flags=re.S)
-    test_command = next(c for c in commands if "pytest" in c)
-    assert any("jupyter lab" in c for c in commands)
-    assert test_command in (ROOT / ".ci" / "run").read_text()
-    assert "urlpath=lab/tree/notebooks/ko/00_overview.ipynb" in readme
+def test_constraints_cover_python_310_too():  # the README says 3.10 or newer: its pins must resolve there
+    pins = _pins(dict(ENV_311, python_version="3.10", python_full_version="3.10.14"))
+    assert {r.name.lower() for r in _declared()} <= set(pins)
 
 
-def test_torch_is_an_extra_that_the_default_install_and_binder_leave_out():
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+def test_the_constraints_say_how_they_are_made_and_the_readme_and_pyproject_say_the_same():
+    header = (ROOT / "constraints.txt").read_text().splitlines()[:2]
+    assert header[1].strip() == f"#    {COMPILE}", header
+    upgrade = COMPILE.replace(" -o constraints.txt", " --upgrade -o constraints.txt")
+    assert upgrade in _readme_commands()
+    assert COMPILE in (ROOT / "pyproject.toml").read_text()
+
+
+def test_torch_is_an_extra_that_the_pins_the_default_install_and_binder_leave_out():
+    project = PROJECT["project"]
     assert [_name(r) for r in project["optional-dependencies"]["torch"]] == ["torch"]
-    assert "torch" not in {_name(r) for r in project["dependencies"] + project["optional-dependencies"]["lab"]}
-    assert "torch" not in {_name(r) for r in project["optional-dependencies"]["test"]}
+    assert "torch" not in {r.name for r in _declared()}
+    assert "torch" not in _pins() and "torch" not in _pins(dict(ENV_311, python_full_version="3.12.1"))
     conda, pip = _environment()
     assert not any("torch" in line for line in conda + pip)
     # CI installs the CPU build by its exact version (a local wheel), never a bare `torch` that may pull CUDA.
     commands = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if not line.startswith("#")]
-    installs = [line for line in commands if "pip install" in line and "torch" in line]
+    installs = [line for line in commands if "pip" in line and "install" in line and "torch" in line]
     assert installs and all(re.search(r"\btorch==\d+\.\d+\.\d+$", line) for line in installs), installs
+
+
+def test_binder_gets_python_311_and_the_pinned_package_from_pip():
+    conda, pip = _environment()
+    assert conda == ["python=3.11", "pip"]  # repo2docker finds the version with a regex on "python=X.Y"
+    assert pip == ["-c constraints.txt", "-e .[lab]"]  # everything else from pip, at the pinned versions
+
+
+def test_the_readmes_two_commands_install_the_pinned_set_and_ci_runs_the_test_one():
+    commands = _readme_commands()
+    lab = next(c for c in commands if "jupyter lab" in c)
+    test = next(c for c in commands if "pytest" in c)
+    assert '.venv/bin/pip install -c constraints.txt -e ".[lab]"' in lab
+    assert '.venv/bin/pip install -q -c constraints.txt -e ".[test]"' in test
+    assert test in (ROOT / ".ci" / "run").read_text()
+    assert "bash .ci/run --newest" in commands  # the suite against the newest releases, before moving the pins
+    assert "urlpath=lab/tree/notebooks/ko/00_overview.ipynb" in (ROOT / "README.md").read_text()
+
+
+FAKE_PYTHON = """\
+#!/bin/sh
+# python3 -m venv DIR: a venv whose pip logs its arguments and whose python runs pytest as $FAKE_PYTEST says
+[ "$1 $2" = "-m venv" ] || exit 9
+mkdir -p "$3/bin"
+printf '#!/bin/sh\\necho "pip $*" >> "%s"\\n' "$LOG" > "$3/bin/pip"
+printf '#!/bin/sh\\necho "pytest $*" >> "%s"\\nexit $FAKE_PYTEST\\n' "$LOG" > "$3/bin/python"
+chmod +x "$3/bin/pip" "$3/bin/python"
+"""
+
+
+def _run_ci(tmp_path, pytest_exit, *args):  # -> (exit code, the pip and pytest calls) of .ci/run with stand-ins
+    (tmp_path / ".ci").mkdir(parents=True)
+    (tmp_path / ".ci" / "run").write_text((ROOT / ".ci" / "run").read_text())
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    for name, text in (("python3", FAKE_PYTHON), ("chromium", "#!/bin/sh\n")):
+        (bin_ / name).write_text(textwrap.dedent(text))
+        (bin_ / name).chmod(0o755)
+    log = tmp_path / "calls.log"
+    env = dict(os.environ, PATH=f"{bin_}:/usr/bin:/bin", LOG=str(log), FAKE_PYTEST=str(pytest_exit),
+               TMPDIR=str(tmp_path))
+    done = subprocess.run(["bash", str(tmp_path / ".ci" / "run"), *args], env=env, capture_output=True, text=True,
+                          timeout=60)
+    return done.returncode, log.read_text().splitlines() if log.exists() else []
+
+
+def test_ci_runs_the_pinned_tests_then_torch_and_fails_when_a_test_fails(tmp_path):
+    code, calls = _run_ci(tmp_path / "green", 0)
+    assert code == 0
+    assert calls[0] == 'pip install -q -c constraints.txt -e .[test]' and calls[1] == "pytest -m pytest"
+    assert calls[2] == "pip install -q torch==2.13.0" and calls[3].startswith("pytest -m pytest tests/test_torch.py")
+    code, calls = _run_ci(tmp_path / "red", 1)
+    assert code != 0 and calls == ['pip install -q -c constraints.txt -e .[test]', "pytest -m pytest"]
+
+
+def test_ci_runs_the_suite_against_the_newest_releases_on_demand(tmp_path):
+    code, calls = _run_ci(tmp_path, 0, "--newest")
+    assert code == 0 and calls[0] == "pip install -q --upgrade -e .[test]"  # no constraints
+    assert (tmp_path / "attention-lab-newest" / "bin" / "pip").exists()  # a venv of its own, not .venv
+    assert _run_ci(tmp_path / "typo", 0, "--newset")[0] == 2

@@ -1,7 +1,7 @@
 """Properties that hold for every Q, K, V, h and mask (hypothesis)."""
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import attention_lab as al
@@ -48,8 +48,7 @@ def test_concat_undoes_split(T, h, dh, seed):
 @given(cases(), st.integers(0, 10**6))
 def test_a_heads_output_depends_only_on_its_own_columns(case, seed):
     Q, K, V, h, mask = case
-    if h == 1:
-        return
+    assume(h > 1)  # with one head there is no other head to change
     dh = Q.shape[1] // h
     tr = al.attention_trace(Q, K, V, h=h, mask=mask)
     rng = np.random.default_rng(seed)

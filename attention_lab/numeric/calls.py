@@ -9,7 +9,7 @@ cannot bind into one line that names the argument, suggests the closest name
 
 import functools
 import inspect
-from difflib import get_close_matches
+from difflib import SequenceMatcher
 
 
 def _mask_owner(name):  # -> "Mask('sliding', window=…)" for a mask parameter's name, or None
@@ -19,17 +19,26 @@ def _mask_owner(name):  # -> "Mask('sliding', window=…)" for a mask parameter'
     return " or ".join(f"mask=Mask({o!r}, {name}=…)" for o in owners) or None
 
 
+def _closest(key, names):  # -> the name most like `key` (case aside; on a tie, the one nearest in length), or None
+    lower = {n.lower(): n for n in names}
+    scored = [(SequenceMatcher(None, key.lower(), n).ratio(), -abs(len(n) - len(key)), n) for n in lower]
+    best = max(scored, default=(0, 0, None))
+    return lower[best[2]] if best[0] >= 0.5 else None
+
+
 def problem(function_name, signature, args, kwargs):  # -> one line saying what is wrong with the call
+    if next(iter(signature.parameters), None) in ("self", "cls"):  # a method: the caller does not pass it
+        signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+        args = args[1:]
     names = [n for n, p in signature.parameters.items() if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    takes = f"{function_name} takes {', '.join(names)}"
+    takes = f"{function_name} takes {', '.join(names) or 'no arguments'}"
     for key in kwargs:
         if key not in signature.parameters:
             owner = _mask_owner(key)
             if owner:
                 return f"{key}: is a parameter of a mask, not of {function_name}; pass it in the mask: {owner}."
-            lower = {n.lower(): n for n in names}
-            close = [lower[c] for c in get_close_matches(key.lower(), list(lower), n=1, cutoff=0.5)]
-            hint = f" Did you mean {close[0]}=…?" if close else ""
+            close = _closest(key, names)
+            hint = f" Did you mean {close}=…?" if close else ""
             return f"{key}: {function_name} has no argument {key!r}.{hint} ({takes}.)"
     positional = [n for n, p in signature.parameters.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if len(args) > len(positional):
@@ -52,7 +61,7 @@ def named_arguments(function):
         try:
             signature.bind(*args, **kwargs)
         except TypeError:
-            raise ValueError(problem(function.__name__, signature, args, kwargs)) from None
+            raise ValueError(problem(function.__qualname__, signature, args, kwargs)) from None
         return function(*args, **kwargs)
 
     return checked

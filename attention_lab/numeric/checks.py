@@ -6,10 +6,14 @@ what was wrong and says what to pass instead. Nothing here imports more than
 NumPy, so the core can use it.
 """
 
+import functools
+import os
+
 import numpy as np
 
 LANGS = ("ko", "en")
 MAX_SEED = 2**63 - 1
+BYTES_PER_GIB = 2**30
 
 
 def _shown(value, limit=60):
@@ -32,8 +36,9 @@ def whole_number(name, value, lo=None, hi=None, hint=""):  # -> int
 
 
 def divisors(n):  # -> [int]
-    """The whole numbers that divide n: the head counts d allows, the K/V head counts h allows."""
-    return [k for k in range(1, n + 1) if n % k == 0]
+    """The whole numbers that divide n: the head counts d allows, the K/V head counts h allows (√n steps)."""
+    small = [k for k in range(1, int(n**0.5) + 1) if n % k == 0]
+    return sorted({*small, *(n // k for k in small)})
 
 
 def kv_heads(value, h):  # -> g
@@ -82,10 +87,32 @@ def _is_real_number(x):
     return isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, (bool, np.bool_))
 
 
+_BYTES_LIKE = (bytes, bytearray, memoryview)
+
+
+def plain(name, value, what, fill="0"):  # -> value, unless it (or an entry of its lists) hides or misreads entries
+    """Refuse what np.asarray would read wrongly: a masked array (its mask would be dropped and the hidden
+    entries used) and bytes-like objects (bytearray, memoryview: their bytes would be read as numbers 0–255)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, np.ma.MaskedArray):
+            raise ValueError(f"{name}: a NumPy masked array hides entries, and {what} needs every entry; pass a "
+                             f"plain array, e.g. np.ma.filled({name}, {fill}).")
+        if isinstance(item, _BYTES_LIKE):
+            raise ValueError(f"{name}: must be {what}, got {type(item).__name__} {_shown(item)}, whose bytes would "
+                             f"be read as the numbers 0–255. Pass a list or array of numbers, e.g. [[1, 0], [0, 1]].")
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return value
+
+
 def real_array(name, value, what="an array of real numbers"):  # -> float ndarray
-    """`value` as a float array: refuses text, objects, complex numbers, ragged lists and numbers beyond float."""
-    if isinstance(value, (str, bytes)):
+    """`value` as a float array: refuses text, objects, complex numbers, ragged lists and numbers beyond float,
+    masked arrays and bytes-like objects (see `plain`)."""
+    if isinstance(value, str):
         raise ValueError(f"{name}: must be {what}, got text {_shown(value)}. Write numbers, e.g. [[1, 0], [0, 1]].")
+    plain(name, value, what)
     try:
         raw = np.asarray(value)
     except ValueError:  # ragged nested lists: numpy's "inhomogeneous shape" message does not name the argument
@@ -124,6 +151,65 @@ def finite_matrix(name, value, what="a 2-D array of numbers (T tokens × d compo
     return array
 
 
+def boolean_matrix(name, value, fix, empty=False):  # -> [rows, cols] bool, a copy
+    """A 2-D boolean array (True = may attend), e.g. a mask; `fix` says how to build one; empty: 0 rows or columns
+    allowed (a block of a mask may have none)."""
+    plain(name, value, "a boolean mask", fill="False")
+    try:
+        array = np.asarray(value)
+    except ValueError:  # ragged nested lists
+        raise ValueError(f"{name}: the rows of a mask array must all have the same length, T_k. Row i is Query token "
+                         "i, column j is Key token j.") from None
+    if array.dtype != bool:
+        raise ValueError(f"{name}: a mask array must be boolean (True = may attend), got dtype {array.dtype} "
+                         f"({type(value).__name__}). {fix}")
+    if array.ndim != 2 or (0 in array.shape and not empty):
+        raise ValueError(f"{name}: a mask array must have shape (T_q, T_k), one row per Query token, got "
+                         f"{array.shape}. {fix}")
+    return array.copy()
+
+
+# ---- memory: what one call may allocate ------------------------------------------------------------------
+
+@functools.cache
+def machine_bytes():  # -> int: the memory this process may use (the container's limit, as on Binder, or the RAM)
+    """The machine's memory, or the container's limit when that is smaller (Binder gives a session 1–2 GB)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system: assume a small laptop
+        total = 8 * BYTES_PER_GIB
+    for limit in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            with open(limit) as f:
+                text = f.read().strip()
+        except OSError:
+            continue
+        if text.isdigit():
+            total = min(total, int(text))
+    return total
+
+
+def memory_budget():  # -> bytes one call may allocate
+    """A quarter of `machine_bytes()`: room for the arrays a notebook already holds, its kernel and other programs."""
+    return machine_bytes() // 4
+
+
+def fits(name, n_bytes, what, fix):
+    """Raise a ValueError naming `name` unless a call that needs about `n_bytes` fits in `memory_budget()`.
+
+    Checked from the sizes, before anything is allocated, so a size too large for the machine gets this message
+    at once instead of a MemoryError (or the machine swapping) minutes later.
+    """
+    if n_bytes > memory_budget():
+        raise ValueError(f"{name}: {what} would need about {_gib(n_bytes)}, more than the {_gib(memory_budget())} one "
+                         f"call may take here (a quarter of this machine's {_gib(machine_bytes())}, leaving the rest "
+                         f"for what is already in memory); {fix}")
+
+
+def _gib(n_bytes):  # 7.5 GiB, 0.25 GiB, 8e+12 GiB
+    return f"{n_bytes / BYTES_PER_GIB:,.3g} GiB"
+
+
 def text(name, value):  # -> str
     """A text parameter (a title, a caption): str() of anything but None, bytes and arrays."""
     if value is None or isinstance(value, (bytes, np.ndarray)):
@@ -140,8 +226,8 @@ def boolean(name, value):  # -> bool
 
 # ---- the inputs of attention: sizes, and Q, K, V -------------------------------------------------------
 
-def sizes(T, d, h):
-    """Raise ValueError naming the problem if T, d, h cannot make a trace."""
+def sizes(T, d, h):  # -> (T, d, h) as ints
+    """T, d, h as Python ints (NumPy integers converted once, after checking), or a ValueError naming the problem."""
     T = whole_number("T", T)
     d = whole_number("d", d)
     h = whole_number("h", h)
@@ -152,11 +238,12 @@ def sizes(T, d, h):
     if h < 1:
         raise ValueError(f"h: there must be at least one head (h ≥ 1), got h={h}.")
     if d % h:
-        allowed = divisors(d) if d <= 10**6 else "the divisors of d"
+        allowed = divisors(d) if d <= 10**12 else "the divisors of d"
         raise ValueError(
             f"h: d={d} is not divisible by h={h}, so the heads cannot have equal width dh = d / h. "
             f"With d={d} use h in {allowed}, or change d to a multiple of {h}."
         )
+    return T, d, h
 
 
 def _check_kv(Q, K, V, h, given):  # -> g

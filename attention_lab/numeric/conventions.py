@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import checks, masks
+from .calls import named_arguments
 
 FLOAT16_MIN = float(np.finfo(np.float16).min)  # −65504
 
@@ -38,6 +39,7 @@ class Convention:
     fill: float | None = None  # additive: the value added at a masked cell (−∞ or a finite stand-in)
     true_means: str | None = None  # boolean: "attend" (True = may attend) or "masked" (True = masked)
 
+    @named_arguments
     def write(self, allowed):  # [T, T] bool -> [T, T] float or bool: what you pass
         """The mask `allowed` (True = may attend) written in this convention."""
         allowed = _square_booleans("allowed", allowed)
@@ -45,10 +47,11 @@ class Convention:
             return np.where(allowed, 0.0, self.fill)
         return allowed if self.true_means == "attend" else ~allowed
 
+    @named_arguments
     def additive(self, written):  # [T, T] float or bool -> [T, T] float
         """The M that a library reading this convention adds to S/√dh: 0 / −∞, or 0 / the finite fill."""
         if self.fill is not None:  # a float mask is added as it is
-            if isinstance(written, np.ma.MaskedArray) or np.asarray(written).dtype == bool:
+            if np.asarray(checks.plain("written", written, "a float mask")).dtype == bool:
                 raise ValueError(f"written: the {self.name!r} convention reads a float mask (0 / {self.fill:g}), "
                                  "got True/False; a boolean mask is read by 'may_attend' or 'masked'.")
             return checks.real_array("written", written, "a float mask")
@@ -57,9 +60,7 @@ class Convention:
 
 
 def _square_booleans(name, array):  # -> [T, T] bool, a copy
-    if isinstance(array, np.ma.MaskedArray):
-        raise ValueError(f"{name}: a NumPy masked array hides entries; pass a plain boolean array.")
-    array = np.asarray(array)
+    array = np.asarray(checks.plain(name, array, "a boolean mask", fill="False"))
     if array.dtype != bool:
         raise ValueError(f"{name}: a boolean mask must hold True/False, got dtype {array.dtype}. Build it with a "
                          "comparison (e.g. `j <= i`) or al.allowed_of(...).")

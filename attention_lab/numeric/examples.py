@@ -15,7 +15,7 @@ import numpy as np
 
 from . import checks
 from .calls import named_arguments
-from .trace import attention_trace
+from .trace import attention_trace, check_fits
 
 # The article's example: T=3, d=8, h=2, dh=4. Columns 0-3 are Head 1, 4-7 Head 2.
 # Head 1 is chosen so that every number in the article comes out exactly:
@@ -44,7 +44,8 @@ ARTICLE_SIZES = {"T": 3, "d": 8, "h": 2}
 _ARTICLE_CORNER = {name: X.reshape(3, 2, 4) for name, X in (("Q", ARTICLE_Q), ("K", ARTICLE_K), ("V", ARTICLE_V))}
 _MATRIX_INDEX = {"Q": 0, "K": 1, "V": 2}
 _ARTICLE_STREAM = 2**64 - 1  # the article's fill beyond its corner: a stream no seed (< 2⁶³) can name
-MAX_VALUES = 2**24  # per matrix (T × d): 128 MiB of float64, e.g. T = 262,144 tokens of d = 64
+BYTES_PER_VALUE = 5 * 8  # peak bytes per (token, component) while Q, K, V are made (tracemalloc: 40.0)
+MAX_MAGNITUDE = 2**53  # low and high: every whole number up to 2⁵³ is exact in float64
 
 
 def _mix(x):  # uint64 array -> uint64 array
@@ -74,12 +75,11 @@ def _grid(name, stream, T, heads, dh, low, high, corner=None):  # -> [T, heads*d
     return values.reshape(T, heads * dh)
 
 
-def _sizes(T, d, h, kv_heads):  # -> (dh, g) after checking
-    checks.sizes(T, d, h)
-    if T * d > MAX_VALUES:
-        raise ValueError(f"T, d: an example of T={T} tokens × d={d} components has {T * d:,} values per matrix, more "
-                         f"than the {MAX_VALUES:,} an example is made with; use smaller T or d.")
-    return d // h, checks.kv_heads(kv_heads, h)
+def _sizes(T, d, h, kv_heads):  # -> (T, d, h, dh, g) as ints, after checking
+    T, d, h = checks.sizes(T, d, h)
+    checks.fits("T, d", BYTES_PER_VALUE * T * d, f"an example of T={T:,} tokens × d={d:,} components",
+                "use smaller T or d.")
+    return T, d, h, d // h, checks.kv_heads(kv_heads, h)
 
 
 @named_arguments
@@ -88,9 +88,10 @@ def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d]
 
     K and V have kv_heads (g) heads of dh components, g = h unless given.
     """
-    dh, g = _sizes(T, d, h, kv_heads)
+    T, d, h, dh, g = _sizes(T, d, h, kv_heads)
     stream = _ARTICLE_STREAM if seed is None else checks.seed(seed)
-    low, high = checks.whole_number("low", low), checks.whole_number("high", high)
+    bounds = (-MAX_MAGNITUDE, MAX_MAGNITUDE, " Values up to ±2⁵³ are whole numbers exactly, as floats.")
+    low, high = checks.whole_number("low", low, *bounds), checks.whole_number("high", high, *bounds)
     if low > high:
         raise ValueError(f"low, high: need low ≤ high, got low={low}, high={high}.")
     corner = _ARTICLE_CORNER if seed is None else {}
@@ -115,11 +116,13 @@ def is_article_size(T, d, h, kv_heads=None):
     return {"T": T, "d": d, "h": h} == ARTICLE_SIZES and kv_heads in (None, ARTICLE_SIZES["h"])
 
 
-def _last_queries(Q, T, queries):  # -> [T_q, d]: the Query rows of the last `queries` tokens
-    if queries is None:
-        return Q
-    T_q = checks.whole_number("queries", queries, 1, T, " The Query rows are those of the last `queries` tokens.")
-    return Q[T - T_q:]
+def _example(seed, mask, T, d, h, kv_heads, queries):  # -> AttentionTrace
+    T, d, h = checks.sizes(T, d, h)
+    T_q = T if queries is None else checks.whole_number("queries", queries, 1, T, " The Query rows are those of "
+                                                        "the last `queries` tokens.")
+    check_fits(h, T_q, T, "T")  # before Q, K, V are made
+    Q, K, V = example_qkv(T, d, h, seed=seed, kv_heads=kv_heads)
+    return attention_trace(Q[T - T_q:], K, V, h=h, mask=mask, kv_heads=kv_heads)
 
 
 @named_arguments
@@ -132,8 +135,7 @@ def article_example(mask="causal", *, T=3, d=8, h=2, kv_heads=None, queries=None
     n = 1, a chunk of new tokens n > 1): S and P are then (h, n, T).
     mask: a name, None, or a Mask, e.g. Mask("sliding", window=2).
     """
-    Q, K, V = example_qkv(T, d, h, seed=None, kv_heads=kv_heads)
-    return attention_trace(_last_queries(Q, T, queries), K, V, h=h, mask=mask, kv_heads=kv_heads)
+    return _example(None, mask, T, d, h, kv_heads, queries)
 
 
 @named_arguments
@@ -142,5 +144,4 @@ def random_example(T, d, h, seed=0, mask="causal", *, kv_heads=None, queries=Non
 
     Each value depends only on its (token, head, component), as in `example_qkv`.
     """
-    Q, K, V = example_qkv(T, d, h, seed=checks.seed(seed), kv_heads=kv_heads)
-    return attention_trace(_last_queries(Q, T, queries), K, V, h=h, mask=mask, kv_heads=kv_heads)
+    return _example(checks.seed(seed), mask, T, d, h, kv_heads, queries)

@@ -22,9 +22,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import checks, core
+from . import checks, core, masks
 from .calls import named_arguments
+from .progress import bar as progress_bar
 from .readonly import frozen
+from .trace import attention_trace
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,6 +64,33 @@ class DecodeStep:
         return 2 * h * n * self.q.shape[1]
 
 
+BYTES_PER_STEP_VALUE = 24  # decode_steps keeps about 20.7 bytes per h·T·(T + 1) (tracemalloc, T = 500, h = 2)
+
+
+def _decode(Q, K, V, h, g, progress=False):  # checked inputs -> yields (t, q, K_cache, V_cache, S, P, O, H) rows
+    """Core Attention with the causal mask, one new token at a time, from a cache of K and V rows (see decode_steps).
+
+    Each step's rows are made fresh; K_cache, V_cache are views of the cache (g, T, dh), one row filled per step.
+    """
+    _one_row_per_token(Q, K, "decoding adds one token at a time")
+    T, d = Q.shape
+    dh = d // h
+    shared = core.kv_head_index(h, g)
+    K_cache, V_cache = np.zeros((g, T, dh)), np.zeros((g, T, dh))  # filled one row per step
+    work = 4 * h * T * (T + 1) + 4096 * T  # a score of a row costs ~8 of blockwise's, a step ~60 µs (T = 8192: 3 s)
+    with progress_bar(progress, work, total=T, desc="decode", unit="token") as bar:
+        for t in range(T):
+            K_cache[:, t] = core.split_heads(K[t : t + 1], g)[:, 0]  # the new token's Key row, (g, dh)
+            V_cache[:, t] = core.split_heads(V[t : t + 1], g)[:, 0]
+            q = core.split_heads(Q[t : t + 1], h)  # (h, 1, dh): the new token's Query, nobody else's
+            S_scaled_row = core.scale(core.checked_scores(q, K_cache[shared, : t + 1]), dh)  # (h, 1, t+1)
+            P_row = core.softmax(S_scaled_row)  # (h, 1, t+1)
+            O_row = core.weighted_sum(P_row, V_cache[shared, : t + 1])  # (h, 1, dh)
+            yield (t, q[:, 0], K_cache[:, : t + 1], V_cache[:, : t + 1], S_scaled_row[:, 0], P_row[:, 0], O_row[:, 0],
+                   core.concat_heads(O_row)[0])
+            bar.update(1)
+
+
 @named_arguments
 def decode_steps(Q, K, V, h, kv_heads=None):  # [T, d], [T, g·dh], [T, g·dh] -> tuple of T DecodeStep
     """Core Attention with the causal mask, one new token at a time, from a cache of K and V rows.
@@ -71,33 +100,36 @@ def decode_steps(Q, K, V, h, kv_heads=None):  # [T, d], [T, g·dh], [T, g·dh] -
     of the cached Values. No mask is needed: the cache holds exactly the tokens
     the causal mask allows. kv_heads=g: K and V have g heads that the h Query
     heads share (Query head i reads K/V head i // (h/g)); None means g = h.
+    The steps keep every step's rows, about h·T² values in all: they are for
+    looking at; decode_with_cache keeps none of them.
     """
+    h = checks.whole_number("h", h)  # an int: h·T·(T + 1) below must not wrap around as a NumPy integer
     Q, K, V, g = checks.qkv(Q, K, V, h, kv_heads)
-    T, d = Q.shape
-    dh = d // h
-    shared = core.kv_head_index(h, g)
-    K_cache, V_cache = np.zeros((g, T, dh)), np.zeros((g, T, dh))  # filled one row per step
-    rows = []
-    for t in range(T):
-        K_cache[:, t] = core.split_heads(K[t : t + 1], g)[:, 0]  # the new token's Key row, (g, dh)
-        V_cache[:, t] = core.split_heads(V[t : t + 1], g)[:, 0]
-        q = core.split_heads(Q[t : t + 1], h)  # (h, 1, dh): the new token's Query, nobody else's
-        S_scaled_row = core.scale(core.checked_scores(q, K_cache[shared, : t + 1]), dh)  # (h, 1, t+1)
-        P_row = core.softmax(S_scaled_row)  # (h, 1, t+1)
-        O_row = core.weighted_sum(P_row, V_cache[shared, : t + 1])  # (h, 1, dh)
-        rows.append((q[:, 0], S_scaled_row[:, 0], P_row[:, 0], O_row[:, 0], core.concat_heads(O_row)[0]))
-    # The cache only grows: the cache of step t is the first t + 1 rows of the last one.
-    K_cache, V_cache = frozen(K_cache), frozen(V_cache)
+    T = Q.shape[0]
+    checks.fits("Q", BYTES_PER_STEP_VALUE * h * T * (T + 1), f"the records of {T:,} steps (at step t, a row of t "
+                f"scores and one of t weights per head, {h} heads)", "use decode_with_cache(…), which keeps none.")
+    rows = list(_decode(Q, K, V, h, g))
+    _t, _q, K_cache, V_cache, *_ = rows[-1]
+    K_cache, V_cache = frozen(K_cache), frozen(V_cache)  # the cache of step t is the first t + 1 rows of the last one
     return tuple(
         DecodeStep(t, frozen(q), K_cache[:, : t + 1], V_cache[:, : t + 1], frozen(S), frozen(P), frozen(O), frozen(H))
-        for t, (q, S, P, O, H) in enumerate(rows)
+        for t, q, _K, _V, S, P, O, H in rows
     )
 
 
 @named_arguments
-def decode_with_cache(Q, K, V, h, kv_heads=None):  # [T, d], [T, g·dh], [T, g·dh] -> [T, d]
-    """H computed one token at a time from the KV cache; equal to attention_trace(…, mask="causal").H."""
-    return np.stack([step.H_row for step in decode_steps(Q, K, V, h, kv_heads)])
+def decode_with_cache(Q, K, V, h, kv_heads=None, progress=None):  # [T, d], [T, g·dh], [T, g·dh] -> [T, d]
+    """H computed one token at a time from the KV cache; equal to attention_trace(…, mask="causal").H.
+
+    It keeps no step's rows, only H (T, d) and the cache (g, T, dh): its memory grows as T, not T².
+    progress: a progress bar (None: shown when the work takes some seconds; True; False).
+    """
+    h = checks.whole_number("h", h)
+    Q, K, V, g = checks.qkv(Q, K, V, h, kv_heads)
+    H = np.empty(Q.shape)  # (T, d), one row per step
+    for t, *_rows, H_row in _decode(Q, K, V, h, g, progress):  # each step's rows are dropped but H's
+        H[t] = H_row
+    return H
 
 
 @dataclass(frozen=True)
@@ -129,7 +161,7 @@ MAX_STEPS = 2**20  # generation_cost makes one record per step
 @named_arguments
 def generation_cost(T, d, h, kv_heads=None):  # -> tuple of T StepCost, t = 1 … T
     """What generating T tokens costs in one attention layer of width d, h Query heads and g = kv_heads K/V heads."""
-    checks.sizes(T, d, h)
+    T, d, h = checks.sizes(T, d, h)  # Python ints from here on: no NumPy integer wraps around
     checks.whole_number("T", T, 1, MAX_STEPS, " generation_cost makes one record per generated token.")
     g, dh = checks.kv_heads(kv_heads, h), d // h
     projections = d * (d + 2 * g * dh)  # Q, K, V rows of one token
@@ -165,6 +197,7 @@ class ModelConfig:
     source: str  # where these numbers are published
     bytes_per_value: int = 2  # 16-bit values (fp16 / bf16), as these models are usually run
 
+    @named_arguments
     def cache_bytes(self, tokens=None, kv_heads=None):  # -> int
         """The KV cache of one sequence of `tokens` (default: the full context); kv_heads=heads: as without GQA."""
         return kv_cache_bytes(self.layers, self.context if tokens is None else tokens,
@@ -188,3 +221,49 @@ PUBLISHED = (
     ModelConfig("Gemma 2B", 18, 2048, 8, 1, 256, 8192,
                 _HF.format("google/gemma-2b") + "; Gemma Team 2024, arXiv:2403.08295, Table 1"),
 )
+
+
+def _one_row_per_token(Q, K, what):  # a ValueError unless Q and K have a row for each token
+    if Q.shape[0] != K.shape[0]:  # each token comes with its Query, Key and Value rows together
+        raise ValueError(f"Q, K: {what} with its Query, Key and Value rows, so Q, K and V need as many rows; got "
+                         f"T_q={Q.shape[0]}, T_k={K.shape[0]}. For Query rows against a longer cache use "
+                         "attention_trace(Q, K, V, h): the last Query row lines up with the last Key row.")
+
+
+def _chunk_mask(spec, block):  # -> the mask's own rule on the (c, b) chunk when it gives these rows, else the rows
+    try:
+        named = spec.checked(*block.shape)  # bottom-right: the chunk's last Query row is the last Key token so far
+    except ValueError:  # a parameter out of range for b Key tokens, or a mask array of the full size
+        return masks.Mask.of(block)
+    return named if np.array_equal(named.allowed(*block.shape), block) else masks.Mask.of(block)
+
+
+@named_arguments
+def prefill_chunks(Q, K, V, h, chunk, mask="causal", kv_heads=None):  # [T, d], [T, g·dh] ×2 -> tuple of traces
+    """The prompt read `chunk` tokens at a time (chunked prefill): each chunk's Query rows against the tokens so far.
+
+    Chunk n holds tokens a … b − 1 (from 0; a = n · chunk, b = min(a + chunk, T)). Its trace is the
+    (b − a) × b problem attention_trace(Q[a:b], K[:b], V[:b], h): the chunk's Query rows against the Key and
+    Value rows of every token so far (the cache, then the chunk's own), masked by rows a … b − 1 of the full
+    T × T mask. Stacked, the chunks' H is the full trace's H for every chunk size: chunk = 1 is decoding token
+    by token, chunk = T the whole prompt at once. A mask that lets a token see a later token (none, a window
+    with right > 0, prefix) cannot be read in chunks, since those Keys do not exist yet: a ValueError.
+    """
+    Q, K, V, g = checks.qkv(Q, K, V, h, kv_heads)
+    _one_row_per_token(Q, K, "a prompt comes one token at a time")
+    T = Q.shape[0]
+    chunk = checks.whole_number("chunk", chunk, 1, hint=" A chunk holds that many new tokens; chunk=T is one chunk.")
+    spec = masks.to_mask(mask).checked(T, T)
+    chunks = []
+    for a in range(0, T, chunk):
+        b = min(a + chunk, T)
+        later = spec.allowed(T, T, rows=range(a, b), cols=range(b, T))  # (b − a, T − b): Keys after the chunk
+        if later.any():
+            i, j = np.argwhere(later)[0]
+            raise ValueError(f"mask: {spec!r} lets Query token {a + i + 1} see Key token {b + j + 1}, which comes "
+                             f"after its chunk (tokens {a + 1}–{b}); a chunk sees only the tokens so far, so chunked "
+                             "prefill needs a mask under which no token sees a later one, e.g. 'causal' or "
+                             "'sliding'. Use attention_trace(Q, K, V, h, mask) for the whole prompt at once.")
+        block = spec.allowed(T, T, rows=range(a, b), cols=range(b))  # (b − a, b): these rows of the full mask
+        chunks.append(attention_trace(Q[a:b], K[:b], V[:b], h, mask=_chunk_mask(spec, block), kv_heads=g))
+    return tuple(chunks)

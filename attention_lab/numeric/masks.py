@@ -38,7 +38,9 @@ from . import checks
 from .calls import named_arguments
 
 ALIGNS = ("bottom-right", "top-left")
-MAX_T = 1 << 15  # the most Query or Key tokens a mask is made for: a (T, T) float mask of 2¹⁵ is 8 GiB
+# Peak bytes per (Query token, Key token): the boolean `allowed` and a rule's temporaries (tracemalloc: 2.0–2.05),
+# and M, float64, besides it (9.0–9.25).
+BYTES_ALLOWED, BYTES_ADDITIVE = 3, 10
 
 
 @dataclass(frozen=True)
@@ -179,25 +181,13 @@ class Mask:
         set_(self, "_allowed", None)
 
     @classmethod
+    @named_arguments
     def of(cls, allowed):  # [T_q, T_k] bool -> Mask("custom")
         """A mask of your own: a boolean array, True where Query token i may attend to Key token j."""
-        try:
-            array = np.asarray(allowed)
-        except ValueError:  # ragged nested lists
-            raise ValueError("mask: the rows of a mask array must all have the same length, T_k. "
-                             "Row i is Query token i, column j is Key token j.") from None
-        if isinstance(allowed, np.ma.MaskedArray):
-            raise ValueError("mask: a NumPy masked array hides entries, and a mask must say True or False for every "
-                             "one; pass a plain boolean array, e.g. np.ma.filled(mask, False).")
-        if array.dtype != bool:
-            raise ValueError(f"mask: a mask array must be boolean (True = may attend), got dtype {array.dtype}. "
-                             "Convert it with `mask.astype(bool)` or build it with a comparison such as `j <= i`.")
-        if array.ndim != 2 or 0 in array.shape:
-            raise ValueError(f"mask: a mask array must have shape (T_q, T_k), one row per Query token, got "
-                             f"{array.shape}.")
+        array = checks.boolean_matrix("mask", allowed, "Convert it with `mask.astype(bool)` or build it with a "
+                                      "comparison such as `j <= i`.")
         spec = object.__new__(cls)
-        for key, value in (("name", "custom"), ("params", ()), ("align", "bottom-right"),
-                           ("_allowed", array.copy())):
+        for key, value in (("name", "custom"), ("params", ()), ("align", "bottom-right"), ("_allowed", array)):
             object.__setattr__(spec, key, value)
         spec._allowed.setflags(write=False)
         return spec
@@ -233,9 +223,16 @@ class Mask:
     def kind(self):  # -> MaskKind
         return MASKS[self.name]
 
-    def param(self, name):
-        return dict(self.params)[name]
+    @named_arguments
+    def param(self, name):  # -> the value of one parameter, e.g. Mask("sliding", window=2).param("window") == 2
+        given = dict(self.params)
+        if name not in given:
+            takes = ", ".join(p.name for p in self.kind.params) or "no parameters"
+            raise ValueError(f"name: {self!r} has no parameter {name!r} given; {self.name!r} takes {takes} (a "
+                             "parameter left out takes its default: read it from mask.checked(T_q, T_k)).")
+        return given[name]
 
+    @named_arguments
     def checked(self, T_q, T_k):  # -> Mask with every parameter given, each checked for T_k Key tokens
         """This mask for T_q Query and T_k Key tokens: defaults filled in, every value checked (ValueError if not)."""
         if self._allowed is not None:
@@ -248,14 +245,15 @@ class Mask:
                   for p in self.kind.params}
         return _mask(self.name, self.align, values)
 
+    @named_arguments
     def allowed(self, T_q, T_k=None, *, rows=None, cols=None):  # -> [T_q, T_k] bool (or the block rows × cols)
         """Which Key tokens each Query token may see; rows=range(a, b), cols=range(c, e) give only that block,
         computed from the same rule without the whole (T_q, T_k) matrix (blockwise attention needs that)."""
-        T_q = checks.whole_number("T_q", T_q, 1, MAX_T, f" A mask is made for at most {MAX_T:,} tokens.")
-        T_k = T_q if T_k is None else checks.whole_number("T_k", T_k, 1, MAX_T,
-                                                          f" A mask is made for at most {MAX_T:,} tokens.")
+        T_q, T_k = _tokens(T_q, T_k)
         spec = self.checked(T_q, T_k)
         rows, cols = _index_range("rows", rows, T_q), _index_range("cols", cols, T_k)
+        checks.fits("T_q, T_k", BYTES_ALLOWED * len(rows) * len(cols), f"a mask of {len(rows):,} × {len(cols):,}",
+                    "use fewer tokens, or ask for one block of it with rows=range(…), cols=range(…).")
         if spec._allowed is not None:
             return spec._allowed[rows.start:rows.stop, cols.start:cols.stop].copy()
         offset = T_k - T_q if spec.align == "bottom-right" else 0
@@ -299,6 +297,11 @@ def to_mask(mask):  # "causal" | None | Mask | [T_q, T_k] bool -> Mask
     return Mask.of(mask)
 
 
+def _tokens(T_q, T_k, name="T_q"):  # -> (T_q, T_k) as ints ≥ 1; T_k=None means T_k = T_q
+    T_q = checks.whole_number(name, T_q, 1, hint=" It counts tokens, e.g. 3.")
+    return T_q, T_q if T_k is None else checks.whole_number("T_k", T_k, 1, hint=" It counts Key tokens, e.g. 3.")
+
+
 def _index_range(name, value, T):  # -> range(a, b) with 0 ≤ a ≤ b ≤ T
     if value is None:
         return range(T)
@@ -317,33 +320,42 @@ def allowed_of(mask, T_q, T_k=None, *, rows=None, cols=None):  # mask -> [T_q, T
 @named_arguments
 def additive_mask(allowed):  # [T_q, T_k] bool -> [T_q, T_k] float
     """M = 0 where allowed, −∞ where not."""
-    array = np.asarray(allowed) if not isinstance(allowed, np.ma.MaskedArray) else None
-    if array is None or array.dtype != bool or array.ndim != 2:
-        got = "a masked array" if array is None else f"dtype {array.dtype}, shape {array.shape}"
-        raise ValueError(f"allowed: must be a 2-D boolean array (True = may attend), got {got}. Build one with "
-                         "al.allowed_of(…) or a comparison such as `j <= i`.")
+    if allowed is None or isinstance(allowed, str):
+        raise ValueError(f"allowed: must be a 2-D boolean array (True = may attend), got {allowed!r:.40}. Build one "
+                         "with al.allowed_of(…) or a comparison such as `j <= i`.")
+    array = checks.boolean_matrix("allowed", allowed, "Build one with al.allowed_of(…) or a comparison such as "
+                                  "`j <= i`.", empty=True)
+    checks.fits("allowed", 8 * array.size, f"M for a mask of {array.shape[0]:,} × {array.shape[1]:,}",
+                "use fewer tokens.")
     return np.where(array, 0.0, -np.inf)
 
 
 @named_arguments
 def make_mask(mask, T_q, T_k=None, *, rows=None, cols=None):  # mask -> [T_q, T_k] float
     """M (0 / −∞) from what the user passed as `mask`, or a ValueError saying what is wrong."""
+    return _additive(mask, *_tokens(T_q, T_k), rows, cols)
+
+
+def _additive(mask, T_q, T_k, rows=None, cols=None, sizes="T_q, T_k"):  # -> [T_q, T_k] float, checked to fit first
+    n_q, n_k = len(_index_range("rows", rows, T_q)), len(_index_range("cols", cols, T_k))
+    checks.fits(sizes, BYTES_ADDITIVE * n_q * n_k, f"M (0 / −∞) of {n_q:,} × {n_k:,} float64 values",
+                "use fewer tokens, or blockwise_attention(…), which makes M one block at a time.")
     return additive_mask(allowed_of(mask, T_q, T_k, rows=rows, cols=cols))
 
 
 @named_arguments
 def causal_allowed(T, rows=None, cols=None):  # -> [T, T] bool
     """True where Query token i may see Key token j, i.e. j ≤ i (itself and earlier tokens)."""
-    return Mask("causal").allowed(T, rows=rows, cols=cols)
+    return Mask("causal").allowed(_tokens(T, None, "T")[0], rows=rows, cols=cols)
 
 
 @named_arguments
 def causal_mask(T):  # -> [T, T] float
     """The decoder's causal mask: −∞ above the diagonal (future tokens), 0 elsewhere."""
-    return make_mask("causal", T)
+    return _additive("causal", *_tokens(T, None, "T"), sizes="T")
 
 
 @named_arguments
 def no_mask(T):  # -> [T, T] float
     """Every Query token may see every Key token: M is all zeros."""
-    return make_mask(None, T)
+    return _additive(None, *_tokens(T, None, "T"), sizes="T")

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import core, masks
+from .calls import named_arguments
 
 QK = ("query", "key")  # a stage whose rows are Query tokens and whose columns are Key tokens
 
@@ -56,9 +57,11 @@ class Stage:
     path: bool = True  # on the main path S … O: in "every stage" of a view or figure; False for an aside
     highlight: str = ""  # "cell": the picked (Query, Key) score is marked; "row": the picked Query row; "": none
 
+    @named_arguments
     def value(self, tr):  # -> the whole array: (h, …), (g, …) or (T, …)
         return getattr(tr, self.name)
 
+    @named_arguments
     def matrix(self, tr, head=0):  # -> [rows, cols]: what this stage shows for Query head `head`
         value = self.value(tr)
         if self.heads == "query":

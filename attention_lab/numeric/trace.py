@@ -23,8 +23,17 @@ from .calls import named_arguments
 from .pipeline import STAGES
 
 ARRAYS = tuple(STAGES)  # the trace's arrays, in the pipeline's order
-MAX_TOKENS = 1 << 14  # a trace keeps several (h, T_q, T_k) arrays: at 2¹⁴ tokens one of them is 2 GiB per head
-MAX_VALUES = 1 << 26  # the most values in one (h, T_q, T_k) stage: 512 MiB of float64, times ~10 stages kept
+# Peak bytes of a trace per (Query head, Query token, Key token), and per (Query token, Key token) for the mask:
+# tracemalloc's peak is 102–118 bytes per value at T = 512–2048, h = 1–4 (its stages, their stored copies and
+# the temporaries of computing them: about 13 float64 arrays of (h, T_q, T_k)).
+BYTES_PER_SCORE, BYTES_PER_MASK_CELL = 13 * 8, 2 * 8
+
+
+def check_fits(h, T_q, T_k, name="Q, K"):  # raise a ValueError naming `name` unless a trace of these sizes fits
+    """A trace keeps every stage: refuse, before anything is computed, sizes whose trace the machine cannot hold."""
+    checks.fits(name, (BYTES_PER_SCORE * h + BYTES_PER_MASK_CELL) * T_q * T_k,
+                f"a trace keeps every stage, (h, T_q, T_k) = ({h:,}, {T_q:,}, {T_k:,}) values each, and",
+                "use blockwise_attention(…) for long inputs: it never makes a (T_q, T_k) array.")
 
 
 class _Field:
@@ -77,6 +86,7 @@ class AttentionTrace:
         sizes = f"T={self.T_q}" if self.T_q == self.T_k else f"T_q={self.T_q}, T_k={self.T_k}"
         return f"AttentionTrace({sizes}, d={self.d}, h={self.h}, dh={self.dh}, mask={self.mask_name!r}{extra})"
 
+    @named_arguments
     def arrays(self):  # -> {"Q": …, …, "H": …}
         """Every array of the trace by name, in the pipeline's order (read-only copies, as each read gives)."""
         return {name: getattr(self, name) for name in ARRAYS}
@@ -123,11 +133,13 @@ class AttentionTrace:
     def kv_heads(self):  # g: how many K/V heads (h unless shared)
         return self._shape("Kh")[0]
 
+    @named_arguments
     def kv_head_of(self, head):  # Query head index -> K/V head index
         """Which K/V head Query head `head` reads (0-based): head // (h / g)."""
         head = checks.whole_number("head", head, 0, self.h - 1, f" Heads are 0-based: head=0 is Head 1 of {self.h}.")
         return int(core.kv_head_index(self.h, self.kv_heads)[head])
 
+    @named_arguments
     def shapes(self):
         """One line with the current sizes and shapes, e.g. for a widget's shape line."""
         T_q, T_k, d, h, dh, g = self.T_q, self.T_k, self.d, self.h, self.dh, self.kv_heads
@@ -148,12 +160,10 @@ def _restore(data, mask, scaled):
 
 def config_of(Q, K, V, h, mask="causal", scaled=True, kv_heads=None):  # -> (Q, K, V, pipeline.Config)
     """The checked inputs of a trace and what the pipeline computes them with, or a ValueError naming the problem."""
+    h = checks.whole_number("h", h)  # an int: the sizes below must not wrap around as NumPy integers
     Q, K, V, g = checks.qkv(Q, K, V, h, kv_heads)
     (T_q, d), T_k = Q.shape, K.shape[0]
-    if h * T_q * T_k > MAX_VALUES:
-        raise ValueError(f"Q, K: a trace keeps every stage, and each (h, T_q, T_k) = ({h}, {T_q}, {T_k}) stage would "
-                         f"hold {h * T_q * T_k:,} values, more than the {MAX_VALUES:,} a trace is made for; use "
-                         "blockwise_attention(…) for long inputs, which never makes a (T_q, T_k) array.")
+    check_fits(h, T_q, T_k)
     scaled = checks.boolean("scaled", scaled)
     spec = masks.to_mask(mask).checked(T_q, T_k)
     return Q, K, V, pipeline.Config(h=h, g=g, dh=d // h, T_q=T_q, T_k=T_k, mask=spec, scaled=scaled)
@@ -183,8 +193,6 @@ def attention_trace(Q, K, V, h, mask="causal", scaled=True, *, kv_heads=None,
             raise ValueError(f"hooks: must be a dict of stage name → function, the names from {list(STAGES)}; "
                              f"got {hooks!r:.80}.")
     arrays = pipeline.run({"Q": Q, "K": K, "V": V}, config, hooks)
-    if not np.isfinite(arrays["S"]).all():
+    if not np.isfinite(arrays["S"]).all():  # only a score truly beyond ±1.8e308 (P·V never overflows: core)
         raise ValueError("Q, K: the scores Q·Kᵀ overflowed to ±inf; use smaller values in Q and K.")
-    if not hooks and not np.isfinite(arrays["H"]).all():
-        raise ValueError("V: the weighted sum P·V overflowed to ±inf; use smaller values in V.")
     return AttentionTrace(arrays, config.mask, config.scaled)
