@@ -18,6 +18,10 @@ in one run, three ways to get that head's output O (T, dh):
 Peak memory is tracemalloc's peak (NumPy reports its allocations to it) during
 the call; time is the wall time of the same call, with tracemalloc running.
 Every row checks that (b) and (c) give the same O to 1e-12.
+
+A progress bar on stderr (tqdm) shows which T and which of the three is running
+(the 16k row takes minutes); the table goes to stdout. A trace larger than one
+call may take on this machine (attention_lab.checks.memory_budget) shows "—".
 """
 
 import sys
@@ -25,6 +29,7 @@ import time
 import tracemalloc
 
 import numpy as np
+from tqdm.auto import tqdm
 
 import attention_lab as al
 
@@ -57,11 +62,27 @@ def measure(fn, *args, **kwargs):  # -> (result, peak MiB, seconds)
     return result, peak / 2**20, seconds
 
 
-def row(T):
+def trace_output(Q, K, V):  # -> O of the trace's one head, or None when the trace would not fit in memory here
+    try:
+        return al.attention_trace(Q, K, V, 1).O[0]
+    except ValueError as error:
+        if "more than the" not in str(error):
+            raise
+        return None
+
+
+def row(T, bar):
     Q, K, V = (np.ascontiguousarray(X, dtype=float) for X in al.example_qkv(T, DH, 1, seed=0))
-    trace = measure(lambda: al.attention_trace(Q, K, V, 1).O[0]) if T <= TRACE_UP_TO else None
+    bar.set_postfix_str(f"T={T}: trace")
+    trace = measure(trace_output, Q, K, V) if T <= TRACE_UP_TO else None
+    trace = None if trace is None or trace[0] is None else trace
+    bar.update(1)
+    bar.set_postfix_str(f"T={T}: full P")
     full = measure(full_p_attention, Q, K, V)
-    blockwise = measure(al.blockwise_attention, Q, K, V, 1, BLOCK)
+    bar.update(1)
+    bar.set_postfix_str(f"T={T}: blockwise")
+    blockwise = measure(al.blockwise_attention, Q, K, V, 1, BLOCK, progress=False)  # the bar above, not its own
+    bar.update(1)
     worst = np.abs(full[0] - blockwise[0]).max()
     assert worst < 1e-12, f"T={T}: blockwise and full P differ by {worst:.2e}"
     if trace is not None:
@@ -77,11 +98,13 @@ def main(T_values):
     print(f"{'':>6} | {'peak MiB':>10} {'time s':>9} | {'peak MiB':>10} {'time s':>9} | {'peak MiB':>8} "
           f"{'time s':>9} | {'memory':>18}")
     print("-" * len(head))
+    bar = tqdm(total=3 * len(T_values), desc="bench_blockwise_memory", unit="call", leave=False)
     for T in T_values:
-        trace, full, blockwise = row(T)
+        trace, full, blockwise = row(T, bar)
         traced = f"{trace[1]:>10.1f} {trace[2]:>9.3f}" if trace else f"{'—':>10} {'—':>9}"
         print(f"{T:>6} | {traced} | {full[1]:>10.1f} {full[2]:>9.3f} | {blockwise[1]:>8.2f} {blockwise[2]:>9.3f} | "
               f"{full[1] / blockwise[1]:>17.2g}×", flush=True)
+    bar.close()
     print(f"\n(T × T float64 = 8·T² bytes: {', '.join(f'{T}: {8 * T * T / 2**20:,.1f} MiB' for T in T_values)})")
 
 

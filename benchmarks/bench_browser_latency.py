@@ -1,34 +1,28 @@
-"""Key press → repaint in JupyterLab (headless Chromium), the explorer beside the floor of the stack, in one run.
+"""Key press → painted, for the explorer in JupyterLab and as a standalone page, beside the floor, in one run.
 
-    python benchmarks/bench_browser_latency.py [--presses 26] [--holds 4] [--json out.json]
+    python benchmarks/bench_browser_latency.py [--presses 26] [--holds 6] [--json out.json]
 
-One scratch notebook, one kernel, one page; each row drives its own IntSlider
-(T from 3 up to 16 and back with → and ←, ≥ 20 presses):
+One JupyterLab server, one headless Chromium. Each row drives its own T control with → and ← (T from 3 up to 16
+and back, ≥ 20 presses), one press at a time:
 
-  baseline  an IntSlider whose observer sets an ipywidgets.HTML to a short string:
-            the floor of JupyterLab + server + kernel + comm round trip;
-  html      the same slider setting an HTML widget to a precomputed string of the
-            explorer's picture for that T as HTML tables (html.heatmap_html): what
-            replacing the whole view's HTML costs the browser, ~0 kernel work;
-  scaling   al.explorer(view="scaling"), a small view;
-  explorer  al.explorer(), the full view of notebook 07 (its picture patched in place).
+  floor     an ipywidgets IntSlider whose observer sets an ipywidgets.HTML to "T = t": the least a control that
+            waits for the kernel can cost (JupyterLab + server + kernel + comm round trip);
+  notebook  al.explorer(), the default view, in the same notebook: its page computes and draws the picture;
+  page      the same explorer saved as a standalone page (ex.save_html), opened from file://.
 
-Then the held key and the drag, on al.explorer(T=1, d=64, h=8) with all heads shown:
-→ held down (a keydown every 33 ms, as a keyboard's auto-repeat) from T = 1 to 16, then
-← back to 1; and the slider's handle dragged from end to end in 30 small moves. Each
-is timed from the last keydown (or mouse move) to the final picture painted.
+Then a held key (a keydown every 33 ms, as a keyboard's auto-repeat) on al.explorer(T=1, d=64, h=8) with all
+heads shown, T 1 → 16 and back, in the notebook and in the page, timed from the last keydown to the final
+picture painted.
 
-In the page: t0 = keydown (capturing listener); "ws→" = the slider's comm message
-leaving on the kernel WebSocket; "←ws" = the first kernel message back; "DOM" =
-a MutationObserver sees the row's final text (the last widget of the step to
-change); "rAF" = the next animation frame (what tests/test_browser.py reports);
-"paint" = a task posted from that frame, i.e. after its style, layout and paint.
-Milliseconds, median and p90. Reuses the launch recipe of tests/test_browser.py.
+In the page: t0 = the keydown (a capturing listener on the window, added before any page script);
+"DOM" = a MutationObserver sees the row's final text;
+"paint" = the end of the frame that shows it (a task posted from that frame's animation callbacks, so after its
+style, layout and paint). Milliseconds, median and p90. It replaces benchmarks/bench_explorer.py, which timed
+the Python path of the kernel-driven explorer (no longer on a slider's path).
 """
 
 import argparse
 import json
-import shutil
 import statistics
 import sys
 import tempfile
@@ -40,110 +34,58 @@ import attention_lab as al
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
-from test_browser import CHROMIUM_ARGS, jupyter_lab, run_all_cells  # noqa: E402
+from servers import chromium  # noqa: E402
+from test_browser import jupyter_lab, run_all_cells  # noqa: E402
 
-SETUP = """\
-import ipywidgets as W
-import attention_lab as al
-
-def bench_slider(name, on_value):  # an IntSlider like the explorer's T slider, its observer, and a CSS hook
-    s = W.IntSlider(value=3, min=1, max=16, description="T")
-    s.observe(lambda c: on_value(c["new"]), names="value")
-    return s
-"""
 CELLS = {
-    "baseline": """\
+    "floor": """\
+import ipywidgets as W
 out = W.HTML('<span data-t="3">T = 3</span>')
-box = W.VBox([bench_slider("baseline", lambda t: setattr(out, "value", f'<span data-t="{t}">T = {t}</span>')), out])
-box.add_class("bench-baseline"); box""",
-    "html": """\
-from attention_lab.look import tables as hm
-from attention_lab.numeric.pipeline import STAGES
-
-def page_of(t):  # the default picture (Head 1) as one string of HTML tables
-    tr = al.explorer(T=t).trace
-    names = ("Q", "K", "V", "S", "S_scaled", "M", "S_masked", "P", "Vh", "O", "H")
-    return hm.page(*(hm.heatmap_html(STAGES[n].matrix(tr, 0), STAGES[n].kind, title=n, name=n) for n in names))
-
-pages = {t: page_of(t) for t in range(1, 17)}
-big = W.HTML(pages[3])
-box = W.VBox([bench_slider("html", lambda t: setattr(big, "value", pages[t])), big])
-box.add_class("bench-html"); box""",
-    "scaling": 'ex = al.explorer(view="scaling"); ex.add_class("bench-scaling"); ex',
-    "explorer": 'ex = al.explorer(); ex.add_class("bench-explorer"); ex',
-    "held": 'ex = al.explorer(T=1, d=64, h=8); ex.controls["head"].value = -1; ex.add_class("bench-held"); ex',
+s = W.IntSlider(value=3, min=1, max=16, description="T")
+s.observe(lambda c: setattr(out, "value", f'<span data-t="{c["new"]}">T = {c["new"]}</span>'), names="value")
+box = W.VBox([s, out]); box.add_class("bench-floor"); box""",
+    "notebook": 'import attention_lab as al\nex = al.explorer(); ex.add_class("bench-notebook"); ex',
+    "held": 'import attention_lab as al\nheld = al.explorer(T=1, d=64, h=8); held.controls["head"].value = -1\n'
+            'held.add_class("bench-held"); held',
 }
-# The element whose content says "T = t is on screen", per row: the last widget of a step to change.
+CONTROL = {"floor": ".bench-floor .widget-slider .noUi-handle", "notebook": '.bench-notebook [data-control="T"]',
+           "page": '[data-control="T"]', "held": '.bench-held [data-control="T"]', "held page": '[data-control="T"]'}
 DONE = {
-    "baseline": "(t) => !!document.querySelector(`.bench-baseline [data-t='${t}']`)",
-    "html": "(t) => !!document.querySelector(`.bench-html .al-hm[data-name='H'] table[data-rows='${t}']`)",
-    # the explorer draws its shape line and every heatmap in sight in one go (those out of sight when they come in)
-    "scaling": "(t) => document.querySelector('.bench-scaling .al-shape').textContent.startsWith(`T=${t} `)",
-    "explorer": "(t) => document.querySelector('.bench-explorer .al-shape').textContent.startsWith(`T=${t} `)",
+    "floor": "(t) => !!document.querySelector(`.bench-floor [data-t='${t}']`)",
+    "notebook": "(t) => document.querySelector('.bench-notebook .al-shape').textContent.startsWith(`T=${t} `)",
+    "page": "(t) => document.querySelector('.al-shape').textContent.startsWith(`T=${t} `)",
     "held": "(t) => document.querySelector('.bench-held .al-shape').textContent.startsWith(`T=${t} `)",
 }
-ROWS = ("baseline", "html", "scaling", "explorer")  # one key press at a time
-
-# Before any page script: timestamp every frame on the kernel WebSocket (…/channels), sent and received.
-WS_HOOK = """
-window.__ws = {sent: [], recv: []};
-const Native = window.WebSocket;
-window.WebSocket = class extends Native {
-  constructor(url, ...rest) {
-    super(url, ...rest);
-    this.__kernel = String(url).includes('/channels');
-    if (this.__kernel) this.addEventListener('message', () => window.__ws.recv.push(performance.now()));
-  }
-  send(data) { if (this.__kernel) window.__ws.sent.push(performance.now()); return super.send(data); }
-};
+DONE["held page"] = DONE["page"]
+# Before any page script: timestamp each arrow keydown where capturing starts (on the window, before the explorer's
+# own listener there keeps the key from the notebook), and mark the animation callbacks, so that a change made
+# inside one is known to be painted at the end of that same frame.
+FRAMES = """
+window.addEventListener('keydown', e => {
+  if (window.__probe && (e.key === 'ArrowRight' || e.key === 'ArrowLeft')) window.__probe.t0 = performance.now();
+}, true);
+const native = window.requestAnimationFrame.bind(window);
+window.__inFrame = false;
+window.requestAnimationFrame = (fn) => native((t) => { window.__inFrame = true;
+  try { fn(t); } finally { window.__inFrame = false; } });
 """
-PROBE = """(done) => {
+PROBE = """() => {
   const p = window.__probe = {t0: null, done: null, expect: null, res: null};
-  document.addEventListener('keydown', e => {
-    if (e.key === 'ArrowRight' || e.key === 'ArrowLeft') p.t0 = performance.now();
-  }, true);
-  document.addEventListener('pointermove', e => { if (e.buttons) p.t0 = performance.now(); }, true);
+  const painted = (dom) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => { p.res = {dom: dom - p.t0, paint: performance.now() - p.t0}; };
+    ch.port2.postMessage(0);
+  };
   new MutationObserver(() => {
     if (p.t0 === null || p.res !== null || !p.done(p.expect)) return;
-    const tm = performance.now();
+    const dom = performance.now();
     p.res = 'pending';
-    requestAnimationFrame(() => {
-      const tr = performance.now();
-      const ch = new MessageChannel();
-      ch.port1.onmessage = () => {
-        const sent = window.__ws.sent.filter(t => t >= p.t0), recv = window.__ws.recv.filter(t => t >= p.t0);
-        const sendAt = sent.length ? sent[0] : NaN;
-        p.res = {dom: tm - p.t0, raf: tr - p.t0, paint: performance.now() - p.t0, send: sendAt - p.t0,
-                 recv: (recv.find(t => t >= sendAt) ?? NaN) - p.t0, sends: sent.length,
-                 msgs: recv.filter(t => t <= tm).length};
-      };
-      ch.port2.postMessage(0);
-    });
+    if (window.__inFrame) painted(dom);  // changed in this frame's animation callbacks: painted at its end
+    else requestAnimationFrame(() => painted(dom));
   }).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
 }"""
-# --nodelay: a server config that turns Nagle's algorithm off on kernel WebSockets (jupyter_server leaves it on).
-NODELAY_CONFIG = """\
-from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
-
-_open = KernelWebsocketHandler.open
-
-
-async def _open_nodelay(self, *args, **kwargs):
-    self.set_nodelay(True)
-    return await _open(self, *args, **kwargs)
-
-
-KernelWebsocketHandler.open = _open_nodelay
-"""
 ARM = "([done, t]) => { const p = window.__probe; p.done = eval(done); p.expect = t; p.t0 = null; p.res = null; }"
-COLUMNS = ("send", "recv", "dom", "raf", "paint")
-
-
-def notebook(path, rows):
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(SETUP)] + [nbformat.v4.new_code_cell(CELLS[row]) for row in rows]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, path)
+RESULT = "() => window.__probe.res && window.__probe.res !== 'pending'"
 
 
 def sweep(presses):  # -> [(key, T after the press)]: 3 → 16 → 3 → … as many presses as asked
@@ -157,132 +99,115 @@ def sweep(presses):  # -> [(key, T after the press)]: 3 → 16 → 3 → … as 
 
 
 def measure(page, row, presses):  # -> list of per-press dicts
-    handle = page.locator(f".bench-{row} .widget-slider .noUi-handle").first
-    handle.scroll_into_view_if_needed()
+    control = page.locator(CONTROL[row]).first
+    control.scroll_into_view_if_needed()
     page.wait_for_timeout(300)
     results = []
     for key, t in sweep(presses):
         page.evaluate(ARM, [DONE[row], t])
-        handle.focus()
+        control.focus()
         page.keyboard.press(key)
-        page.wait_for_function("() => window.__probe.res && window.__probe.res !== 'pending'", timeout=30_000)
+        page.wait_for_function(RESULT, timeout=30_000)
         results.append(page.evaluate("() => window.__probe.res"))
-        page.wait_for_timeout(50)  # let the kernel go idle and the page settle between presses
+        page.wait_for_timeout(80)  # let the kernel go idle and the page settle between presses
     return results
 
 
-def hold(page, presses, interval=33):  # -> list of per-sweep dicts: held → from T = 1 to 16, held ← back to 1
-    handle = page.locator(".bench-held .widget-slider .noUi-handle").first
-    handle.scroll_into_view_if_needed()
+def hold(page, row, sweeps, interval=33):  # -> list of per-sweep dicts: held → from T = 1 to 16, held ← back to 1
+    control = page.locator(CONTROL[row]).first
+    control.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     results = []
-    for sweep in range(presses):
-        key, final = ("ArrowRight", 16) if sweep % 2 == 0 else ("ArrowLeft", 1)
-        page.evaluate(ARM, [DONE["held"], final])
-        handle.focus()
+    for n in range(sweeps):
+        key, final = ("ArrowRight", 16) if n % 2 == 0 else ("ArrowLeft", 1)
+        page.evaluate(ARM, [DONE[row], final])
+        control.focus()
         for _ in range(15):
             page.keyboard.down(key)
             page.wait_for_timeout(interval)
         page.keyboard.up(key)
-        page.wait_for_function("() => window.__probe.res && window.__probe.res !== 'pending'", timeout=30_000)
+        page.wait_for_function(RESULT, timeout=30_000)
         results.append(page.evaluate("() => window.__probe.res"))
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(400)
     return results
 
 
-def drag(page, sweeps):  # -> list of per-sweep dicts: the T handle dragged end to end in 30 moves over ~0.6 s
-    handle = page.locator(".bench-held .widget-slider .noUi-handle").first
-    track = page.locator(".bench-held .widget-slider .noUi-base").first
-    results = []
-    for sweep in range(sweeps):
-        box, knob = track.bounding_box(), handle.bounding_box()
-        final = 16 if sweep % 2 == 0 else 1
-        page.evaluate(ARM, [DONE["held"], final])
-        y = knob["y"] + knob["height"] / 2
-        page.mouse.move(knob["x"] + knob["width"] / 2, y)
-        page.mouse.down()
-        end = box["x"] + box["width"] if final == 16 else box["x"]  # the last move lands on the end
-        start = knob["x"] + knob["width"] / 2
-        for k in range(1, 31):
-            page.mouse.move(start + (end - start) * k / 30, y)
-            page.wait_for_timeout(20)
-        page.mouse.up()
-        page.wait_for_function("() => window.__probe.res && window.__probe.res !== 'pending'", timeout=30_000)
-        results.append(page.evaluate("() => window.__probe.res"))
-        page.wait_for_timeout(300)
-    return results
+def stat(xs):  # -> (median, p90) as text
+    xs = sorted(xs)
+    return f"{statistics.median(xs):6.1f}", f"{xs[min(len(xs) - 1, round(0.9 * (len(xs) - 1)))]:6.1f}"
 
 
-def stat(xs):
-    xs = sorted(x for x in xs if x == x)  # drop NaN
-    if not xs:
-        return "   —", "   —"
-    p90 = xs[min(len(xs) - 1, round(0.9 * (len(xs) - 1)))]
-    return f"{statistics.median(xs):5.1f}", f"{p90:5.1f}"
+def new_page(browser):
+    page = browser.new_page(viewport={"width": 1500, "height": 1000})
+    page.set_default_timeout(60_000)
+    page.add_init_script(FRAMES)
+    return page
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--presses", type=int, default=26, help="key presses per row (≥ 20)")
-    ap.add_argument("--holds", type=int, default=4, help="held-key sweeps and drags (each; alternately up and down)")
-    ap.add_argument("--rows", default=",".join(ROWS), help="comma-separated subset of " + ",".join(ROWS))
-    ap.add_argument("--nodelay", action="store_true", help="server with TCP_NODELAY on kernel WebSockets")
+    ap.add_argument("--holds", type=int, default=6, help="held-key sweeps (alternately up and down)")
     ap.add_argument("--json", help="also write every press's timings here")
     args = ap.parse_args()
-    rows = args.rows.split(",")
     from playwright.sync_api import sync_playwright
 
+    results = {}
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         (tmp / "nb").mkdir()
-        notebook(tmp / "nb" / "bench.ipynb", rows)
-        notebook(tmp / "nb" / "held.ipynb", ["held"])  # its own page: its 17,000 cells would slow the others
-        if args.nodelay:  # jupyter_lab() points JUPYTER_CONFIG_DIR here
-            (tmp / "jupyter_config_dir").mkdir()
-            (tmp / "jupyter_config_dir" / "jupyter_server_config.py").write_text(NODELAY_CONFIG)
+        for name, rows in (("bench", ("floor", "notebook")), ("held", ("held",))):
+            nb = nbformat.v4.new_notebook()
+            nb.cells = [nbformat.v4.new_code_cell(CELLS[row]) for row in rows]
+            nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+            nbformat.write(nb, tmp / "nb" / f"{name}.ipynb")
+        standalone, largest = tmp / "page.html", tmp / "largest.html"
+        al.explorer().save_html(str(standalone))
+        ex = al.explorer(T=1, d=64, h=8)
+        ex.controls["head"].value = -1
+        ex.save_html(str(largest))
         with jupyter_lab(tmp / "nb", tmp) as (base, token), sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS, headless=True)
+            browser = chromium(p)
             try:
-                page = browser.new_page(viewport={"width": 1500, "height": 1000})
-                page.set_default_timeout(60_000)
-                page.add_init_script(WS_HOOK)
-                run_all_cells(page, f"{base}/lab/tree/bench.ipynb?reset&token={token}", f".bench-{rows[-1]}")
-                errors = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
-                assert errors.count() == 0, "\n".join(errors.all_inner_texts())
-                page.evaluate(PROBE, None)
-                results = {row: measure(page, row, args.presses) for row in rows}
-                if args.holds:
+                page = new_page(browser)
+                run_all_cells(page, f"{base}/lab/tree/bench.ipynb?reset&token={token}", ".bench-notebook .al-hm")
+                page.evaluate(PROBE)
+                for row in ("floor", "notebook"):
+                    results[row] = measure(page, row, args.presses)
+                page.close()
+                for row, path in (("page", standalone), ("held page", largest)):
+                    page = new_page(browser)
+                    page.goto(path.as_uri())
+                    page.wait_for_selector(".al-hm")
+                    page.evaluate(PROBE)
+                    results[row] = measure(page, row, args.presses) if row == "page" else hold(page, row,
+                                                                                               args.holds)
                     page.close()
-                    page = browser.new_page(viewport={"width": 1500, "height": 1000})
-                    page.set_default_timeout(60_000)
-                    page.add_init_script(WS_HOOK)
-                    run_all_cells(page, f"{base}/lab/tree/held.ipynb?reset&token={token}", ".bench-held .al-live")
-                    page.evaluate(PROBE, None)
-                    results["held key"] = hold(page, args.holds)
-                    results["drag"] = drag(page, args.holds)
+                page = new_page(browser)
+                run_all_cells(page, f"{base}/lab/tree/held.ipynb?reset&token={token}", ".bench-held .al-hm")
+                page.evaluate(PROBE)
+                results["held"] = hold(page, "held", args.holds)
                 version = browser.version
             finally:
                 browser.close()
 
-    print(f"Key press → repaint in JupyterLab, headless Chromium {version}, {args.presses} presses per row "
-          f"(T 3→16→3); ms after keydown")
-    sizes = [len(al.explorer(T=t).view.state) for t in (3, 16)]
-    print(f"explorer picture: {sizes[0]:,} characters of JSON at T=3, {sizes[1]:,} at T=16\n")
-    header = f"{'row':<9} | " + " | ".join(f"{c + ' med':>9} {'p90':>5}" for c in COLUMNS) + " | msgs in"
-    print(header.replace("send med", " ws→ med").replace("recv med", " ←ws med"))
-    print("-" * len(header))
-    for row in rows:
+    print(f"Key press → painted, headless Chromium {version}, {args.presses} presses per row (T 3→16→3), "
+          "ms after the keydown\n")
+    print(f"{'row':<26} | {'DOM med':>7} {'p90':>6} | {'paint med':>9} {'p90':>6} | paint − floor")
+    print("-" * 76)
+    floor = statistics.median(r["paint"] for r in results["floor"])
+    words = {"floor": "floor (one-line widget)", "notebook": "explorer in JupyterLab", "page": "standalone page"}
+    for row in ("floor", "notebook", "page"):
         res = results[row]
-        cells = " | ".join("{:>9} {:>5}".format(*stat([r[c] for r in res])) for c in COLUMNS)
-        print(f"{row:<9} | {cells} | {statistics.median(r['msgs'] for r in res):>7.0f}")
-    if args.holds:
-        print(f"\nHeld key and drag, al.explorer(T=1, d=64, h=8), all heads, T 1 → 16 and back, {args.holds} sweeps "
-              "each: ms from the last key press (or mouse move) to the final picture")
-        print(f"{'':<9} | {'DOM med':>9} {'max':>5} | {'paint med':>9} {'max':>5}")
-        for row in ("held key", "drag"):
-            res = results[row]
-            print(f"{row:<9} | " + " | ".join(f"{statistics.median(r[c] for r in res):>9.1f} "
-                                              f"{max(r[c] for r in res):>5.1f}" for c in ("dom", "paint")))
+        dom, paint = stat([r["dom"] for r in res]), stat([r["paint"] for r in res])
+        gap = statistics.median(r["paint"] for r in res) - floor
+        print(f"{words[row]:<26} | {dom[0]:>7} {dom[1]:>6} | {paint[0]:>9} {paint[1]:>6} | {gap:+8.1f}")
+    print(f"\nHeld key, al.explorer(T=1, d=64, h=8), all heads, T 1 → 16 and back, {args.holds} sweeps: ms from the "
+          "last keydown to the final picture painted")
+    print(f"{'':<26} | {'paint med':>9} {'max':>6}")
+    for row, word in (("held", "explorer in JupyterLab"), ("held page", "standalone page")):
+        paints = [r["paint"] for r in results[row]]
+        print(f"{word:<26} | {statistics.median(paints):>9.1f} {max(paints):>6.1f}")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
 

@@ -27,3 +27,17 @@ def new_entries(monkeypatch):
         monkeypatch.setitem(words.WORDS, key, pair)
     monkeypatch.setattr(words, "table", functools.cache(words.table.__wrapped__))  # a cache of its own, undone after
     return stripe
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (tests/servers.py's recipe), one per test module; skipped, saying why, where it is missing."""
+    from servers import chromium, needs_chromium
+
+    needs_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = chromium(p)
+        yield b
+        b.close()

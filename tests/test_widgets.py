@@ -1,82 +1,78 @@
-"""The live explorer, driven from Python: controls, views from the registries, sources, your own numbers.
+"""The explorer, driven from Python: controls, views from the registries, sources, your own numbers, messages.
 
-The picture the browser draws is `ex.view.picture` (sections of panels with each cell's label and colour);
-tests/test_browser.py checks what the front-end makes of it.
+What the page draws is `ex.picture()`, a pure function of the state (live.picture); tests/test_live_parity.py
+holds the page's own picture to it, and tests/test_browser.py drives the page in JupyterLab.
 """
 
-import html
-import re
-from dataclasses import replace
+import logging
+import subprocess
+import sys
 
-import ipywidgets as W
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_lab as al
-from attention_lab import look as style
+from attention_lab.live import page, views
 from attention_lab.live import widget as widgets
+from attention_lab.live.picture import picture
+from attention_lab.live.state import initial_state, param_names, parse_row
 from attention_lab.look import NEG_INF_LABEL
-from attention_lab.look import tables as hm
 from attention_lab.look import words as text
-from attention_lab.numeric import masks as masks
+from attention_lab.look.cells import cells
+from attention_lab.look.tables import CSS
+from attention_lab.numeric import masks
 from attention_lab.numeric import pipeline as stages
 from attention_lab.numeric.examples import ARTICLE_K, ARTICLE_Q, ARTICLE_V
 
 ARTICLE_CORNER = {"Q": ARTICLE_Q.reshape(3, 2, 4), "K": ARTICLE_K.reshape(3, 2, 4), "V": ARTICLE_V.reshape(3, 2, 4)}
+ARTICLE_SIZES = {"T": 3, "h": 2, "dh": 4}
 
 
 def items(ex):  # -> {key: item} of every panel and breakdown in the picture
-    return {it["key"]: it for s in ex.view.picture["sections"] for it in s["items"]}
+    return {it["key"]: it for s in ex.picture()["sections"] for it in s["items"]}
 
 
 def grid(ex, key):  # -> the labels of a heatmap, row by row
     it = items(ex)[key]
-    labels = it["labels"].split(" ")
-    return [labels[i * it["cols"]:(i + 1) * it["cols"]] for i in range(it["rows"])]
+    return [it["labels"][i * it["cols"]:(i + 1) * it["cols"]] for i in range(it["rows"])]
 
 
 def words(ex, key):  # the text of a breakdown
+    import re
+
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", items(ex)[key]["html"]))
 
 
-def shown(widget):  # -> every widget in the layout below `widget`, with whether it is displayed
-    out = {}
-
-    def walk(w, visible):
-        visible = visible and w.layout.display != "none"
-        out[w] = visible
-        for child in getattr(w, "children", ()):
-            walk(child, visible)
-
-    walk(widget, True)
-    return out
+def values(control):
+    return [v for _, v in control.options]
 
 
 def check_invariants(ex):
-    tr, c = ex.trace, ex.controls
-    assert (tr.T, tr.h, tr.dh) == (ex.T, ex.h, ex.dh) and tr.d == tr.h * tr.dh
-    assert ex.view.picture["shape"] == tr.shapes() and ex.view.picture["step"] == ex.redraw_count
-    for name in ("query", "key", "row"):
+    tr, c, on = ex.trace, ex.controls, ex.on
+    assert (tr.T_k, tr.h, tr.dh, tr.T_q) == (on.T, on.h, on.dh, on.T_q) and tr.d == tr.h * tr.dh
+    assert ex.picture()["shape"] == tr.shapes()
+    for name, n in (("query", tr.T_q), ("key", tr.T_k), ("row", tr.T_q)):
         if name in c:
-            assert [v for _, v in c[name].options] == list(range(tr.T)) and 0 <= c[name].value < tr.T
+            assert values(c[name]) == list(range(n)) and 0 <= c[name].value < n
     if "head" in c:
-        heads = [v for _, v in c["head"].options]
+        heads = values(c["head"])
         assert heads == list(range(tr.h)) + ([-1] if tr.h > 1 else []) and c["head"].value in heads
     if "kv_heads" in c:
-        assert list(c["kv_heads"].options) == [g for g in range(1, tr.h + 1) if tr.h % g == 0]
-        assert tr.kv_heads == c["kv_heads"].value
+        assert values(c["kv_heads"]) == [g for g in range(1, tr.h + 1) if tr.h % g == 0]
+        assert tr.kv_heads == c["kv_heads"].value and c["kv_heads"].visible == (tr.h > 1)
     for p in masks.MASKS[ex.mask].params:  # the chosen mask's parameters within their bounds for this T (the others
         control = c[f"{ex.mask}.{p.name}"]  # are hidden, and fitted to T when their mask is chosen)
-        assert (control.min, control.max) == p.bounds(tr.T) and p.bounds(tr.T)[0] <= control.value <= p.bounds(tr.T)[1]
-    assert tr.mask_name == ex.mask and tr.mask_params == {p.name: c[f"{ex.mask}.{p.name}"].value
-                                                          for p in masks.MASKS[ex.mask].params}
+        assert control.visible
+        if isinstance(p, masks.Param):
+            assert (control.min, control.max) == p.bounds(tr.T_k) and tr.mask_params[p.name] == control.value
+        else:
+            assert tuple(control.value) == tr.mask_params[p.name] and sum(control.value) == tr.T_k
     for it in items(ex).values():  # every heatmap: one label, fill, ink and mask flag per cell
         if it["type"] == "heatmap":
             n = it["rows"] * it["cols"]
-            assert len(it["labels"].split(" ")) == n and len(it["fill"]) == 6 * n
-            assert len(it["ink"]) == n and len(it["masked"]) == n
+            assert len(it["labels"]) == len(it["fill"]) == len(it["ink"]) == len(it["masked"]) == n
 
 
 def corner_kept(ex):  # the article's numbers stay in their corner: tokens 1–3, heads 1–2, components 1–4
@@ -96,14 +92,15 @@ def ex():
 # ---- the article's example, and what sizes do to it ---------------------------------------------------------------
 
 def test_starts_on_the_articles_example(ex):
-    assert isinstance(ex, W.VBox) and ex.redraw_count == 1 and ex.source == "article"
-    assert ex.view.picture["note"] == text.table("en")["note_article"]
+    assert ex.step == 0 and ex.source == "article"
+    assert ex.picture()["note"] == text.table("en")["note_article"]
     assert grid(ex, "S@0")[2] == ["2", "0", "6"]
     assert grid(ex, "S_scaled@0")[1] == ["3", "1.5", "−1"]
     assert grid(ex, "S_masked@0")[1] == ["3", "1.5", NEG_INF_LABEL]
+    assert grid(ex, "E@0")[2] == ["0.135", "0.050", "1"]  # exp([1, 0, 3] − 3)
     assert grid(ex, "P@0")[2] == ["0.114", "0.042", "0.844"]
     assert grid(ex, "O@0")[2] == ["0.114", "0.042", "0.844", "1"]
-    assert "T=3 · d=8 · h=2 · dh=4" in ex.view.picture["shape"]
+    assert "T=3 · d=8 · h=2 · dh=4" in ex.picture()["shape"]
     check_invariants(ex)
 
 
@@ -113,14 +110,11 @@ def test_sizes_grow_the_article_example_and_never_switch_the_source(ex):
         assert ex.source == "article"
         corner_kept(ex)
         check_invariants(ex)
-    assert ex.view.picture["note"] == "token 1, Head 1 and components 1–2 keep the article's numbers; the rest are " \
-                                      "small integers from −2 to 2 that stay put when you move a size."
+    assert ex.picture()["note"] == "token 1, Head 1 and components 1–2 keep the article's numbers; the rest are " \
+                                   "small integers from −2 to 2 that stay put when you move a size."
     for name, value in ARTICLE_SIZES.items():
         ex.controls[name].value = value
-    assert ex.view.picture["note"] == text.table("en")["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
-
-
-ARTICLE_SIZES = {"T": 3, "h": 2, "dh": 4}
+    assert ex.picture()["note"] == text.table("en")["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -131,7 +125,7 @@ def test_any_size_moves_that_come_back_show_the_same_numbers(moves, source, seed
     start = {name: getattr(ex.trace, name) for name in "QKV"}
     sizes = dict(ARTICLE_SIZES)
     for name, value in moves:
-        value = min(value, widgets.LIMITS[name][1])
+        value = min(value, views.LIMITS[name][1])
         ex.controls[name].value = value
         sizes[name] = value
         assert ex.source == source and (ex.T, ex.h, ex.dh) == (sizes["T"], sizes["h"], sizes["dh"])
@@ -147,151 +141,224 @@ def test_source_and_seed(ex):
     ex.controls["T"].value = 5
     ex.controls["source"].value = "random"
     assert ex.T == 5 and grid(ex, "S@0")[2] != ["2", "0", "6"]
-    assert ex.view.picture["note"].startswith("A random example from seed 0")
+    assert ex.picture()["note"].startswith("A random example from seed 0")
     before = ex.trace.Q
     ex.controls["seed"].value = 7
-    assert not np.array_equal(ex.trace.Q, before) and "seed 7" in ex.view.picture["note"]
+    assert not np.array_equal(ex.trace.Q, before) and "seed 7" in ex.picture()["note"]
+    np.testing.assert_array_equal(ex.trace.Q, al.random_example(5, 8, 2, seed=7).Q)
     ex.controls["source"].value = "article"
-    ex.controls["seed"].value = 8  # a seed is the random example's own setting: it picks that source
-    assert ex.source == "random"
+    ex.controls["seed"].value = "8"  # typed as text, as the seed box gives it; a seed picks the random example
+    assert ex.source == "random" and ex.on.seed == 8 and ex.controls["seed"].value == 8
+    for bad in (-5, "abc", "-5", 10**7, 2.5):
+        with pytest.raises(ValueError, match="^seed:"):
+            ex.controls["seed"].value = bad
+    assert ex.on.seed == 8
 
 
-def test_reset_brings_back_the_article_example(ex):
-    for name, value in (("T", 7), ("h", 4), ("kv_heads", 2), ("mask", "sliding"), ("seed", 5), ("head", 3)):
+def test_reset_brings_back_the_articles_example(ex):
+    for name, value in (("T", 7), ("h", 4), ("kv_heads", 2), ("mask", "sliding"), ("seed", 5), ("head", 3),
+                        ("queries", 2)):
         ex.controls[name].value = value
-    count = ex.redraw_count
+    step = ex.step
     ex.controls["reset"].click()
-    assert ex.redraw_count == count + 1
-    assert (ex.source, ex.T, ex.h, ex.dh, ex.mask, ex.trace.kv_heads) == ("article", 3, 2, 4, "causal", 2)
-    assert ex.view.picture["note"] == text.table("en")["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
+    assert ex.step == step + 1
+    assert (ex.source, ex.T, ex.h, ex.dh, ex.mask, ex.trace.kv_heads, ex.trace.T_q) == ("article", 3, 2, 4, "causal",
+                                                                                         2, 3)
+    assert ex.picture()["note"] == text.table("en")["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
     check_invariants(ex)
 
 
-# ---- controls: in the layout, only those the view needs, never an invalid state -----------------------------------
+# ---- controls: only those the view needs, never an invalid state --------------------------------------------------
 
-VIEW_CONTROLS = {  # besides source, seed, reset, T, h, dh and marks, which every view over an example has
-    "heads": set(),
-    "scores": {"head", "query", "key"},
-    "scaling": {"head"},
-    "mask": {"head", "query", "key", "mask"},  # notebooks 04–06 (and 00, 07) offer the article's masks only
-    "softmax": {"head", "row", "mask"},
-    "weighted_sum": {"head", "row", "mask"},
-    "article": {"head", "query", "key", "row", "mask"},
-    "masks": {"head", "row", "mask", "sliding.window", "padding.length", "prefix.prefix"},  # notebook 08
-    "all": {"head", "query", "key", "row", "mask", "kv_heads", "sliding.window", "padding.length", "prefix.prefix"},
-}
-
-
-@pytest.mark.parametrize("view", list(widgets.VIEWS))
-def test_each_view_offers_the_controls_its_stages_need_all_in_the_layout(view):
-    ex = al.explorer(view=view, lang="ko")
-    assert set(ex.controls) == VIEW_CONTROLS[view] | {"source", "seed", "reset", "T", "h", "dh", "marks"}
-    layout = shown(ex)
-    for name, control in ex.controls.items():
-        assert control in layout, f"{name} is not in the layout"
-        hidden_by_design = name.split(".")[0] in masks.MASKS and name.split(".")[0] != ex.mask
-        assert layout[control] != hidden_by_design, name
-    assert ex.view in layout and layout[ex.view]
-    if "mask" in ex.controls:
-        offered = [v for _, v in ex.controls["mask"].options]
-        assert offered == list(widgets.VIEWS[view].offered_masks())
-        assert offered == (["causal", "none"] if view in ("mask", "softmax", "weighted_sum", "article")
-                           else list(masks.MASK_NAMES))
+@pytest.mark.parametrize("view", list(views.VIEWS))
+def test_each_view_offers_the_controls_its_stages_need(view):
+    ex, spec = al.explorer(view=view, lang="ko"), views.VIEWS[view]
+    names = set(ex.controls)
+    offered = spec.offered_masks()
+    assert {"source", "seed", "reset", "T", "h", "dh", "marks"} <= names
+    assert ("mask" in names) == bool(offered)
+    assert {n for n in names if "." in n} == set(param_names(offered))  # one control per parameter of each mask
+    assert ("kv_heads" in names) == spec.kv_control
+    assert ("queries" in names) == ("align" in names) == spec.queries
+    assert ("head" in names) == spec.has_heads
+    assert ({"query", "key"} <= names) == ("dot" in spec.items) and {"query", "key"} & names in (set(), {"query",
+                                                                                                        "key"})
+    assert ("row" in names) == bool({"softmax", "weighted_sum"} & set(spec.items))
+    assert ("compare" in names) == bool(spec.compared)
+    if offered:
+        assert values(ex.controls["mask"]) == list(offered)
+        assert values(ex.controls["mask"]) == (list(views.ARTICLE_MASKS) if spec.masks == views.ARTICLE_MASKS
+                                               else list(masks.MASK_NAMES))
+    for name, control in ex.controls.items():  # every control has words in both languages
+        assert control.description and control.description == ex._control_spec(name)["label"]
 
 
-def test_a_control_missing_from_the_layout_is_caught(ex):
-    row = next(w for w in shown(ex) if isinstance(w, W.HBox) and ex.controls["mask"] in w.children)
-    row.children = tuple(w for w in row.children if w is not ex.controls["mask"])
-    assert ex.controls["mask"] not in shown(ex)
+def test_the_queries_control_keeps_the_last_query_rows_and_the_alignment_is_beside_the_mask():
+    ex = al.explorer(view="queries", T=3)
+    ex.controls["queries"].value = 1  # a decode step: token 3's Query row against every Key
+    tr = ex.trace
+    assert (tr.T_q, tr.T_k) == (1, 3) and items(ex)["S@0"]["rowLabels"] == ["3"]
+    np.testing.assert_array_equal(tr.P, al.article_example(queries=1).P)
+    np.testing.assert_array_equal(tr.P[0, 0], al.article_example().P[0, 2])  # row 3 of the full computation
+    ex.controls["T"].value = 5
+    assert ex.trace.T_q == 1  # the number asked for stays, whatever T
+    ex.controls["queries"].value = 2
+    ex.controls["align"].value = "top-left"
+    assert ex.trace.mask.align == "top-left" and grid(ex, "M@0")[0] == ["0", NEG_INF_LABEL, *[NEG_INF_LABEL] * 3]
+    ex.controls["align"].value = "bottom-right"
+    assert grid(ex, "M@0")[0] == ["0"] * 4 + [NEG_INF_LABEL]
+    ex.controls["queries"].value = 5  # every row again: stays so when T grows
+    ex.controls["T"].value = 7
+    assert ex.trace.T_q == 7
+    with pytest.raises(ValueError, match="^queries:"):
+        ex.controls["queries"].value = 8
+    check_invariants(ex)
 
 
 def test_mask_parameters_show_with_their_mask_and_follow_t(ex):
     c = ex.controls
-    layout = shown(ex)
-    assert not layout[c["sliding.window"]] and not layout[c["padding.length"]]
+    assert not c["sliding.window"].visible and not c["padding.length"].visible
     c["mask"].value = "sliding"
-    assert shown(ex)[c["sliding.window"]] and not shown(ex)[c["padding.length"]]
+    assert c["sliding.window"].visible and not c["padding.length"].visible
     assert ex.trace.mask_params == {"window": 2}
     c["T"].value = 8
     c["sliding.window"].value = 6
     assert ex.trace.mask_params == {"window": 6} and (c["sliding.window"].min, c["sliding.window"].max) == (1, 8)
-    c["T"].value = 4  # the window can never exceed T
+    c["T"].value = 4  # the window can never exceed T …
     assert c["sliding.window"].value == 4 and ex.trace.mask_params == {"window": 4}
+    c["T"].value = 8  # … and comes back to what was asked when T does
+    assert ex.trace.mask_params == {"window": 6}
+    c["mask"].value = "packed"
+    assert ex.trace.mask_params == {"lengths": (4, 4)} and (2, 5, 1) in values(c["packed.lengths"])
+    c["packed.lengths"].value = (2, 5, 1)
+    assert ex.trace.mask_params == {"lengths": (2, 5, 1)}
     c["mask"].value = "padding"
     assert ex.trace.mask_name == "padding" and NEG_INF_LABEL in grid(ex, "M@0")[3]
+    with pytest.raises(ValueError, match="^padding.length:"):
+        c["padding.length"].value = 9
     check_invariants(ex)
 
 
 def test_kv_heads_offers_the_divisors_of_h_and_only_when_h_is_above_one(ex):
     c = ex.controls
-    assert list(c["kv_heads"].options) == [1, 2] and c["kv_heads"].value == 2 and shown(ex)[c["kv_heads"]]
+    assert values(c["kv_heads"]) == [1, 2] and c["kv_heads"].value == 2 and c["kv_heads"].visible
     c["h"].value = 8
-    assert list(c["kv_heads"].options) == [1, 2, 4, 8] and c["kv_heads"].value == 8  # still one per Query head
+    assert values(c["kv_heads"]) == [1, 2, 4, 8] and c["kv_heads"].value == 8  # still one per Query head
     c["kv_heads"].value = 2
     assert ex.trace.kv_heads == 2 and ex.trace.Kh.shape == (2, 3, 4)
-    assert [s["title"] for s in ex.view.picture["sections"]][1] == "Head 1 · K/V head 1"
+    assert [s["title"] for s in ex.picture()["sections"]][1] == "Head 1 · K/V head 1"
     c["head"].value = 5
     assert items(ex)["Vh@5"]["title"].endswith("K/V head 2")
     c["h"].value = 6
-    assert list(c["kv_heads"].options) == [1, 2, 3, 6] and c["kv_heads"].value == 2
+    assert values(c["kv_heads"]) == [1, 2, 3, 6] and c["kv_heads"].value == 2
     c["h"].value = 1
-    assert list(c["kv_heads"].options) == [1] and not shown(ex)[c["kv_heads"]]
+    assert values(c["kv_heads"]) == [1] and not c["kv_heads"].visible
     check_invariants(ex)
 
 
-def test_one_action_one_redraw(ex):
+def test_one_action_one_state(ex):
     actions = [("T", 9), ("h", 8), ("head", 7), ("h", 2), ("dh", 1), ("T", 2), ("mask", "none"), ("seed", 3),
                ("source", "article"), ("query", 0), ("key", 1), ("row", 0), ("T", 1), ("kv_heads", 1),
-               ("mask", "prefix"), ("prefix.prefix", 0), ("marks", False)]
+               ("mask", "prefix"), ("prefix.prefix", 0), ("marks", False), ("head", -1), ("compare", "S")]
     for name, value in actions:
-        count = ex.redraw_count
+        step = ex.step
         ex.controls[name].value = value
-        assert ex.redraw_count == count + 1, name
+        assert ex.step == step + 1, name
         check_invariants(ex)
+    with pytest.raises(ValueError, match="^head:"):
+        ex.controls["head"].value = 9
+    assert ex.step == step + 1
 
 
-def test_h_and_t_drops_clamp_the_head_and_the_pickers(ex):
+def test_pickers_and_the_head_keep_what_was_asked_when_sizes_shrink_and_grow_back(ex):
     c = ex.controls
-    c["h"].value, c["head"].value, c["T"].value, c["row"].value = 8, 7, 12, 11
+    c["h"].value, c["head"].value, c["T"].value, c["row"].value, c["query"].value = 8, 7, 12, 11, 9
     c["h"].value = 3
     assert c["head"].value == 2
     c["T"].value = 4
-    assert c["row"].value == 3 and c["query"].value <= 3
+    assert c["row"].value == 3 and c["query"].value == 3
     check_invariants(ex)
+    c["T"].value, c["h"].value = 1, 8
+    c["T"].value = 12
+    assert (c["row"].value, c["query"].value, c["head"].value) == (11, 9, 7)
+    ex.controls["reset"].click()
+    c["T"].value = 1
+    c["T"].value = 3  # back to the article's size: token 3 and key 1 again
+    assert (c["query"].value, c["key"].value, c["row"].value) == (2, 0, 2)
 
 
-def test_a_click_on_a_cell_picks_it(ex):
-    ex._on_pick(ex.view, {"pick": ["S", 1, 2]}, [])
-    assert (ex.controls["query"].value, ex.controls["key"].value) == (1, 2)
-    assert items(ex)["S@0"]["hl"] == [1, 2] and "Score of Query token 2 and Key token 3" in words(ex, "dot@0")
-    ex._on_pick(ex.view, {"pick": ["P", 0, 2]}, [])
+def test_all_heads_puts_one_stage_of_each_head_side_by_side(ex):
+    ex.controls["h"].value = 4
+    ex.controls["head"].value = -1
+    section = next(s for s in ex.picture()["sections"] if s["key"] == "compare")
+    assert [it["key"] for it in section["items"]] == ["P@0", "P@1", "P@2", "P@3"]
+    assert not any(it["type"] == "breakdown" for it in items(ex).values())  # breakdowns: one head at a time
+    assert ex.controls["compare"].visible and "M" not in values(ex.controls["compare"])
+    assert values(ex.controls["compare"]) == [n for n in views.HEAD_ITEMS if stages.STAGES[n].heads]
+    ex.controls["compare"].value = "E"
+    assert [k for k in items(ex) if k.startswith("E@")] == ["E@0", "E@1", "E@2", "E@3"]
+    ex.controls["head"].value = 1
+    assert "softmax@1" in items(ex) and not ex.controls["compare"].visible
+
+
+def test_a_click_on_a_cell_sets_the_cell_and_the_row_the_breakdowns_follow(ex, caplog):
+    ex.pick("S", 1, 2)
+    assert (ex.controls["query"].value, ex.controls["key"].value, ex.controls["row"].value) == (1, 2, 1)
+    assert items(ex)["S@0"]["hl"] == [1, 2] and items(ex)["P@0"]["hl"] == [1, None]
+    assert "Score of Query token 2 and Key token 3" in words(ex, "dot@0") and "Softmax of row 2" in words(ex,
+                                                                                                           "softmax@0")
+    ex._on_msg(ex, {"pick": ["P", 0, 2]}, [])  # the same, as a message from the page
     assert ex.controls["row"].value == 0 and items(ex)["P@0"]["hl"] == [0, None]
-    count = ex.redraw_count
-    for stale in ({"pick": ["S", 9, 0]}, {"pick": "x"}, {"other": 1}, None):  # from an older picture: ignored
-        ex._on_pick(ex.view, stale, [])
-    assert ex.redraw_count == count
+    step = ex.step
+    with caplog.at_level(logging.WARNING, logger="attention_lab.live"):
+        for stale in ({"pick": ["S", 9, 0]}, {"pick": [["S"], 0, 0]}, {"pick": "x"}, {"other": 1}, None, 3,
+                      {"pick": ["nope", 0, 0]}, {"pick": ["S", True, 0]}):  # ignored and logged, never raised
+            ex._on_msg(ex, stale, [])
+    assert ex.step == step and len(caplog.records) == 8
+
+
+def test_a_state_from_the_page_moves_python_and_a_malformed_one_is_refused_and_logged(ex, caplog):
+    ex.set_state({"state": {**ex.state, "T": 5, "mask": "sliding", "sliding.window": 2}})  # as a comm message does
+    assert ex.trace.T == 5 and ex.trace.mask_params == {"window": 2} and ex.controls["T"].value == 5
+    good = dict(ex.state)
+    with caplog.at_level(logging.WARNING, logger="attention_lab.live"):
+        for bad in ({**good, "T": 99}, {**good, "mask": "stripes"}, {**good, "nonsense": 1}, {**good, "T": "5"},
+                    {**good, "packed.lengths": [0, 5]}, {**good, "head": None}):
+            ex.set_state({"state": bad})
+            assert ex.state == good and ex.trace.T == 5
+    assert len(caplog.records) == 6
 
 
 def test_change_marks_can_be_switched_off(ex):
-    assert ex.view.picture["marks"] is True
+    assert ex.controls["marks"].value is True
     ex.controls["marks"].value = False
-    assert ex.view.picture["marks"] is False and al.explorer(marks=False).view.picture["marks"] is False
+    assert ex.state["marks"] is False and al.explorer(marks=False).controls["marks"].value is False
 
 
-# ---- views: lists of names, drawn from the stage registry --------------------------------------------------------
+# ---- views: lists of names, drawn from the stage registry ---------------------------------------------------------
 
 def test_views_per_notebook_show_only_what_has_been_taught():
     def keys(view):
         return [k.split("@")[0] for k in items(al.explorer(view=view))]
 
-    assert keys("scores") == ["S", "dot"]
+    span = stages.span
+    assert keys("scores") == [*span("S", "S"), "dot"]
     assert keys("scaling") == ["S", "S_scaled", "P", "P_unscaled", "scaling_note"]
-    assert keys("mask") == ["S_scaled", "M", "S_masked", "dot"]
-    assert keys("softmax") == ["S_masked", "P", "softmax"]
+    assert keys("mask") == [*span("S_scaled", "S_masked"), "dot"]
+    assert keys("softmax") == [*span("S_masked", "P"), "softmax"] and "E" in keys("softmax")  # the exp step
     assert keys("weighted_sum") == ["P", "Vh", "O", "weighted_sum"]
-    every = ["Q", "K", "V", "S", "S_scaled", "M", "S_masked", "P", "Vh", "O", "dot", "softmax", "weighted_sum", "H"]
+    every = ["Q", "K", "V", *views.HEAD_ITEMS, *views.BREAKDOWNS, "H"]
     assert keys("all") == every and keys("article") == every
     assert keys("masks") == ["M", "S_masked", "P", "softmax"]
+
+
+def test_every_main_path_stage_of_a_head_is_in_the_views_that_show_every_stage():
+    per_head = [s.name for s in stages.PIPELINE if s.path and s.per_head and s.name not in stages.SPLITS]
+    for view in ("all", "article"):
+        assert [x for x in views.VIEWS[view].items if x in per_head] == per_head  # in the pipeline's order
+    names = [s.name for s in stages.PIPELINE]
+    between = [n for n in names[names.index("S_masked"):names.index("P") + 1] if stages.STAGES[n].path]
+    assert [x for x in views.VIEWS["softmax"].items if x in stages.STAGES] == between
 
 
 def test_scores_view_breaks_the_dot_product_down_without_the_mask():
@@ -307,14 +374,22 @@ def test_scaling_view_has_no_mask_and_shows_p_with_and_without_the_scale():
     titles = [it["title"] for it in items(ex).values() if it["type"] == "heatmap"]
     assert titles[2:] == ["P = softmax(S / √dh) · Head 1", "P without ÷ √dh = softmax(S) · Head 1"]  # M not yet taught
     assert grid(ex, "P_unscaled@0")[2] == ["0.018", "0.002", "0.980"]  # softmax([2, 0, 6])
-    assert "√dh = √4 = 2" in words(ex, "scaling_note")
+    assert items(ex)["scaling_note"]["text"].count("√dh = √4 = 2") == 1
+    assert ex.picture()["note"] == text.table("en")["note_article_nomask"]
     ex.controls["dh"].value = 8
-    assert "√dh = √8 ≈ 2.828" in words(ex, "scaling_note")
+    assert "√dh = √8 ≈ 2.828" in items(ex)["scaling_note"]["text"]
     P, P_unscaled = ex.trace.P, stages.STAGES["P_unscaled"].value(ex.trace)
     assert P_unscaled.max(axis=-1).mean() >= P.max(axis=-1).mean()
 
 
-def test_a_view_is_any_list_of_names(ex):
+def test_the_mask_off_note_says_the_mask_is_off_in_both_languages():
+    for lang in ("ko", "en"):
+        said = al.explorer(view="article", mask=None, lang=lang).picture()["note"]
+        assert said == text.table(lang)["note_article_nomask"]
+        assert text.table(lang)["mask.none"] not in said  # "마스크만 마스크 없음입니다" read as a tautology
+
+
+def test_a_view_is_any_list_of_names():
     ex = al.explorer(view=["P", "O", "softmax"])
     assert [k.split("@")[0] for k in items(ex)] == ["P", "O", "softmax"] and "mask" in ex.controls
     assert "mask" not in al.explorer(view=["S", "S_scaled"]).controls  # nothing from M on: no mask to choose
@@ -322,40 +397,35 @@ def test_a_view_is_any_list_of_names(ex):
 
 
 def test_panels_take_titles_kinds_axes_and_highlights_from_the_stage_registry(ex):
-    tr = ex.trace
+    tr, L = ex.trace, text.table("en")
+    score_range = al.style.value_range("scores", tr.S, tr.S_scaled, tr.M, tr.S_masked)
     for key, it in items(ex).items():
         if it["type"] != "heatmap":
             continue
         name, head = key.split("@")
         stage = stages.STAGES[name]
-        assert it["title"].startswith(stage.label["en"])
-        matrix = stage.matrix(tr, int(head))
-        vmin, vmax = style.value_range("scores", tr.S, tr.S_scaled, tr.M, tr.S_masked) if stage.kind == "scores" \
-            else (None, None)
-        assert {k: it[k] for k in ("labels", "fill", "ink", "masked")} == \
-               {k: v for k, v in hm.heatmap_data(matrix, stage.kind, vmin=vmin, vmax=vmax).items()
-                if k in ("labels", "fill", "ink", "masked")}
+        assert it["title"].startswith(L[f"stage.{name}"]) and it["name"] == name and it["head"] == int(head)
+        vmin, vmax = score_range if stage.kind == "scores" else (None, None)
+        want = cells(stage.matrix(tr, int(head)), stage.kind, vmin, vmax)
+        assert it["labels"] == want["labels"].split(" ") and "".join(it["fill"]) == want["fill"]
+        assert it["ink"] == want["ink"] and it["masked"] == want["masked"]
         words_of = {"query": "Query token", "key": "Key token", "token": "token", "component": ""}
         assert (it["rowCap"], it["colCap"]) == tuple(words_of[a] for a in stage.axes)
-        if stage.highlight == "cell":
-            assert it["hl"] == [2, 0]
-        elif stage.highlight == "row":
-            assert it["hl"] == [2, None]
+        assert it["hl"] == {"cell": [2, 0], "row": [2, None], "": None}[stage.highlight]
 
 
-def test_a_new_stage_or_mask_needs_no_edit_in_widgets(new_entries):
-    ex = al.explorer(view=["S", "S_double", "M", "dot"])
-    assert grid(ex, "S_double@0")[2] == ["4", "0", "12"] and items(ex)["S_double@0"]["title"].startswith("twice")
-    assert items(ex)["S_double@0"]["hl"] == [2, 0]
-    assert ("stripe", "stripe") in ex.controls["mask"].options and not shown(ex)[ex.controls["stripe.every"]]
+def test_a_new_mask_needs_no_edit_in_the_explorer(new_entries):
+    ex = al.explorer(view="masks")
+    assert ("stripe", "stripe") in ex.controls["mask"].options and not ex.controls["stripe.seed"].visible
     ex.controls["mask"].value = "stripe"
-    assert shown(ex)[ex.controls["stripe.every"]] and ex.trace.mask_name == "stripe"
+    assert ex.controls["stripe.seed"].visible and ex.trace.mask_name == "stripe"
     ex.controls["T"].value = 5
-    ex.controls["stripe.every"].value = 3
-    assert (ex.controls["stripe.every"].min, ex.controls["stripe.every"].max) == (1, 5)
+    ex.controls["stripe.seed"].value = 3
+    assert (ex.controls["stripe.seed"].min, ex.controls["stripe.seed"].max) == (1, 5)
     assert grid(ex, "M@0")[4] == ["0", NEG_INF_LABEL, NEG_INF_LABEL, "0", "0"]
     ex.controls["T"].value = 2  # bounded by Param.bounds(T): no invalid state
-    assert ex.controls["stripe.every"].value == 2
+    assert ex.controls["stripe.seed"].value == 2
+    assert "stripe" in ex.config["data"]["masks"]  # its tables travel to the page
     check_invariants(ex)
 
 
@@ -370,10 +440,16 @@ def test_korean_uses_ordinals_and_both_languages_have_every_word():
     ko.controls["T"].value = 16
     ko.controls["row"].value = 15
     assert "열여섯 번째 행의 Softmax" in words(ko, "softmax@0")
-    assert "Query token" not in str(ko.view.picture)
-    assert set(widgets.LABELS["ko"]) == set(widgets.LABELS["en"])
+    assert "Query token" not in str(ko.picture())
     ko.controls["h"].value = 3
     assert [label for label, _ in ko.controls["head"].options] == ["Head 1", "Head 2", "Head 3", "모든 head"]
+
+
+def test_the_two_query_token_controls_have_distinct_words():
+    for lang in ("ko", "en"):
+        ex = al.explorer(lang=lang)
+        labels = [ex.controls[n].description for n in ("query", "key", "row")]
+        assert len(set(labels)) == 3, labels
 
 
 def test_approximately_only_for_values_that_are_not_exact(ex):
@@ -386,8 +462,41 @@ def test_approximately_only_for_values_that_are_not_exact(ex):
     assert "= [1, 0, 0, 1]" in words(ex, "weighted_sum@0") and "≈" not in words(ex, "weighted_sum@0")
 
 
-def test_the_d_label_stays_on_one_line(ex):
-    assert "white-space:nowrap" in ex.d_label.value and "d = h·dh = <b>8</b>" in ex.d_label.value
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_plain_text_form_is_one_short_line_in_the_readers_language(lang):
+    ex = al.explorer(lang=lang)
+    plain = ex._repr_mimebundle_()[0]["text/plain"]
+    assert plain == text.table(lang)["plain"] and "\n" not in plain and len(plain) < 60
+    assert ("탐색기" in plain) == (lang == "ko")
+
+
+# ---- the picture without widgets, and what the page keeps ---------------------------------------------------------
+
+def test_the_picture_is_a_pure_function_of_the_state():
+    spec = views.VIEWS["softmax"]
+    state = {**initial_state(spec), "T": 5, "head": 1}
+    ex = al.explorer(view="softmax", T=5)
+    ex.controls["head"].value = 1
+    assert picture(state, spec, "en") == ex.picture()
+    assert "ipywidgets" not in picture.__module__ and "anywidget" not in str(picture.__globals__.keys())
+
+
+def test_the_stored_widget_state_holds_the_config_a_page_is_rebuilt_from(ex):
+    ex.controls["T"].value = 6
+    stored = ex.get_state()
+    assert {"config", "state", "own", "_esm", "_css"} <= set(stored)
+    config = page.config_from_model(stored)
+    assert config == ex.page_config() and config["state"]["T"] == 6
+    assert config["data"]["article"]["Q"][:4] == [1, 0, 1, 0] and len(config["data"]["article"]["Q"]) == 16 * 8 * 8
+    assert set(config["data"]["masks"]) == set(views.VIEWS["all"].offered_masks())
+    assert "packed" not in al.explorer(view="softmax").config["data"]["masks"]  # only the masks a view offers
+
+
+def test_importing_the_command_module_leaves_al_explorer_a_function_that_works():
+    probe = ("import attention_lab as al, attention_lab.explorer\n"
+             "ex = al.explorer(view='scores', T=4)\nprint(type(ex).__name__, ex.trace.T)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["Explorer", "4"]
 
 
 # ---- your own numbers -----------------------------------------------------------------------------------------------
@@ -400,11 +509,9 @@ def own():
 
 def test_your_own_numbers_with_the_same_mask_head_and_picker_controls(own):
     assert own.source == "yours" and grid(own, "P@0")[2] == ["0.114", "0.042", "0.844"]
-    offered = {"mask", "head", "query", "key", "row", "edit_matrix", "edit_token", "edit_row", "apply"}
-    assert offered <= set(own.controls)
+    assert {"mask", "head", "query", "key", "row", "edit_matrix", "edit_token", "edit_row", "apply"} <= set(
+        own.controls)
     assert not {"T", "h", "dh", "seed", "source", "reset"} & set(own.controls)
-    layout = shown(own)
-    assert all(c in layout for c in own.controls.values()) and own.edit_message in layout
     own.controls["mask"].value = "none"
     assert own.trace.mask_name == "none"
     check_invariants(own)
@@ -416,26 +523,54 @@ def test_an_edited_row_flows_through_every_stage(own):
     c["edit_matrix"].value = "K"
     c["edit_token"].value = 0
     assert c["edit_row"].value == "[1, -1, 2, 1, 2, 0, 0, 1]"
-    count = own.redraw_count
+    step = own.step
     c["edit_row"].value = "[1, -1, 2, 3, 2, 0, 0, 1]"  # Key token 1 = [1, −1, 2, 3]: its score with Query 3 is 6
-    assert own.redraw_count == count + 1 and grid(own, "S@0")[2] == ["6", "0", "6"]
-    assert "K token 1 = [1, −1, 2, 3, 2, 0, 0, 1]" in own.edit_message.value
+    assert own.step == step + 1 and grid(own, "S@0")[2] == ["6", "0", "6"]
+    assert own.message == {"kind": "ok", "text": "K token 1 = [1, −1, 2, 3, 2, 0, 0, 1]"}
+    assert own.own["K"][0] == [1, -1, 2, 3, 2, 0, 0, 1] and own.page_config()["data"]["own"]["K"][0][3] == 3
 
 
-@pytest.mark.parametrize(("typed", "message"), [
-    ("[1, 2, 3]", "needs 8 numbers, got 3"), ("[1, 2, x, 4, 5, 6, 7, 8]", "'x' is not a number"),
-    ("1 2 3 4 5 6 7 nan", "'nan' is not a finite number"), ("", "needs 8 numbers, got 0"),
+@pytest.mark.parametrize(("matrix", "typed", "message"), [
+    ("Q", "[1, 2, 3]", "needs 8 numbers, got 3"), ("Q", "[1, 2, x, 4, 5, 6, 7, 8]", "'x' is not a number"),
+    ("Q", "1 2 3 4 5 6 7 nan", "'nan' is not a finite number"), ("Q", "", "needs 8 numbers, got 0"),
+    ("Q", "1e308 " * 8, "overflow"), ("Q", "1_0 1 1 1 1 1 1 1", "is not a number"),
 ])
-def test_a_malformed_row_gets_one_line_and_the_picture_stays(own, typed, message):
-    before, count = own.view.picture, own.redraw_count
+def test_a_bad_row_gets_one_line_and_the_picture_and_state_stay(own, matrix, typed, message):
+    own.controls["edit_matrix"].value = matrix
+    before, step, state = own.picture(), own.step, dict(own.state)
     own.controls["edit_row"].value = typed
-    assert message in html.unescape(own.edit_message.value) and "\n" not in own.edit_message.value
-    assert own.view.picture is before and own.redraw_count == count
+    assert own.message["kind"] == "bad" and message in own.message["text"] and "\n" not in own.message["text"]
+    assert own.picture() == before and own.step == step and own.state == state
+    own.controls["mask"].value = "none"  # every later change still works
+    assert own.trace.mask_name == "none"
+
+
+def test_one_big_row_is_accepted_and_the_edit_that_would_overflow_is_not(own):
+    own.controls["edit_row"].value = "1e200 " * 8  # Query token 3: its scores are 1e200 · small integers
+    assert own.message["kind"] == "ok" and own.trace.Q[2, 0] == 1e200
+    state, Q = dict(own.state), own.trace.Q
+    own.controls["edit_matrix"].value = "K"
+    own.controls["edit_row"].value = "1e200 " * 8  # now Query 3 · Key 3 would be 8e400
+    assert own.message["kind"] == "bad" and "overflow" in own.message["text"]
+    assert own.state == {**state, "edit_matrix": "K"} and np.array_equal(own.trace.Q, Q)
+    own.controls["head"].value = 1  # and every later move works
+    assert own.on.head == 1
+
+
+def test_an_edit_from_the_page_moves_python_and_a_malformed_one_is_ignored(own, caplog):
+    edited = {n: getattr(own.trace, n).tolist() for n in "QKV"}
+    edited["K"][0][3] = 3
+    own.set_state({"own": edited})
+    assert grid(own, "S@0")[2] == ["6", "0", "6"]
+    with caplog.at_level(logging.WARNING, logger="attention_lab.live"):
+        own.set_state({"own": {**edited, "Q": [[1e200] * 8] * 3, "K": [[1e200] * 8] * 3}})  # would overflow
+        own.set_state({"own": {**edited, "Q": [[1, 2]]}})  # another shape
+    assert grid(own, "S@0")[2] == ["6", "0", "6"] and len(caplog.records) == 2
 
 
 def test_rows_may_be_typed_in_several_ways():
-    for typed in ("[-1, 1, 1, 2]", "-1 1 1 2", "−1, 1, 1, 2", "(-1; 1; 1; 2)", " [ -1.0,1,1e0 ,2 ] "):
-        row, problem = widgets.parse_row(typed, 4)
+    for typed in ("[-1, 1, 1, 2]", "-1 1 1 2", "−1, 1, 1, 2", "(-1; 1; 1; 2)", " [ -1.0,1,1e0 ,2 ] ", "-1 +1 1. 2"):
+        row, problem = parse_row(typed, 4)
         assert problem is None and row.tolist() == [-1, 1, 1, 2], typed
 
 
@@ -445,7 +580,7 @@ def test_rows_may_be_typed_in_several_ways():
     {"Q": [[1j, 2]], "K": [[1, 2]], "V": [[1, 2]]},
     {"Q": [[1, 2], [3]], "K": [[1, 2]], "V": [[1, 2]]},
     {"Q": [[1, 2, 3, 4]], "K": [[1, 2, 3]], "V": [[1, 2, 3]], "kv_heads": 1},
-    {"Q": [[1, 2, 3, 4]], "K": [[1, 2, 3, 4]], "V": [[1, 2, 3, 4]], "mask": "window"},
+    {"Q": [[1, 2, 3, 4]], "K": [[1, 2, 3, 4]], "V": [[1, 2, 3, 4]], "mask": "windw"},
 ])
 def test_your_own_numbers_get_the_same_errors_as_attention_trace(kwargs):
     h = 2
@@ -457,7 +592,7 @@ def test_your_own_numbers_get_the_same_errors_as_attention_trace(kwargs):
     assert str(got.value) == str(expected.value)
 
 
-def test_your_own_mask_array_and_the_size_limits():
+def test_your_own_mask_array_queries_of_your_own_and_the_size_limits():
     rng = np.random.default_rng(0)
     Q = K = V = rng.integers(-2, 3, (4, 6)).astype(float)
     allowed = np.tril(np.ones((4, 4), bool)) & ~np.eye(4, dtype=bool) | np.eye(4, dtype=bool)[::-1]
@@ -467,6 +602,8 @@ def test_your_own_mask_array_and_the_size_limits():
     ex.controls["mask"].value = "causal"
     ex.controls["mask"].value = "custom"
     assert grid(ex, "M@0")[0] == [NEG_INF_LABEL] * 3 + ["0"]
+    two = al.explorer(Q=Q[2:], K=K, V=V, h=3)  # two Query rows: tokens 3 and 4
+    assert (two.trace.T_q, two.trace.T_k) == (2, 4) and items(two)["P@0"]["rowLabels"] == ["3", "4"]
     with pytest.raises(ValueError, match="up to T = 16 tokens and d = 64"):
         al.explorer(Q=np.ones((17, 4)), K=np.ones((17, 4)), V=np.ones((17, 4)), h=1)
     with pytest.raises(ValueError, match="up to T = 16 tokens and d = 64"):
@@ -480,11 +617,12 @@ def test_your_own_mask_array_and_the_size_limits():
     ({"view": "everything"}, "^view:"), ({"view": ["S", "Z"]}, "^view:"), ({"view": []}, "^view:"),
     ({"view": 3}, "^view:"), ({"lang": "fr"}, "^lang:"), ({"T": 0}, "^T:"), ({"T": 17}, "^T:"), ({"T": 2.5}, "^T:"),
     ({"T": True}, "^T:"), ({"h": 3, "d": 8}, "^d:"), ({"d": 80, "h": 2}, "^d:"), ({"h": 9, "d": 9}, "^h:"),
-    ({"dh": 9}, "^dh:"), ({"d": 8, "dh": 3}, "^d, dh:"), ({"size": 3}, "^size: the explorer has no argument"),
-    ({"mask": "window"}, "^mask:"), ({"mask": np.ones((3, 3), bool)}, "^mask:"), ({"mask": 5}, "^mask:"),
+    ({"dh": 9}, "^dh:"), ({"d": 8, "dh": 3}, "^d, dh:"), ({"size": 3}, "^size: .*no argument"),
+    ({"mask": "windw"}, "^mask:"), ({"mask": np.ones((3, 3), bool)}, "^mask:"), ({"mask": 5}, "^mask:"),
     ({"seed": -1}, "^seed:"), ({"seed": 10**7}, "^seed:"), ({"source": "yours"}, "^source:"),
     ({"kv_heads": 3}, "^kv_heads:"), ({"kv_heads": 0}, "^kv_heads:"), ({"window": 2}, "^window:"),
-    ({"mask": "sliding", "window": 0}, "^window:"), ({"marks": "yes"}, "^marks:"),
+    ({"mask": "sliding", "window": 0}, "^window:"), ({"marks": "yes"}, "^marks:"), ({"queries": 4}, "^queries:"),
+    ({"align": "middle"}, "^align:"),
     ({"Q": np.ones((3, 8))}, "^K, V:"), ({"Q": np.ones((3, 8)), "K": np.ones((3, 8)), "V": np.ones((3, 8))}, "^h:"),
     ({"Q": np.ones((3, 8)), "K": np.ones((3, 8)), "V": np.ones((3, 8)), "h": 2, "T": 3}, "^T:"),
 ])
@@ -496,9 +634,15 @@ def test_bad_arguments_raise_clear_errors(kwargs, match):
 def test_start_on_a_random_example():
     ex = al.explorer(T=5, d=12, h=3, mask=None, seed=4, view="mask")
     assert ex.source == "random" and ex.dh == 4 and ex.mask == "none" and ex.trace.mask_name == "none"
-    assert "T=5 · d=12 · h=3 · dh=4" in ex.view.picture["shape"]
+    assert "T=5 · d=12 · h=3 · dh=4" in ex.picture()["shape"]
     assert (al.explorer(h=4).d, al.explorer(dh=8).d, al.explorer(h=3, dh=2).d) == (16, 16, 6)
     ex = al.explorer(mask=al.Mask("sliding", window=1), kv_heads=1)
     assert ex.trace.mask_params == {"window": 1} and ex.trace.kv_heads == 1
-    assert replace(widgets.VIEWS["all"]).kv_control
+    ex = al.explorer(view="queries", T=6, queries=2, mask=al.Mask("causal", align="top-left"))
+    assert (ex.trace.T_q, ex.trace.mask.align) == (2, "top-left")
     check_invariants(ex)
+
+
+def test_the_front_end_and_its_styles_come_with_the_widget(ex):
+    assert ex._esm == page.esm() and "export default { render }" in ex._esm
+    assert ex._css.startswith(CSS) and widgets.Explorer.__doc__

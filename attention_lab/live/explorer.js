@@ -1,471 +1,310 @@
-// The live explorer's picture (attention_lab/widgets.py, class StageView).
+// ---- explorer.js: the explorer on a page: controls, the picture, and the model it shares with Python -----------
 //
-// Python sends `state`, a JSON string: sections of panels, each heatmap as numbers already styled by
-// attention_lab.style (labels, #rrggbb fills, dark or light ink, masked flags). This module computes no
-// attention and chooses no colour; it only puts them on screen, cheaply:
-// - a heatmap whose numbers fit is a <table> built once; each later picture patches only the cells whose
-//   text or colour changed;
-// - a heatmap too wide for numbers is drawn as colours on a <canvas>, each value in a tooltip on hover;
-// - the cells whose value changed since the previous picture get an outline that fades (the change marks);
-// - pictures that arrive faster than frames are coalesced (only the latest is drawn), and a heatmap out of
-//   sight keeps its last picture until it scrolls into view, so a step costs what is on screen.
+// `model` is anywidget's (in a notebook) or mount.js's own (in a page with no Python): get/set/on/save_changes.
+// A move of a control redraws at once in the page (compute.js computes every stage from the numbers sent once)
+// and is then sent as the model's `state`, so Python's `ex.trace` follows; a state set from Python redraws it.
+// The layout follows the width it is given (a ResizeObserver): every heatmap fits it, nothing scrolls sideways.
+// Key presses inside stay inside (mount.js), so a notebook's own shortcuts (↓ moves between cells) never see them.
 
-const MASKED_HATCH = "rgba(0,0,0,0.16)";  // as html.CSS draws masked cells
-const MARK = ["#111111", "#aaaaaa"];  // the change marks' outline: first dark, then faint
-let inks = ["#ffffff", "#000000"];  // a cell's text on a dark fill ("0") and on a light one ("1"): from style
-const MARK_STEP_MS = 900;
+const MARK_MS = 900;  // the change marks: dark, then faint after this, then gone after twice this
+const NARROW_PX = 560;
+const FRAME_MS = 16;  // a move within a frame of the last drawing waits for the next frame
 
-function make(tag, cls) {
-  const node = document.createElement(tag);
-  if (cls) node.className = cls;
-  return node;
+class ExplorerView {
+  constructor(el, model) {
+    this.model = model;
+    this.config = model.get("config");
+    this.data = { ...this.config.data };
+    if (this.data.own) this.data.own = { ...this.data.own, ...(model.get("own") || {}) };
+    this.lang = this.config.lang;
+    this.L = LOOK.words[this.lang];
+    this.view = viewInfo(this.config.view);
+    this.state = { ...(model.get("state") || this.config.state) };
+    this.heatmaps = new Map();
+    this.sections = new Map();
+    this.step = 0;
+    this.drawnAt = -Infinity;
+    this.width = 0;
+    this.root = document.createElement("div");
+    this.root.className = "al-live";
+    this.root.setAttribute("role", "region");
+    this.root.setAttribute("aria-label", this.L.explorer_label);
+    // keys pressed inside stay here (mount.js: keepKeys), whatever the notebook around it does with keys
+    this.controls = new Controls(this);
+    this.shape = document.createElement("div");
+    this.shape.className = "al-shape";
+    this.note = document.createElement("div");
+    this.note.className = "al-note al-source";
+    this.body = document.createElement("div");
+    this.body.className = "al-body";
+    this.root.append(this.controls.node, this.shape, this.note, this.body);
+    el.append(this.root);
+    this.listeners = [["change:state", () => this.fromModel()], ["change:own", () => this.ownFromModel()],
+      ["change:message", () => this.messageFromModel()]];
+    for (const [name, fn] of this.listeners) model.on(name, fn);
+    this.resize = new ResizeObserver(() => this.fit());
+    this.resize.observe(this.root);
+    this.width = this.root.clientWidth || 800;
+    this.draw();
+  }
+
+  destroy() {
+    if (this.frame) cancelAnimationFrame(this.frame);
+    this.resize.disconnect();
+    for (const [name, fn] of this.listeners) this.model.off(name, fn);
+  }
+
+  fit() {  // the output's width changed: lay the heatmaps out again for it
+    const width = this.root.clientWidth;
+    if (width && Math.abs(width - this.width) >= 1) {
+      this.width = width;
+      this.draw();
+    }
+  }
+
+  // ---- moves --------------------------------------------------------------------------------------------------
+
+  moved(name, value) {  // a control moved in the page
+    if (name === "reset") this.state = resetState(this.state, this.config.reset);
+    else if (name === "apply" || name === "edit_row") return this.edit(this.controls.parts.edit_row.input.value);
+    else if (name === "seed") {
+      const text = String(value).trim();
+      if (!/^\d+$/.test(text) || Number(text) > LOOK.maxSeed) {
+        const seed = this.now().seed;
+        this.controls.say("seed", "bad", fill(this.L.seed_bad, { bad: text, hi: LOOK.maxSeed, seed }));
+        this.controls.parts.seed.input.value = String(seed);
+        return;
+      }
+      this.controls.say("seed", "ok", "");
+      this.state = moved(this.state, name, Number(text), this.now());
+    } else this.state = moved(this.state, name, value, this.now());
+    this.later();
+  }
+
+  now() {  // what the state puts on screen, even before the next frame draws it
+    return resolve(this.state, this.view, this.data);
+  }
+
+  later() {  // draw now, or, when moves come faster than frames (a held key), once at the next frame for them all
+    if (this.frame) return;
+    if (performance.now() - this.drawnAt > FRAME_MS) {
+      this.draw();
+      this.syncSoon();
+      return;
+    }
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      this.draw();
+      this.syncSoon();
+    });
+  }
+
+  syncSoon() {  // tell the model once the new picture is painted: the kernel's message is not the frame's work
+    if (this.syncing) return;
+    this.syncing = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      this.syncing = false;
+      this.sync();
+    }, 0));
+  }
+
+  pick(name, i, j) {  // a click or an arrow key on cell (i, j): controls.pick_of
+    const stage = STAGE[name];
+    if (!stage || !stage.highlight) return;
+    this.state = { ...this.state, query: i, row: i, ...(stage.axes[1] === "key" ? { key: j } : {}) };
+    this.later();
+  }
+
+  setState(state) {  // for tests and pages: show this state (entries left out stay)
+    this.state = { ...this.state, ...state };
+    this.draw();
+    this.sync();
+  }
+
+  sync() {
+    this.setting = true;
+    try {
+      this.model.set("state", { ...this.state });
+      this.model.save_changes();
+    } finally {
+      this.setting = false;
+    }
+  }
+
+  fromModel() {
+    if (this.setting) return;
+    this.state = { ...this.model.get("state") };
+    this.draw();
+  }
+
+  ownFromModel() {
+    if (this.setting || !this.data.own) return;
+    this.data.own = { ...this.data.own, ...this.model.get("own") };
+    this.draw();
+  }
+
+  messageFromModel() {
+    const m = this.model.get("message") || {};
+    if (m.text) this.controls.say("edit_row", m.kind, m.text);
+  }
+
+  // ---- your own numbers: one row as text ------------------------------------------------------------------------
+
+  editTarget() {
+    const matrix = this.state.edit_matrix, rows = this.data.own[matrix].length;
+    const token = Math.min(this.state.edit_token, rows - 1), first = matrix === "Q" ? this.on.firstQuery : 1;
+    const what = fill(this.L.row_of, { matrix, n: first + token, nth: ordinal(first + token, this.lang) });
+    return { matrix, token, what };
+  }
+
+  edit(typed) {  // widget.Explorer._edit: a malformed row, or one that would overflow, changes nothing
+    const { matrix, token, what } = this.editTarget(), n = this.data.own[matrix][0].length;
+    let [row, problem] = parseRow(typed, n), edited = null;
+    if (!problem) {
+      edited = { ...this.data.own, [matrix]: this.data.own[matrix].map((r, t) => (t === token ? row : r)) };
+      if (traceOf(this.on, { ...this.data, own: edited }).overflow) problem = ["edit_overflow", ""];
+    }
+    if (problem) {
+      const [key, bad] = problem;
+      this.controls.say("edit_row", "bad", fill(this.L[key], { what, n, m: bad, bad }));
+      return;
+    }
+    this.data.own = edited;
+    this.controls.say("edit_row", "ok", fill(this.L.edit_done, { what, row: formatRow(row) }));
+    this.editKey = null;
+    this.draw();
+    this.setting = true;
+    try {
+      this.model.set("own", { Q: edited.Q, K: edited.K, V: edited.V });
+      this.model.save_changes();
+    } finally {
+      this.setting = false;
+    }
+  }
+
+  // ---- the picture ----------------------------------------------------------------------------------------------
+
+  draw() {
+    const on = this.on = resolve(this.state, this.view, this.data);
+    const tr = traceOf(on, this.data);
+    if (tr.overflow) return;
+    const hasMask = offeredMasks(this.view, this.state.mask).length > 0;
+    const pic = this.picture = pictureOf(tr, on, this.view, this.L, this.lang, hasMask);
+    this.controls.update(controlSpecs(this));
+    if (this.data.own) this.fillEditRow();
+    const narrow = this.width < NARROW_PX;
+    this.root.classList.toggle("al-narrow", narrow);
+    if (this.shape.textContent !== pic.shape) this.shape.textContent = pic.shape;
+    if (this.note.textContent !== pic.note) this.note.textContent = pic.note;
+    const width = this.width - 4, changed = [], seen = new Set();
+    let prev = null;
+    for (const section of pic.sections) {
+      const part = this.section(section.key);
+      part.words.textContent = section.title;
+      part.title.hidden = !section.title;
+      part.swatch.hidden = !section.color;
+      if (section.color) part.swatch.style.background = section.color;
+      place(this.body, part.node, prev);
+      prev = part.node;
+      seen.add(section.key);
+      let before = null;
+      // "all heads": the heads' panels side by side, as many to a line as fit about 280 px each
+      const across = section.key === "compare" ? Math.max(1, Math.min(section.items.length, Math.floor(width / 280))) : 1;
+      const itemWidth = across > 1 ? Math.floor(width / across) - 18 : width;
+      for (const item of section.items) {
+        const node = this.itemNode(item, itemWidth, on.marks, changed, seen);
+        place(part.row, node, before);
+        before = node;
+      }
+      while (before && before.nextSibling) before.nextSibling.remove();
+    }
+    while (prev && prev.nextSibling) prev.nextSibling.remove();
+    for (const key of [...this.heatmaps.keys()]) if (!seen.has("hm:" + key)) this.heatmaps.delete(key);
+    for (const key of [...this.sections.keys()]) if (!seen.has(key)) this.sections.delete(key);
+    this.mark(changed);
+    this.root.dataset.step = ++this.step;
+    this.drawnAt = performance.now();
+    this.root.dataset.marked = on.marks ? "1" : "0";
+  }
+
+  section(key) {
+    let part = this.sections.get(key);
+    if (!part) {
+      const node = document.createElement("div");
+      node.className = "al-part";
+      node.dataset.key = key;
+      const title = document.createElement("div");
+      title.className = "al-section";
+      title.setAttribute("role", "heading");
+      title.setAttribute("aria-level", "2");
+      const swatch = document.createElement("span");
+      swatch.className = "al-swatch";
+      const words = document.createElement("span");
+      title.append(swatch, words);
+      const row = document.createElement("div");
+      row.className = "al-row";
+      node.append(title, row);
+      part = { node, title, words, swatch, row };
+      this.sections.set(key, part);
+    }
+    return part;
+  }
+
+  itemNode(item, width, marks, changed, seen) {
+    if (item.type === "heatmap") {
+      let hm = this.heatmaps.get(item.key);
+      if (!hm) this.heatmaps.set(item.key, hm = new Heatmap(this, `al-${Math.random().toString(36).slice(2)}`));
+      seen.add("hm:" + item.key);
+      changed.push(...hm.draw(item, width, marks));
+      return hm.node;
+    }
+    const key = "bd:" + item.key;
+    let node = this.heatmaps.get(key);
+    if (!node) {
+      node = document.createElement("div");
+      this.heatmaps.set(key, node);
+    }
+    seen.add("hm:" + key);
+    const html = item.type === "note" ? `<div class="al-note">${esc(item.text)}</div>` : item.html;
+    if (node.dataset.html !== html) {
+      node.innerHTML = html;
+      node.dataset.html = html;
+    }
+    node.className = item.type === "note" ? "al-notebox" : "al-breakdown";
+    Object.assign(node.dataset, { name: item.name || item.key, head: item.head ?? 0, key: item.key });
+    return node;
+  }
+
+  mark(cells) {  // outline the cells a step changed; the outline fades, then goes
+    if (!cells.length) return;
+    for (const td of cells) td.classList.add("al-chg");
+    setTimeout(() => cells.forEach((td) => td.classList.add("al-chg-faint")), MARK_MS);
+    setTimeout(() => cells.forEach((td) => td.classList.remove("al-chg", "al-chg-faint")), 2 * MARK_MS);
+  }
+
+  fillEditRow() {  // the edited row's text box shows that row, as a learner types it
+    const { matrix, token } = this.editTarget(), key = matrix + token;
+    const input = this.controls.parts.edit_row.input;
+    if (key === this.editKey) return;
+    this.editKey = key;
+    input.value = formatRow(this.data.own[matrix][token]).replace(new RegExp(RULES.minus, "g"), "-");
+    input.placeholder = fill(this.L.edit_hint, { n: this.data.own[matrix][0].length });
+  }
 }
 
-// Put `node` right after `prev` (or first) in `parent`, moving it only if it is not there already.
-function place(parent, node, prev) {
+function place(parent, node, prev) {  // put node right after prev (or first), moving it only if needed
   const want = prev ? prev.nextSibling : parent.firstChild;
   if (want !== node) parent.insertBefore(node, want);
 }
 
-// Text widths, measured once per (font size, text) on a canvas in the page's own font.
-const widths = new Map();
-let ruler = null, family = "sans-serif";
-function textWidth(text, px) {
-  const key = px + "|" + text;
-  let w = widths.get(key);
-  if (w === undefined) {
-    ruler = ruler || document.createElement("canvas").getContext("2d");
-    ruler.font = `${px}px ${family}`;
-    w = ruler.measureText(text).width;
-    widths.set(key, w);
+function parseRow(source, n) {  // state.parse_row
+  const values = [];
+  for (const token of String(source).replace(/\u2212/g, "-").split(/[\s,;[\]()]+/).filter(Boolean)) {
+    if (/^[+-]?(inf|infinity|nan)$/i.test(token)) return [null, ["edit_finite", token]];
+    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(token)) return [null, ["edit_number", token]];
+    values.push(Number(token));
+    if (!Number.isFinite(values[values.length - 1])) return [null, ["edit_finite", token]];
   }
-  return w;
+  if (values.length !== n) return [null, ["edit_count", values.length]];
+  return [values, null];
 }
-
-// How a heatmap fits in `width` pixels: the corner column (row labels, caption) and each cell column's width;
-// `compact` when its numbers do not fit: then it is drawn as colours, each value in its cell's tooltip.
-function columns(d, labels, width) {
-  const px = d.font;
-  const corner = Math.ceil(Math.max(2.2 * px, textWidth(String(d.rows), 0.9 * px) + 8,
-                                    d.rowCap ? textWidth(d.rowCap + " ↓", 0.85 * px) + 8 : 0)) + 1;
-  let widest = 0;
-  for (const label of labels) if (label.length >= d.width - 1) widest = Math.max(widest, textWidth(label, px));
-  const cell = Math.max(2.2 * px, widest + 7, textWidth(String(d.cols), 0.9 * px) + 7) + 1;
-  const spare = width - 6 - corner;  // what the cell columns may take
-  if (d.cols * cell <= spare) return { corner, cell, compact: false };
-  return { corner, cell: Math.max(3, Math.min(14, Math.floor(spare / d.cols) - 1)), compact: true };
-}
-
-// ---- a heatmap: a table of numbers, or a canvas of colours ------------------------------------------------------
-
-function makeHeatmap() {
-  const node = make("div", "al-hm");
-  const title = make("div", "al-title");
-  const table = make("table", "al-grid");
-  const thead = make("thead");
-  const tbody = make("tbody");
-  table.append(thead, tbody);
-  node.append(title, table);
-  return {
-    type: "heatmap", node, title, table, thead, tbody, canvas: null, titleText: null, visible: true, pending: null,
-    last: null,  // the last picture drawn: {rows, cols, labels, fill, ink, masked, compact}
-    dom: null,  // what the table's cells show now (the same fields), or null when the table is not up to date
-    rows: [], cells: [], headKey: null, hl: null, marked: [], geometry: null,
-  };
-}
-
-function buildHead(p, d) {
-  p.thead.textContent = "";
-  if (d.colCap) {
-    const tr = make("tr");
-    const cap = make("th", "al-colcap");
-    cap.colSpan = d.cols;
-    cap.textContent = d.colCap + " →";
-    tr.append(make("th"), cap);
-    p.thead.append(tr);
-  }
-  if (d.bars) {
-    const tr = make("tr");
-    tr.append(make("th"));
-    for (const color of d.bars) {
-      const td = make("td", "al-bar");
-      td.style.background = color;
-      tr.append(td);
-    }
-    p.thead.append(tr);
-  }
-  const tr = make("tr");
-  const cap = make("th", "al-rowcap");
-  cap.textContent = d.rowCap ? d.rowCap + " ↓" : "";
-  tr.append(cap);
-  for (let j = 0; j < d.cols; j++) {
-    const th = make("th", "al-col");
-    th.textContent = String(j + 1);
-    tr.append(th);
-  }
-  p.thead.append(tr);
-}
-
-// Grow or shrink the table's body to rows × cols cells (new cells are blank; the caller fills them).
-function resize(p, nRows, nCols) {
-  while (p.rows.length > nRows) { p.rows.pop().remove(); p.cells.pop(); }
-  for (let i = 0; i < p.rows.length; i++) {
-    const tr = p.rows[i], row = p.cells[i];
-    while (row.length > nCols) row.pop().remove();
-    while (row.length < nCols) { const td = make("td"); tr.append(td); row.push(td); }
-  }
-  while (p.rows.length < nRows) {
-    const tr = make("tr"), th = make("th"), row = [];
-    th.textContent = String(p.rows.length + 1);
-    tr.append(th);
-    for (let j = 0; j < nCols; j++) { const td = make("td"); tr.append(td); row.push(td); }
-    p.tbody.append(tr);
-    p.rows.push(tr);
-    p.cells.push(row);
-  }
-}
-
-// Write picture `now` into the table, touching only the cells that differ from what it shows.
-function patchTable(p, d, now) {
-  const headKey = JSON.stringify([d.cols, d.colCap, d.rowCap, d.bars]);
-  if (headKey !== p.headKey) { buildHead(p, d); p.headKey = headKey; }
-  const was = p.dom || { rows: 0, cols: 0 };
-  resize(p, now.rows, now.cols);
-  for (let i = 0; i < now.rows; i++) {
-    const row = p.cells[i];
-    for (let j = 0; j < now.cols; j++) {
-      const k = i * now.cols + j, td = row[j];
-      const had = i < was.rows && j < was.cols, o = i * was.cols + j;
-      if (!had || was.labels[o] !== now.labels[k]) td.textContent = now.labels[k];
-      const fill = now.fill.substr(6 * k, 6);
-      if (!had || was.fill.substr(6 * o, 6) !== fill) td.style.backgroundColor = "#" + fill;
-      if (!had || was.ink[o] !== now.ink[k]) td.style.color = inks[now.ink[k] === "1" ? 1 : 0];
-      if (!had || was.masked[o] !== now.masked[k]) td.classList.toggle("al-masked", now.masked[k] === "1");
-    }
-  }
-  // the highlighted cell or row: where the breakdowns below read from
-  if (p.hl) {
-    const [i, j] = p.hl;
-    if (j === null) { if (p.rows[i]) p.rows[i].classList.remove("al-hlrow"); }
-    else if (p.cells[i] && p.cells[i][j]) p.cells[i][j].classList.remove("al-hl");
-  }
-  if (d.hl) {
-    const [i, j] = d.hl;
-    if (j === null) p.rows[i].classList.add("al-hlrow");
-    else p.cells[i][j].classList.add("al-hl");
-  }
-  p.hl = d.hl;
-  p.dom = now;
-}
-
-// The canvas geometry of a compact heatmap, in CSS pixels.
-function geometry(d, cols) {
-  const cap = d.colCap ? 13 : 0, bars = d.bars ? 5 : 0, head = 12, row = 14;
-  const top = cap + bars + head;
-  const corner = Math.ceil(Math.max(cols.corner, textWidth(String(d.rows), 9) + 8,
-                                    d.rowCap ? textWidth(d.rowCap + " ↓", 9) + 8 : 0));
-  const cell = Math.min(cols.cell, Math.max(3, Math.floor((cols.corner + d.cols * (cols.cell + 1) - corner) / d.cols) - 1));
-  return { corner, cell, cap, bars, head, top, row, width: corner + d.cols * (cell + 1) + 1, height: top + d.rows * (row + 1) + 1 };
-}
-
-// Draw picture `now` as colours on the panel's canvas; `level` is the change marks' step (0 dark, 1 faint, 2 none).
-function paintCanvas(p, d, now, g, level) {
-  const canvas = p.canvas, ratio = window.devicePixelRatio || 1;
-  const w = Math.ceil(g.width * ratio), h = Math.ceil(g.height * ratio);
-  if (canvas.width !== w || canvas.height !== h) {
-    canvas.width = w; canvas.height = h;
-    canvas.style.width = g.width + "px"; canvas.style.height = g.height + "px";
-  }
-  const c = canvas.getContext("2d");
-  c.setTransform(ratio, 0, 0, ratio, 0, 0);
-  c.clearRect(0, 0, g.width, g.height);
-  c.textBaseline = "middle";
-  c.fillStyle = "#888888";
-  c.font = `9px ${family}`;
-  if (d.colCap) { c.textAlign = "left"; c.fillText(d.colCap + " →", g.corner + 1, g.cap / 2 + 1); }
-  if (d.rowCap) { c.textAlign = "right"; c.fillText(d.rowCap + " ↓", g.corner - 4, g.top - g.head / 2); }
-  const x = (j) => g.corner + 1 + j * (g.cell + 1), y = (i) => g.top + 1 + i * (g.row + 1);
-  if (d.bars) d.bars.forEach((color, j) => { c.fillStyle = color; c.fillRect(x(j), g.cap, g.cell, 4); });
-  c.fillStyle = "#666666";
-  c.textAlign = "left";
-  const every = [1, 2, 4, 8, 16].find((n) => n * (g.cell + 1) >= 15) || 16;  // column numbers that do not collide
-  for (let j = 0; j < now.cols; j += every) c.fillText(String(j + 1), x(j), g.top - g.head / 2);
-  c.textAlign = "right";
-  for (let i = 0; i < now.rows; i++) c.fillText(String(i + 1), g.corner - 4, y(i) + g.row / 2);
-  for (let i = 0; i < now.rows; i++) {
-    for (let j = 0; j < now.cols; j++) {
-      const k = i * now.cols + j;
-      c.fillStyle = "#" + now.fill.substr(6 * k, 6);
-      c.fillRect(x(j), y(i), g.cell, g.row);
-      if (now.masked[k] === "1") {  // the hatch of a masked (−∞) cell
-        c.save();
-        c.beginPath(); c.rect(x(j), y(i), g.cell, g.row); c.clip();
-        c.strokeStyle = MASKED_HATCH; c.lineWidth = 1.5;
-        for (let t = -g.row; t < g.cell; t += 5) { c.moveTo(x(j) + t, y(i) + g.row); c.lineTo(x(j) + t + g.row, y(i)); }
-        c.stroke();
-        c.restore();
-      }
-    }
-  }
-  const box = (i, j, color, lw) => {
-    c.strokeStyle = color; c.lineWidth = lw;
-    c.strokeRect(x(j) + lw / 2, y(i) + lw / 2, g.cell - lw, g.row - lw);
-  };
-  if (level < 2) for (const k of p.marked) box(Math.floor(k / now.cols), k % now.cols, MARK[level], 1.5);
-  if (d.hl && d.hl[1] === null) {
-    c.strokeStyle = "#111111"; c.lineWidth = 2;
-    c.strokeRect(x(0), y(d.hl[0]), now.cols * (g.cell + 1) - 1, g.row);
-  } else if (d.hl) box(d.hl[0], d.hl[1], "#111111", 2);
-}
-
-// Patch heatmap `p` to show `d`, from picture number `step`. Returns the indices (row-major) of the cells whose label changed since the
-// panel's last picture, or that are new in it (a panel's first picture marks nothing).
-function drawHeatmap(p, d, width, step) {
-  if (p.titleText !== d.title) { p.title.textContent = d.title; p.titleText = d.title; }
-  const labels = d.labels.split(" ");
-  const cols = columns(d, labels, width);
-  const now = { rows: d.rows, cols: d.cols, labels, fill: d.fill, ink: d.ink, masked: d.masked };
-  const last = p.last, changed = [];
-  if (last) {
-    for (let i = 0; i < now.rows; i++) {
-      for (let j = 0; j < now.cols; j++) {
-        const k = i * now.cols + j;
-        if (i >= last.rows || j >= last.cols || last.labels[i * last.cols + j] !== labels[k]) changed.push(k);
-      }
-    }
-  }
-  p.node.dataset.mode = cols.compact ? "colours" : "numbers";
-  p.node.dataset.rows = d.rows;
-  p.node.dataset.step = step;  // which picture this heatmap shows (one out of sight may show an older one)
-  p.table.dataset.rows = d.rows;
-  p.table.dataset.cols = d.cols;
-  p.table.style.fontSize = d.font + "px";
-  if (cols.compact) {
-    if (!p.canvas) {
-      p.canvas = make("canvas", "al-canvas");
-      p.canvas.__alPanel = p;
-      p.node.append(p.canvas);
-    }
-    p.table.style.display = "none";
-    p.canvas.style.display = "";
-    p.geometry = geometry(d, cols);
-    p.d = d; p.now = now;
-    paintCanvas(p, d, now, p.geometry, 2);
-  } else {
-    if (p.canvas) p.canvas.style.display = "none";
-    p.table.style.display = "";
-    patchTable(p, d, now);
-  }
-  p.compact = cols.compact;
-  p.last = now;
-  return changed;
-}
-
-// Where a pointer is on a compact heatmap: [row, col] or null.
-function cellAt(p, event) {
-  const g = p.geometry, r = p.canvas.getBoundingClientRect();
-  const j = Math.floor((event.clientX - r.left - g.corner - 1) / (g.cell + 1));
-  const i = Math.floor((event.clientY - r.top - g.top - 1) / (g.row + 1));
-  return i >= 0 && j >= 0 && i < p.now.rows && j < p.now.cols ? [i, j] : null;
-}
-
-function makeHtml() {
-  return { type: "html", node: make("div", "al-part"), html: null };
-}
-
-// ---- the widget -----------------------------------------------------------------------------------------------
-
-function render({ model, el }) {
-  const root = make("div", "al-view al-live");
-  const note = make("div", "al-note al-source");
-  const shape = make("div", "al-shape");
-  const body = make("div", "al-body");
-  root.append(note, shape, body);
-  el.append(root);
-  const sections = new Map();  // key -> {node, head, row, items: Map(key -> panel)}
-  let marked = [], fading = 0, frame = 0, width = 0, drewThisFrame = false, marksOn = true;
-
-  // Heatmaps out of sight (with a margin) keep their last picture and the data of the latest, drawn on sight.
-  const sight = new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      const p = entry.target.__alPanel;
-      p.visible = entry.isIntersecting;
-      if (p.visible && p.pending) {
-        const [data, step] = p.pending;
-        p.pending = null;
-        p.marked = [];
-        drawHeatmap(p, data, width || 900, step);
-      }
-    }
-  }, { rootMargin: "400px 0px" });
-
-  // A click on a cell picks it for the breakdowns (Python decides what a click on that stage means).
-  body.addEventListener("click", (event) => {
-    const hm = event.target.closest(".al-hm");
-    if (!hm) return;
-    let at = null;
-    if (event.target.tagName === "CANVAS") at = cellAt(hm.__alPanel, event);
-    else {
-      const td = event.target.closest("td"), tr = td && td.parentElement;
-      if (td && tr.parentElement.tagName === "TBODY") at = [[...tr.parentElement.children].indexOf(tr),
-                                                            [...tr.children].indexOf(td) - 1];
-    }
-    if (at) model.send({ pick: [hm.dataset.name, at[0], at[1]] });
-  });
-  // A compact heatmap's value under the pointer, as its tooltip.
-  body.addEventListener("mousemove", (event) => {
-    if (event.target.tagName !== "CANVAS") return;
-    const p = event.target.__alPanel, at = p && cellAt(p, event);
-    event.target.title = at ? `${at[0] + 1}, ${at[1] + 1}: ${p.now.labels[at[0] * p.now.cols + at[1]]}` : "";
-  });
-
-  function draw() {
-    frame = 0;
-    const start = performance.now();
-    const state = JSON.parse(model.get("state") || "{}");
-    if (!state.sections) return;
-    if (!width) {  // read once, and then from the ResizeObserver: reading layout here would force a layout
-      width = body.clientWidth;
-      family = getComputedStyle(root).fontFamily || family;
-    }
-    inks = state.inks || inks;
-    if (note.textContent !== state.note) note.textContent = state.note;
-    if (shape.textContent !== state.shape) shape.textContent = state.shape;
-    unmark();
-    marksOn = state.marks;
-    const seen = new Set();
-    let prev = null;
-    for (const s of state.sections) {
-      let sec = sections.get(s.key);
-      if (!sec) {
-        sec = { node: make("div", "al-part"), head: make("div", "al-section"), row: make("div", "al-row"),
-                items: new Map(), title: null };
-        sec.node.append(sec.head, sec.row);
-        sections.set(s.key, sec);
-      }
-      const title = JSON.stringify([s.title, s.color]);
-      if (sec.title !== title) {
-        sec.head.textContent = "";
-        if (s.color) {
-          const swatch = make("span", "al-swatch");
-          swatch.style.background = s.color;
-          sec.head.append(swatch);
-        }
-        sec.head.append(document.createTextNode(s.title));
-        sec.head.style.display = s.title ? "" : "none";
-        sec.title = title;
-      }
-      sec.node.dataset.key = s.key;
-      place(body, sec.node, prev);
-      prev = sec.node;
-      seen.add(s.key);
-      drawItems(sec, s.items, state.step);
-    }
-    for (const [key, sec] of sections) {
-      if (seen.has(key)) continue;
-      for (const p of sec.items.values()) if (p.type === "heatmap") sight.unobserve(p.node);
-      sec.node.remove();
-      sections.delete(key);
-    }
-    mark(0);
-    root.dataset.step = state.step;
-    root.dataset.marked = marked.reduce((n, p) => n + p.marked.length, 0);
-    if (window.__alDraws) window.__alDraws.push({ step: state.step, ms: performance.now() - start });  // benchmarks
-  }
-
-  function drawItems(sec, items, step) {
-    const seen = new Set();
-    let prev = null;
-    for (const it of items) {
-      let p = sec.items.get(it.key);
-      if (!p || p.type !== it.type) {
-        if (p) p.node.remove();
-        p = it.type === "heatmap" ? makeHeatmap() : makeHtml();
-        sec.items.set(it.key, p);
-        if (p.type === "heatmap") {
-          p.node.__alPanel = p;
-          sight.observe(p.node);
-        }
-      }
-      if (it.type === "heatmap") {
-        if (!p.visible && p.last) p.pending = [it, step];
-        else {
-          p.pending = null;
-          const changed = drawHeatmap(p, it, width || 900, step);
-          p.marked = marksOn ? changed : [];
-          if (p.marked.length) marked.push(p);
-        }
-      } else if (p.html !== it.html) { p.node.innerHTML = it.html; p.html = it.html; }
-      p.node.dataset.name = it.name;
-      p.node.dataset.key = it.key;
-      place(sec.row, p.node, prev);
-      prev = p.node;
-      seen.add(it.key);
-    }
-    for (const [key, p] of sec.items) {
-      if (!seen.has(key)) { if (p.type === "heatmap") sight.unobserve(p.node); p.node.remove(); sec.items.delete(key); }
-    }
-  }
-
-  // Change marks: an outline on the changed cells, dark, then faint, then gone (a table cell's outline needs no
-  // layout, only a repaint of that cell; a canvas is redrawn).
-  function mark(level) {
-    for (const p of marked) {
-      if (p.compact) paintCanvas(p, p.d, p.now, p.geometry, level);
-      else for (const k of p.marked) {
-        const td = p.cells[Math.floor(k / p.last.cols)][k % p.last.cols];
-        td.classList.toggle("al-chg", level < 2);
-        td.classList.toggle("al-chg-faint", level === 1);
-      }
-    }
-    if (level < 2 && marked.length) fading = setTimeout(() => mark(level + 1), MARK_STEP_MS);
-    else marked = [];
-  }
-
-  function unmark() {
-    clearTimeout(fading);
-    for (const p of marked) {
-      if (!p.compact) for (const k of p.marked) {
-        const row = p.cells[Math.floor(k / p.last.cols)], td = row && row[k % p.last.cols];
-        if (td) td.classList.remove("al-chg", "al-chg-faint");
-      }
-      p.marked = [];
-    }
-    marked = [];
-  }
-
-  function schedule() {
-    if (!frame) frame = requestAnimationFrame(draw);
-  }
-
-  // A picture is drawn at once, unless one was drawn in this frame already: then the next frame draws the latest
-  // (so a burst of pictures costs one draw per frame, and a lone picture is not held back a frame).
-  function onState() {
-    if (frame) return;  // a draw is already due, and it reads the latest picture
-    if (drewThisFrame) return schedule();
-    draw();
-    drewThisFrame = true;
-    requestAnimationFrame(() => { drewThisFrame = false; });
-  }
-
-  model.on("change:state", onState);
-  // The output area's width decides which heatmaps show numbers: redraw when it changes.
-  const observer = new ResizeObserver((entries) => {
-    const now = entries[entries.length - 1].contentRect.width;
-    if (now && Math.abs(now - width) > 1) {
-      width = now;
-      schedule();
-    }
-  });
-  observer.observe(body);
-  draw();
-  return () => {
-    clearTimeout(fading);
-    model.off("change:state", onState);
-    observer.disconnect();
-    sight.disconnect();
-    if (frame) cancelAnimationFrame(frame);
-  };
-}
-
-export default { render };

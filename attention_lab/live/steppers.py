@@ -1,193 +1,130 @@
 """Step-by-step widgets for notebooks 10 and 11: generation from the KV cache, and the online softmax.
 
     import attention_lab as al
-    al.decode_view(lang="ko")                               # token by token: the cache, the new row of P and O
-    al.blockwise_view(lang="ko")                            # block by block: the running max, sum and output
-    al.blockwise_view(al.article_example(T=6), block=2)     # a longer example, two Key tokens per block
+    al.decode_view(lang="ko")                                # token by token: the cache, the new row of P and O
+    al.decode_view(al.article_example(kv_heads=1), head=1)  # shared K/V heads (MQA)
+    al.blockwise_view(al.article_example(T=6), block=3)      # block by block: the running max, sum and output
 
-Each lays out ◀ ▶ buttons (and a head choice when there are several heads),
-and renders, as HTML (`attention_lab.html`), the records that
-`kv_cache.decode_steps` or `blockwise.blockwise_steps` return for the trace's
-Q, K, V, heads and mask. They compute nothing themselves.
+Each is an anywidget whose front-end (live/steppers.js, in the explorer's bundle) owns its controls: a T slider
+(1 … 8 for the article's example, which grows from its corner; 1 … T for another trace), ◀ ▶ through the steps,
+a head choice when there are several heads, and for the blockwise widget the block size and the Query row to
+follow through the blocks. Python computes every record once, for every size the controls offer
+(live/stepper_data.py), and sends them as `data`; the browser only selects a record and draws it, with the
+explorer's number formats, colours and heatmaps. So no kernel is on a control's path, and a stored notebook
+reopened without its kernel, or the course site, shows the same widget, live.
+
+For Python: `w.T`, `w.step`, `w.head` (and `w.block`, `w.row`) are the state the page shows, synced both ways;
+`w.picture()` is what the page draws for it, each cell from look.cells as in the figures.
 """
 
-from html import escape
+import anywidget
+import traitlets as t
 
-import ipywidgets as W
-
-from .. import look as style
-from ..look import tables as hm
 from ..look import words as text
 from ..numeric import checks
-from ..numeric.blockwise import blockwise_steps
 from ..numeric.examples import article_example
-from ..numeric.kv_cache import decode_steps
-from ..numeric.trace import AttentionTrace
-
-# The blockwise running values, one column each: (record field, word key, kind for colours and number format).
-RUNNING = (("m_old", "m_old", "scores"), ("m", "m_new", "scores"), ("rescale", "rescale", "weights"),
-           ("l", "running_sum", "values"))
-# How each block updates them (the words of the first line, m ← max(…), are in text.WORDS).
-RULES = ("l ← l · e^(m_old − m) + Σ e^(s − m)", "O_acc ← O_acc · e^(m_old − m) + Σ e^(s − m) · V_j")
+from . import page, stepper_data
 
 
-def _trace(tr):  # -> AttentionTrace: the article's example by default
-    tr = article_example() if tr is None else tr
-    if not isinstance(tr, AttentionTrace):
-        raise ValueError(f"tr: pass a trace, e.g. al.article_example(T=6), got {type(tr).__name__}.")
-    if not tr.scaled:
-        raise ValueError("tr: this trace was made with scaled=False, to show what the √dh prevents; generation and "
-                         "the blockwise softmax divide by √dh. Pass a trace made with scaled=True.")
-    return tr
+class _Asked:
+    """One entry of the synced `state` as an attribute (w.T, w.step, …), checked when set from Python."""
+
+    def __init__(self, lo, hi):  # hi(data) -> the largest value asked for
+        self.lo, self.hi = lo, hi
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, widget, owner=None):
+        return self if widget is None else widget.state[self.name]
+
+    def __set__(self, widget, value):
+        value = checks.whole_number(self.name, value, self.lo, self.hi(widget.config["data"]))
+        widget.state = {**widget.state, self.name: value}
 
 
-class _Stepper(W.VBox):
-    """◀ ▶ through a tuple of records, a head choice when h > 1, one HTML view; subclasses make steps and render."""
+class _Stepper(anywidget.AnyWidget):
+    """One step widget: its records and words as `config`, what it shows as `state`; the page draws (steppers.js).
 
-    def __init__(self, tr, head, lang, controls=()):
-        self.lang, self.L, self.trace = checks.lang(lang), text.table(lang), tr
-        head = checks.whole_number("head", head, 0, tr.h - 1, " Heads count from 0: head=0 is Head 1.")
-        self.steps, self.step, self.redraw_count = (), 0, 0
-        self.head_select = W.Dropdown(options=[(self.L["head_n"].format(n=i + 1), i) for i in range(tr.h)],
-                                      value=head, description=self.L["head"], style={"description_width": "initial"},
-                                      layout=W.Layout(width="170px", display="" if tr.h > 1 else "none"))
-        self.previous_button = W.Button(description=self.L[self.PREVIOUS], layout=W.Layout(width="auto"))
-        self.next_button = W.Button(description=self.L[self.NEXT], layout=W.Layout(width="auto"))
-        self.view = W.HTML()
-        self.head_select.observe(lambda _change: self._redraw(), names="value")
-        self.previous_button.on_click(lambda _button: self._go(self.step - 1))
-        self.next_button.on_click(lambda _button: self._go(self.step + 1))
-        super().__init__(children=[W.HBox([*controls, self.head_select]),
-                                   W.HBox([self.previous_button, self.next_button]), self.view])
+    The model has the explorer's fields (live/page.py), so `page.config_from_model` rebuilds a stored one.
+    """
 
-    def _go(self, step):
-        self.step = min(max(step, 0), len(self.steps) - 1)  # the buttons are disabled at the ends; clamp anyway
-        self._redraw()
+    _esm = t.Unicode(page.esm()).tag(sync=True)
+    _css = t.Unicode(page.bundle()[1]).tag(sync=True)
+    config = t.Dict().tag(sync=True)  # {"kind", "lang", "data", "words"}: sent once
+    state = t.Dict().tag(sync=True)  # {"T", "step", "head", …}: asked for; the page fits it to the sizes
 
-    def _redraw(self):
-        self.redraw_count += 1
-        self.previous_button.disabled = self.step == 0
-        self.next_button.disabled = self.step == len(self.steps) - 1
-        self.view.value = self.render(self.step, self.head_select.value)
+    T = _Asked(1, lambda data: data["Tmax"])
+    step = _Asked(0, lambda data: data["Tmax"] - 1)  # the page shows the last step when there are fewer
+    head = _Asked(0, lambda data: data["h"] - 1)
 
-    def render(self, step, head):  # -> str of HTML
-        raise NotImplementedError
+    def __init__(self, data, head, lang, **state):
+        lang = checks.lang(lang)
+        head = checks.whole_number("head", head, 0, data["h"] - 1, " Heads count from 0: head=0 is Head 1.")
+        config = {"kind": data["kind"], "lang": lang, "data": data, "words": stepper_data.words(lang)}
+        super().__init__(config=config, state={"T": data["T"], "step": 0, "head": head, **state})
 
+    @property
+    def lang(self):
+        return self.config["lang"]
 
-def _row(vector, kind, title, name, col_labels=None):  # [n] -> one-row heatmap fragment
-    return hm.heatmap_html(vector[None, :], kind, title=title, name=name, row_labels=[""], col_labels=col_labels,
-                           row_caption="", col_caption="")
+    @property
+    def data(self):  # -> the records of every size (live/stepper_data.py)
+        return self.config["data"]
 
+    def picture(self):  # -> dict of JSON types: title, notes, panels (each cell's label, fill, ink)
+        """What the page draws for the current state (live/stepper_data.py), for tests and for reading in Python."""
+        return self.PICTURE(self.data, self.state, self.lang)
 
-def _notes(*lines):
-    return "".join(f'<div class="al-note">{escape(line)}</div>' for line in lines)
+    def page_config(self):  # -> the config a page mounts (live/page.py: mount_html, standalone_html)
+        return {**self.config, "state": dict(self.state)}
+
+    def __repr__(self):  # what a stored notebook shows before a kernel runs: one short line in the reader's language
+        return text.say(self.PLAIN, self.lang)
 
 
 class DecodeView(_Stepper):
     """Generation token by token: the cache of K and V rows, the new token's Query, its row of P and O."""
 
-    PREVIOUS, NEXT = "previous_token", "next_token"
+    PLAIN = "decode_plain"
+    PICTURE = staticmethod(stepper_data.decode_picture)
 
     def __init__(self, tr=None, head=0, lang="en"):
-        tr = _trace(tr)
-        if tr.mask_name != "causal":
-            raise ValueError(f"tr: a KV cache needs the causal mask; this trace has mask {tr.mask_name!r}. "
-                             "Pass a trace made with mask='causal'.")
-        super().__init__(tr, head, lang)
-        self.steps = decode_steps(tr.Q, tr.K, tr.V, tr.h, kv_heads=tr.kv_heads)
-        self.add_class("al-decode")
-        self._go(0)
-
-    def render(self, step, head):
-        """Step `step` (token step + 1) for Query head `head`: what the cache holds and the one row computed."""
-        L, tr, record = self.L, self.trace, self.steps[step]
-        n, kv = step + 1, tr.kv_head_of(head)
-        tokens = style.token_labels(n)
-        new_row = (step, None)
-        panels = [
-            _row(record.q[head], "values", L["new_query"].format(t=n), "q"),
-            hm.heatmap_html(record.K_cache[kv], "values", title=L["K_cache"], name="K_cache", highlight=new_row,
-                            row_caption=L["key"], col_caption=""),
-            hm.heatmap_html(record.V_cache[kv], "values", title=L["V_cache"], name="V_cache", highlight=new_row,
-                            row_caption=L["key"], col_caption=""),
-            _row(record.S_scaled_row[head], "scores", L["row_scores"].format(t=n), "S_scaled_row", tokens),
-            _row(record.P_row[head], "weights", L["row_weights"].format(t=n), "P_row", tokens),
-            _row(record.O_row[head], "values", L["row_output"].format(t=n), "O_row"),
-            _row(tr.P[head, step], "weights", L["full_row"].format(t=n), "P_trace"),
-        ]
-        title = f"{L['head_n'].format(n=head + 1)} · {L['decode_step'].format(t=n, T=tr.T)}"
-        notes = [L["cache_size"].format(n=n, values=record.cache_values)]
-        if tr.kv_heads != tr.h:
-            notes.append(L["kv_reads"].format(i=head + 1, j=kv + 1, h=tr.h, g=tr.kv_heads))
-        return hm.page(hm.section(title, *panels, color=style.head_color(head)), _notes(*notes))
-
-
-def block_title(L, k, n, keys):  # words, block number k of n, range of Key indices -> "Block 2 of 3: Key tokens 3–4"
-    """The heading of block k (from 1): its Key tokens numbered from 1, as the article numbers tokens."""
-    if len(keys) == 1:
-        return L["block_of_one"].format(k=k, n=n, keys=keys.start + 1)
-    return L["block_of"].format(k=k, n=n, keys=f"{keys.start + 1}–{keys.stop}")
-
-
-def steps_of(tr, block):  # AttentionTrace, block size -> tuple of BlockStep
-    """The online softmax's records for the trace's Q, K, V, heads and mask, `block` Key tokens at a time."""
-    return blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block, tr.mask, kv_heads=tr.kv_heads)
+        tr = stepper_data.checked_trace(article_example() if tr is None else tr, causal=True)
+        super().__init__(stepper_data.decode_data(tr), head, lang)
 
 
 class BlockwiseView(_Stepper):
-    """The online softmax block by block: block-size slider, ◀ ▶, the running max, sum and output."""
+    """The online softmax block by block: T, block size, ◀ ▶, the Query row to follow, the running values."""
 
-    PREVIOUS, NEXT = "previous_block", "next_block"
+    PLAIN = "blockwise_plain"
+    PICTURE = staticmethod(stepper_data.blockwise_picture)
+    block = _Asked(1, lambda data: data["Tmax"])  # the page shows at most T
+    row = _Asked(0, lambda data: data["Tmax"] - 1)  # the page shows at most token T
 
-    def __init__(self, tr=None, block=1, head=0, lang="en"):
-        tr = _trace(tr)
-        block = checks.whole_number("block", block, 1, tr.T)
-        self.block_slider = W.IntSlider(value=block, min=1, max=tr.T, description=text.table(lang)["block"],
-                                        style={"description_width": "initial"}, layout=W.Layout(width="320px"))
-        super().__init__(tr, head, lang, controls=[self.block_slider])
-        self.block_slider.observe(self._on_block, names="value")
-        self.add_class("al-blockwise")
-        self._on_block()
-
-    def _on_block(self, _change=None):
-        """A new block size: the records of the new blocks, from the first block."""
-        self.steps = steps_of(self.trace, self.block_slider.value)
-        self._go(0)
-
-    def render(self, step, head):
-        """One block's record for one head: its scores, the running max before and after, e^(m_old − m), l, O."""
-        L, tr = self.L, self.trace
-        record, n, k = self.steps[step], len(self.steps), step + 1
-        keys = [str(j + 1) for j in record.keys]
-        panels = [hm.heatmap_html(record.S_block[head], "scores", title=L["block_scores"], name="S_block",
-                                  col_labels=keys, row_caption=L["query"], col_caption=L["key"])]
-        panels += [hm.heatmap_html(getattr(record, field)[head][:, None], kind, title=L[word], name=field,
-                                   col_labels=[""], row_caption="", col_caption="")
-                   for field, word, kind in RUNNING]
-        panels.append(hm.heatmap_html(record.O[head], "values", title=L["running_output"], name="O",
-                                      row_caption="", col_caption=""))
-        last = k == n
-        if last:
-            panels.append(hm.heatmap_html(tr.O[head], "values", title=L["full_output"], name="O_trace",
-                                          row_caption="", col_caption=""))
-        title = f"{L['head_n'].format(n=head + 1)} · {block_title(L, k, n, record.keys)}"
-        return hm.page(hm.section(title, *panels, color=style.head_color(head)),
-                       _notes(L["rule_m"], *RULES, *([L["last_block"]] if last else [])))
+    def __init__(self, tr=None, block=1, head=0, row=None, lang="en"):
+        tr = stepper_data.checked_trace(article_example() if tr is None else tr)
+        block = checks.whole_number("block", block, 1, tr.T, " A block holds that many Key tokens; block=T is one "
+                                                             "block.")
+        row = tr.T - 1 if row is None else checks.whole_number("row", row, 0, tr.T - 1, " Rows count from 0: row=0 "
+                                                                                          "is Query token 1.")
+        super().__init__(stepper_data.blockwise_data(tr), head, lang, block=block, row=row)
 
 
 def decode_view(tr=None, head=0, lang="en"):
-    """The token-by-token generation widget (an ipywidgets VBox) for a causal trace, the article's example by default.
+    """The token-by-token generation widget for a causal trace of at most 8 tokens (the article's example by default).
 
-    head: which Query head to show (0 is Head 1); lang "en" or "ko". The trace's Q, K, V and
-    K/V heads are used; every number comes from kv_cache.decode_steps (and the full row from the trace).
+    head: which Query head to show first (0 is Head 1); lang "en" or "ko". Every number comes from
+    kv_cache.decode_steps, the trace and kv_cache.generation_cost, for every T the T slider offers.
     """
     return DecodeView(tr, head=head, lang=lang)
 
 
-def blockwise_view(tr=None, block=1, head=0, lang="en"):
-    """The online-softmax stepper widget (an ipywidgets VBox) for a trace, the article's example by default.
+def blockwise_view(tr=None, block=1, head=0, row=None, lang="en"):
+    """The online-softmax stepper widget for a trace of at most 8 tokens (the article's example by default).
 
-    block: Key tokens per block (1 … T); head: which head to show (0 is Head 1); lang "en" or "ko".
-    The trace's Q, K, V, heads and mask are used; every number comes from blockwise.blockwise_steps.
+    block: Key tokens per block (1 … T); head: the head shown first (0 is Head 1); row: the Query row followed
+    through the blocks (0-based; default the last token's); lang "en" or "ko". Every number comes from
+    blockwise.blockwise_steps and the trace, for every T and block size the sliders offer.
     """
-    return BlockwiseView(tr, block=block, head=head, lang=lang)
+    return BlockwiseView(tr, block=block, head=head, row=row, lang=lang)

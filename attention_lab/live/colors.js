@@ -1,0 +1,55 @@
+// ---- colors.js: each cell's fill and ink, as attention_lab.look.colors.cell_style chooses them -------------------
+//
+// The colour maps come as the tables they are (look.colors.colour_tables: matplotlib's 256 colours of each map,
+// and the ink that reads on each); a value picks entry min(floor(unit · 256), 255), with the unit value made by
+// the same float operations, in the same order, as cell_style. Masked (−∞) and NaN cells have their own colours.
+
+const COLOURS = LOOK.colours;
+const LUT_SIZE = COLOURS.weights.fill.length;  // 256
+
+function valueRange(kind, matrices) {  // (vmin, vmax): look.colors.value_range over every matrix given
+  if (kind === "weights") return [0, 1];
+  let biggest = 0;
+  for (const m of matrices) for (const row of m) for (const x of row) {
+    if (Number.isFinite(x) && Math.abs(x) > biggest) biggest = Math.abs(x);
+  }
+  const vmax = Math.max(biggest, 1);
+  return [-vmax, vmax];
+}
+
+// One matrix's cells: {labels, fill (#rrggbb without #), ink ("1" dark, "0" light), masked} per cell, row-major.
+function cellStyle(matrix, kind, range) {
+  const [vmin, vmax] = range || valueRange(kind, [matrix]);
+  const scale = Math.max(Math.abs(vmin), Math.abs(vmax));  // divided first, as cell_style does
+  const lo = vmin / scale, span = vmax / scale - vmin / scale;
+  const table = COLOURS[kind];
+  const labels = [], fill = [], ink = [], masked = [];
+  for (const row of matrix) for (const x of row) {
+    labels.push(formatValue(x, kind));
+    if (x === -Infinity || Number.isNaN(x)) {
+      const own = x === -Infinity ? COLOURS.masked : COLOURS.nan;
+      fill.push(own.fill);
+      ink.push(own.ink);
+      masked.push(x === -Infinity ? "1" : "0");
+      continue;
+    }
+    const unit = Math.min(Math.max((x / scale - lo) / span, 0), 1);
+    const k = Math.min(Math.floor(unit * LUT_SIZE), LUT_SIZE - 1);
+    fill.push(table.fill[k]);
+    ink.push(table.ink[k]);
+    masked.push("0");
+  }
+  return { labels, fill, ink, masked };
+}
+
+function inkColour(flag) {  // "1": dark text, "0": light text (look.colors.INK_DARK, INK_LIGHT)
+  return COLOURS.inks[flag === "1" ? 1 : 0];
+}
+
+function headColour(i) {
+  return COLOURS.heads[i % COLOURS.heads.length];
+}
+
+function kvHeadColour(j, h, g) {  // a K/V head's colour: that of the first Query head it serves
+  return headColour(j * (h / g));
+}

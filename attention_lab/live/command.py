@@ -1,0 +1,52 @@
+"""An explorer as one page that needs no Python: `python -m attention_lab.explorer --out FILE`.
+
+    python -m attention_lab.explorer --out explorer.html                       # every stage, English
+    python -m attention_lab.explorer --out softmax.html --lang ko --view softmax   # notebook 05's view, Korean
+    python -m attention_lab.explorer --out m.html --view masks --T 6 --mask sliding:window=2 --queries 2
+
+The page holds its script, styles and numbers inline and makes no network request: it works from file://,
+offline, and a blog embeds it with an <iframe src="softmax.html" width="100%" height="900">. The views of
+notebooks 01–06 ("heads", "scores", "scaling", "mask", "softmax", "weighted_sum") are the article's figures
+made live. The options are the explorer's arguments (`al.explorer`); --mask is NAME:PARAM=VALUE as for
+`python -m attention_lab.figures`. Every error is one line on stderr, exit status 2.
+"""
+
+import sys
+from pathlib import Path
+
+from ..figures.options import ArgumentError, _Parser, command_status, parse_mask
+from ..numeric.masks import ALIGNS
+from .views import LIMITS, MAX_SEED, VIEWS
+
+
+def parse_args(argv):
+    parser = _Parser(prog="python -m attention_lab.explorer",
+                     description="Write the explorer as one HTML page that works offline, with no Python.")
+    parser.add_argument("--out", required=True, type=Path, help="the HTML file to write")
+    parser.add_argument("--lang", default="en", choices=("en", "ko"), help="language of the page (default: en)")
+    parser.add_argument("--view", default="all", choices=tuple(VIEWS), help="what it shows (default: all)")
+    for name, (lo, hi) in LIMITS.items():
+        parser.add_argument(f"--{name}", type=int, help=f"{lo} … {hi}")
+    parser.add_argument("--d", type=int, help="model width h·dh (give --d or --dh)")
+    parser.add_argument("--kv-heads", type=int, help="K/V heads shared by the Query heads, dividing h")
+    parser.add_argument("--queries", type=int, help="Query tokens T_q ≤ T: the last T_q tokens' Query rows")
+    parser.add_argument("--align", default="bottom-right", choices=ALIGNS, help="where the Query rows sit")
+    parser.add_argument("--seed", type=int, help=f"a random example from this seed (0 … {MAX_SEED})")
+    parser.add_argument("--mask", help="NAME:PARAM=VALUE…, e.g. sliding:window=2 (default: the view's)")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    """Write the page; print its path; return 0, or 2 with a one-line message on stderr."""
+    from .widget import _VIEW_MASK, Explorer
+
+    def body():
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+        mask = _VIEW_MASK if args.mask is None else parse_mask(args.mask, args.align)
+        ex = Explorer(T=args.T, d=args.d, h=args.h, dh=args.dh, kv_heads=args.kv_heads, queries=args.queries,
+                      align=args.align, seed=args.seed, mask=mask, lang=args.lang, view=args.view)
+        if str(args.out) in ("", ".") or args.out.is_dir():
+            raise ArgumentError(f"--out: give a file name such as explorer.html, got {str(args.out)!r}.")
+        print(ex.save_html(str(args.out)))
+
+    return command_status(body, "the page")

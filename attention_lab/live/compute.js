@@ -1,0 +1,157 @@
+// ---- compute.js: Core Attention in the browser, walking the pipeline's stages as the Python trace does ----------
+//
+// LOOK.stages is attention_lab.numeric.pipeline.PIPELINE as data (name, inputs, kind, …); COMPUTE holds how each
+// stage is computed from the stages before it, as numeric/core.py computes it. A stage of the pipeline with no
+// entry here is an error on screen (and fails tests/test_live_parity.py): the browser never shows a stage it does
+// not compute. Matrices are arrays of rows; per-head stages are arrays of matrices, one per head.
+
+const STAGE_LIST = LOOK.stages;
+const STAGE = Object.fromEntries(STAGE_LIST.map((s) => [s.name, s]));
+
+const matmulT = (A, B) => A.map((a) => B.map((b) => a.reduce((sum, x, k) => sum + x * b[k], 0)));  // A Bᵀ
+const matmul = (A, B) => A.map((a) => B[0].map((_, c) => a.reduce((sum, x, k) => sum + x * B[k][c], 0)));  // A B
+const splitHeads = (X, n) => {  // (T, n·dh) -> (n, T, dh): head i takes columns i·dh … (i+1)·dh − 1
+  const dh = X[0].length / n;
+  return Array.from({ length: n }, (_, i) => X.map((row) => row.slice(i * dh, (i + 1) * dh)));
+};
+const rowExponentials = (m) => m.map((row) => {  // core.row_exponentials: exp(s − the row's max); −∞ → 0
+  let max = Math.max(...row);
+  if (max === -Infinity) max = 0;
+  return row.map((x) => Math.exp(x - max));
+});
+const normalizeRows = (m) => m.map((row) => {  // core.normalize_rows: a row of zeros stays 0
+  const sum = row.reduce((s, x) => s + x, 0);
+  return row.map((x) => x / (sum === 0 ? 1 : sum));
+});
+const addMask = (m, M) => m.map((row, i) => row.map((x, j) => x + M[i][j]));
+
+const COMPUTE = {
+  Qh: (Q, c) => splitHeads(Q, c.h),
+  Kh: (K, c) => splitHeads(K, c.g),
+  Vh: (V, c) => splitHeads(V, c.g),
+  S: (Qh, Kh, c) => Qh.map((q, i) => matmulT(q, Kh[c.kv[i]])),
+  S_scaled: (S, c) => S.map((m) => m.map((row) => row.map((x) => x / Math.sqrt(c.scaled ? c.dh : 1)))),
+  M: (c) => c.allowed.map((row) => row.map((ok) => (ok ? 0 : -Infinity))),
+  S_masked: (S_scaled, M) => S_scaled.map((m) => addMask(m, M)),
+  E: (S_masked) => S_masked.map(rowExponentials),
+  P: (E) => E.map(normalizeRows),
+  P_unscaled: (S, M) => S.map((m) => normalizeRows(rowExponentials(addMask(m, M)))),
+  O: (P, Vh, c) => P.map((p, i) => matmul(p, Vh[c.kv[i]])),
+  H: (O) => O[0].map((_, t) => O.flatMap((o) => o[t])),
+};
+
+// Every stage for Q, K, V and the config {h, g, dh, kv, allowed, scaled}: {name: array}, in the pipeline's order.
+function runPipeline(inputs, c) {
+  const arrays = { ...inputs };
+  for (const stage of STAGE_LIST) {
+    if (!stage.computed) continue;
+    const compute = COMPUTE[stage.name];
+    if (!compute) throw new Error(`the browser does not compute the stage ${stage.name}`);
+    arrays[stage.name] = compute(...stage.inputs.map((n) => arrays[n]), c);
+  }
+  return arrays;
+}
+
+// A stage's matrix for Query head i (pipeline.Stage.matrix).
+function stageMatrix(tr, name, i) {
+  const s = STAGE[name], value = tr.arrays[name];
+  if (s.heads === "query") return value[i];
+  if (s.heads === "kv") return value[tr.kv[i]];
+  return value;
+}
+
+// ---- the examples: values per (token, head, component), as numeric/examples.py makes them -----------------------
+
+const M64 = (1n << 64n) - 1n;
+const GOLDEN = 0x9E3779B97F4A7C15n;
+function mix(x) {  // SplitMix64's finaliser (examples._mix), with wrap-around multiplication
+  x = ((x ^ (x >> 30n)) * 0xBF58476D1CE4E5B9n) & M64;
+  x = ((x ^ (x >> 27n)) * 0x94D049BB133111EBn) & M64;
+  return x ^ (x >> 31n);
+}
+const stepKey = (key, coordinate) => mix(key ^ ((BigInt(coordinate) + GOLDEN) & M64));
+
+const seeded = new Map();  // seed -> {Q, K, V}: flat (T, h, dh) at the largest sizes, made once per seed
+function seedValues(seed, sizes) {  // examples.cell_values for matrices 0, 1, 2 with low = −2, high = 2
+  if (!seeded.has(seed)) {
+    const out = {};
+    ["Q", "K", "V"].forEach((name, matrix) => {
+      const values = new Array(sizes.T * sizes.h * sizes.dh);
+      const k0 = stepKey(BigInt(seed), matrix);
+      let n = 0;
+      for (let t = 0; t < sizes.T; t++) {
+        const k1 = stepKey(k0, t);
+        for (let hd = 0; hd < sizes.h; hd++) {
+          const k2 = stepKey(k1, hd);
+          for (let c = 0; c < sizes.dh; c++) values[n++] = Number(stepKey(k2, c) % 5n) - 2;
+        }
+      }
+      out[name] = values;
+    });
+    if (seeded.size > 32) seeded.clear();
+    seeded.set(seed, out);
+  }
+  return seeded.get(seed);
+}
+
+// (T, heads·dh) from flat (T_max, h_max, dh_max) values: the corner every size grows from.
+function corner(values, sizes, T, heads, dh) {
+  return Array.from({ length: T }, (_, t) => {
+    const row = [];
+    for (let hd = 0; hd < heads; hd++) {
+      for (let c = 0; c < dh; c++) row.push(values[(t * sizes.h + hd) * sizes.dh + c]);
+    }
+    return row;
+  });
+}
+
+// ---- masks: the registry's tables (live/data.py), one row per position ------------------------------------------
+
+function paramKey(value) {
+  return Array.isArray(value) ? value.join("+") : String(value);
+}
+
+function rowsOf(hex, T_k) {  // "00010003…" -> [[bool × T_k] per row]
+  const rows = [];
+  for (let r = 0; r < hex.length / 4; r++) {
+    const bits = parseInt(hex.slice(4 * r, 4 * r + 4), 16);
+    rows.push(Array.from({ length: T_k }, (_, j) => ((bits >> j) & 1) === 1));
+  }
+  return rows;
+}
+
+// Which Key tokens each of T_q Query rows may see: the table's rows at the Query rows' positions.
+function allowedOf(data, on) {
+  if (on.mask === "custom") return rowsOf(data.own.mask, on.T);
+  const table = data.masks[on.mask].tables[on.T - 1][on.params.map(paramKey).join(";")];
+  const square = rowsOf(table, on.T);
+  const first = on.align === "bottom-right" ? on.T - on.T_q : 0;
+  return square.slice(first, first + on.T_q);
+}
+
+// The trace of what is on screen: {arrays, T_q, T, h, dh, g, kv} (numeric.trace.attention_trace).
+function traceOf(on, data, scaled = true) {
+  let Q, K, V;
+  if (data.own) {
+    ({ Q, K, V } = data.own);
+  } else {
+    const values = on.source === "article" ? data.article : seedValues(on.seed, data.sizes);
+    Q = corner(values.Q, data.sizes, on.T, on.h, on.dh).slice(on.T - on.T_q);
+    K = corner(values.K, data.sizes, on.T, on.g, on.dh);
+    V = corner(values.V, data.sizes, on.T, on.g, on.dh);
+  }
+  const kv = Array.from({ length: on.h }, (_, i) => Math.floor(i / (on.h / on.g)));
+  const c = { h: on.h, g: on.g, dh: on.dh, kv, scaled, allowed: allowedOf(data, on) };
+  const arrays = runPipeline({ Q, K, V }, c);
+  const finite = (m) => m.every((row) => row.every(Number.isFinite));
+  if (!arrays.S.every(finite) || !finite(arrays.H)) return { overflow: true };
+  return { arrays, T_q: on.T_q, T: on.T, h: on.h, dh: on.dh, g: on.g, kv, d: on.h * on.dh };
+}
+
+function shapesText(tr) {  // AttentionTrace.shapes()
+  const { T_q, T, d, h, dh, g } = tr;
+  const tokens = T_q === T ? `T=${T_q}` : `T_q=${T_q} · T_k=${T}`;
+  const kv = g !== h || T_q !== T ? ` · K/V heads g=${g} · K, V (${T}×${g * dh})` : "";
+  return `${tokens} · d=${d} · h=${h} · dh=${dh}${kv} · Q (${T_q}×${d}) → S (${h}×${T_q}×${T}) `
+    + `→ P (${h}×${T_q}×${T}) → O (${h}×${T_q}×${dh}) → H (${T_q}×${d})`;
+}

@@ -1,0 +1,143 @@
+"""The explorer's controls: which ones a view offers, what each shows for a state, and their Python handles.
+
+`control_specs(spec, state, on, lang, data)` lists every control on the page, in order, as plain data: its name
+(the page's `data-control`), type ("range", "select", "text", "check", "button"), label, value, choices or bounds,
+and whether it is shown now. The page builds the same list (live/controls.js), and the parity test compares them.
+`Control` is the Python handle of one (`ex.controls["T"].value = 5` moves the page).
+"""
+
+from ..look import words as text
+from ..numeric import checks
+from ..numeric.masks import ALIGNS, Lengths
+from ..numeric.pipeline import STAGES
+from .data import param_key
+from .state import offered_masks, param_names, param_value
+from .views import LIMITS
+
+GROUPS = ("source", "sizes", "mask", "picks", "edit")  # the rows of controls, in order
+
+
+def _tokens(first, n):  # -> [[index, label]] for n rows whose first token is `first` (1-based)
+    return [[i, str(first + i)] for i in range(n)]
+
+
+def control_specs(spec, state, on, lang, own=None):  # -> [dict]
+    """Every control of the page for `state` (resolved as `on`), in the page's order."""
+    L = text.table(lang)
+    out = []
+
+    def add(group, name, kind, value, *, options=None, lo=None, hi=None, visible=True):
+        label = L[_LABEL.get(name) or (f"param.{name}" if "." in name else name)]
+        out.append({"group": group, "name": name, "type": kind, "label": label, "value": value, "options": options,
+                    "min": lo, "max": hi, "visible": visible})
+
+    if own is None:
+        add("source", "source", "select", on.source, options=[["article", L["article"]], ["random", L["random"]]])
+        add("source", "seed", "text", str(on.seed))
+        add("source", "reset", "button", None)
+        for name in LIMITS:
+            add("sizes", name, "range", state[name], lo=LIMITS[name][0], hi=LIMITS[name][1])
+        if spec.kv_control:
+            add("sizes", "kv_heads", "select", on.g, options=[[g, str(g)] for g in checks.divisors(on.h)],
+                visible=on.h > 1)
+        if spec.queries:
+            add("sizes", "queries", "range", on.T_q, lo=1, hi=on.T)
+    offered = offered_masks(spec, state["mask"])
+    if offered:
+        add("mask", "mask", "select", on.mask.name, options=[[m, L[f"mask.{m}"]] for m in offered])
+        if spec.queries:
+            add("mask", "align", "select", state["align"], options=[[a, L[f"align.{a}"]] for a in ALIGNS])
+        for name, p in param_names(offered).items():
+            value = param_value(p, state.get(name), on.T)
+            shown = name.split(".")[0] == on.mask.name
+            if isinstance(p, Lengths):
+                add("mask", name, "select", list(value), options=[[list(v), p.text(v)] for v in p.values(on.T)],
+                    visible=shown)
+            else:
+                add("mask", name, "range", value, lo=p.bounds(on.T)[0], hi=p.bounds(on.T)[1], visible=shown)
+    if spec.has_heads:
+        heads = [[i, L["head_n"].format(n=i + 1)] for i in range(on.h)] + ([[-1, L["all_heads"]]] if on.h > 1 else [])
+        add("picks", "head", "select", on.head, options=heads)
+        if spec.compared:
+            add("picks", "compare", "select", on.compare, options=[[n, L[f"stage.{n}"]] for n in spec.compared],
+                visible=on.head == -1)
+    picked = {"query": (on.query, _tokens(on.first_query, on.T_q)), "key": (on.key, _tokens(1, on.T)),
+              "row": (on.row, _tokens(on.first_query, on.T_q))}
+    for name in spec.picks:
+        add("picks", name, "select", picked[name][0], options=picked[name][1])
+    add("picks", "marks", "check", on.marks)
+    if own is not None:
+        matrix = state["edit_matrix"]
+        rows = own[matrix].shape[0]
+        token = min(state["edit_token"], rows - 1)
+        add("edit", "edit_matrix", "select", matrix, options=[[m, m] for m in "QKV"])
+        add("edit", "edit_token", "select", token, options=_tokens(on.first_query if matrix == "Q" else 1, rows))
+        add("edit", "edit_row", "text", None)
+        add("edit", "apply", "button", None)
+    return out
+
+
+_LABEL = {"query": "pick_query", "key": "pick_key", "row": "pick_row", "edit_matrix": "edit", "edit_token": "token",
+          "edit_row": "edit_label"}
+
+
+def pick_of(name, i, j, state, spec):  # -> the state after a click (or arrow key) on cell (i, j) of stage `name`
+    """A click on a cell sets the cell the dot product breaks down and the row the other breakdowns follow."""
+    stage = STAGES.get(name) if isinstance(name, str) else None
+    if stage is None or not stage.highlight:
+        return state
+    moved = {"query": i, "row": i}
+    if stage.axes[1] == "key":
+        moved["key"] = j
+    return {**state, **moved}
+
+
+class Control:
+    """The Python handle of one control of the page: read `value`, set it, and the page follows (and the reverse).
+
+    Choices are `options` [(label, value)] for a select, `min`/`max` for a range; `visible` says whether the page
+    shows it now (a mask's parameters only while their mask is chosen; K/V heads only when h > 1).
+    """
+
+    def __init__(self, explorer, name):
+        self._explorer, self.name = explorer, name
+
+    def _spec(self):
+        return self._explorer._control_spec(self.name)
+
+    @property
+    def value(self):
+        if self.name == "edit_row":
+            return self._explorer._edit_text()
+        if self.name == "seed":  # a text box on the page (it says what it did with "abc"), a number here
+            return int(self._spec()["value"])
+        return _as_python(self._spec()["value"])
+
+    @value.setter
+    def value(self, value):
+        self._explorer._set(self.name, value)
+
+    @property
+    def options(self):  # -> [(label, value)], as ipywidgets lists them
+        return [(label, _as_python(value)) for value, label in self._spec()["options"] or ()]
+
+    min = property(lambda self: self._spec()["min"])
+    max = property(lambda self: self._spec()["max"])
+    description = property(lambda self: self._spec()["label"])
+    visible = property(lambda self: self._spec()["visible"])
+    type = property(lambda self: self._spec()["type"])
+
+    def click(self):
+        """Press a button ("reset", "apply")."""
+        self._explorer._set(self.name, None)
+
+    def __repr__(self):
+        return f"Control({self.name!r}, value={self.value!r})"
+
+
+def _as_python(value):  # lengths travel as lists; the handle gives tuples, as masks.Lengths does
+    return tuple(value) if isinstance(value, list) else value
+
+
+def param_option_key(value):  # the page's <option value> of a choice
+    return param_key(value) if isinstance(value, (list, tuple)) else str(value)

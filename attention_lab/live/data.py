@@ -1,0 +1,106 @@
+"""What the browser gets once: the visual language as data, the pipeline's table, and an explorer's numbers.
+
+`look_data()` goes into the bundle (one copy per page or site): the colour tables (`look.colors.colour_tables`),
+the number-format rules (`look.formats.RULES`), the words the front-end shows (both languages), the pipeline's
+stages (name, inputs, kind, heads, axes, highlight: the browser walks the same list) and the registry's masks'
+parameters. `explorer_data(spec, own)` is one explorer's own data: the article's example values per (token,
+head, component) at the largest sizes (the browser slices the corner it shows; a seed's values it makes itself,
+by the same hash as `numeric.examples.cell_values`), and the mask tables of the masks its view offers.
+
+A mask table is `Mask(name, **params).allowed(T, T)` for every T ≤ 16 and every value its control offers
+(`Param.values(T)`, `Lengths.values(T)`): one row per position, four hex digits (bit j: may see Key token j).
+With T_q < T Query tokens the browser takes rows T − T_q … T − 1 (bottom-right) or 0 … T_q − 1 (top-left):
+a mask's rule is over positions, so those rows are `allowed(T_q, T)` (tests/test_live_data.py checks it).
+"""
+
+import functools
+import itertools
+
+import numpy as np
+
+from ..look import colors, formats
+from ..look import words as text
+from ..numeric import masks
+from ..numeric.examples import example_qkv
+from ..numeric.masks import MASKS, Lengths, Mask
+from ..numeric.pipeline import PIPELINE
+from .views import LIMITS, MAX_SEED
+
+WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
+
+
+def _explorer_words():  # -> the keys the front-end shows: the live words and the registries'
+    from ..look.words import live
+
+    return [k for k in text.WORDS if k in live.WORDS or k.startswith(WORD_PREFIXES)]
+
+
+@functools.cache
+def look_data():  # -> dict of JSON types, the same for every explorer
+    """The visual language, the words and the pipeline as data, for the bundle."""
+    keys = _explorer_words()
+    stages = [{"name": s.name, "inputs": list(s.inputs), "kind": s.kind, "heads": s.heads, "axes": list(s.axes),
+               "highlight": s.highlight, "path": s.path, "computed": s.compute is not None} for s in PIPELINE]
+    return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
+            "words": {lang: {k: text.table(lang)[k] for k in keys} for lang in text.LANGS},
+            "limits": LIMITS, "maxSeed": MAX_SEED, "aligns": list(masks.ALIGNS), "font": _font_steps()}
+
+
+def _font_steps():  # -> [[columns up to, px], …]: look.tables.font_px as data
+    from ..look.tables import font_px
+
+    steps, last = [], None
+    for n in range(1, 65):
+        if font_px(n) != last:
+            if steps:
+                steps[-1][0] = n - 1
+            steps.append([n, font_px(n)])
+            last = font_px(n)
+    steps[-1][0] = 10**6
+    return steps
+
+
+def param_key(value):  # 3 -> "3"; (3, 2) -> "3+2"
+    return "+".join(map(str, value)) if isinstance(value, (tuple, list)) else str(value)
+
+
+def _rows_hex(allowed):  # [T, T] bool -> "000100030007…": four hex digits a row, bit j for Key token j
+    weights = 1 << np.arange(allowed.shape[1])
+    return "".join(f"{int(bits):04x}" for bits in (allowed * weights).sum(axis=1))
+
+
+@functools.cache
+def mask_tables(name):  # -> {"params": […], "tables": [per T: {key: rows}], "options": [per T: [[key, label], …]]}
+    """Every table of one mask for T = 1 … 16 and every parameter value its controls offer."""
+    kind = MASKS[name]
+    params = [{"name": p.name, "type": "lengths", "most": p.most_parts} if isinstance(p, Lengths) else
+              {"name": p.name, "type": "int", "lo": p.lo, "hiT": p.hi_T, "default": p.default} for p in kind.params]
+    tables, options = [], []
+    for T in range(1, LIMITS["T"][1] + 1):
+        per = {}
+        for values in itertools.product(*(p.values(T) for p in kind.params)):
+            spec = Mask(name, **{p.name: v for p, v in zip(kind.params, values, strict=True)})
+            per[";".join(map(param_key, values))] = _rows_hex(spec.allowed(T, T))
+        tables.append(per)
+        options.append([[[param_key(v), p.text(v)] for v in p.values(T)] if isinstance(p, Lengths) else None
+                        for p in kind.params])
+    return {"params": params, "tables": tables, "options": options}
+
+
+@functools.cache
+def article_values():  # -> {"Q", "K", "V"}: lists of ints, (T, h, dh) = (16, 8, 8) flattened in that order
+    T, h, dh = LIMITS["T"][1], LIMITS["h"][1], LIMITS["dh"][1]
+    return {n: X.astype(int).ravel().tolist() for n, X in zip("QKV", example_qkv(T, h * dh, h), strict=True)}
+
+
+def explorer_data(offered, own=None):  # -> dict of JSON types: one explorer's numbers
+    """The example values (or your own Q, K, V and mask) and the tables of the masks offered."""
+    data = {"masks": {name: mask_tables(name) for name in offered if name in MASKS and MASKS[name].rule},
+            "sizes": {"T": LIMITS["T"][1], "h": LIMITS["h"][1], "dh": LIMITS["dh"][1]}}
+    if own is None:
+        data["article"] = article_values()
+    else:
+        data["own"] = {n: np.asarray(own[n], dtype=float).tolist() for n in "QKV"}
+        if own.get("mask") is not None:
+            data["own"]["mask"] = _rows_hex(np.asarray(own["mask"], dtype=bool))
+    return data

@@ -1,0 +1,119 @@
+// ---- formats.js: every number format, as attention_lab.look.formats writes it (from its RULES) ----------------
+//
+// format_value, format_approx, format_row, dot_product_text and equals, label for label. Python's f-strings round
+// an exact tie half to even (0.0625 to 3 decimals is "0.062", 0.125 to 2 is "0.12"), where toFixed, toPrecision
+// and toExponential round it away from zero: each rounding below asks for 21 more digits, and when those show an
+// exact tie ("5" and twenty zeros; a double's tie at these digits is exact in far fewer) whose rounded-up last
+// digit is odd, keeps the truncated digits instead. tests/test_live_parity.py holds every label to Python's.
+
+const RULES = LOOK.rules;
+const TIE = "5" + "0".repeat(20);
+const DIGITS = "0123456789-";
+
+function signed(text) {  // "-" as the typographic minus; "−0" is "0"
+  text = text.replace(/-/g, RULES.minus);
+  return text === RULES.minus + "0" ? "0" : text;
+}
+
+function oddEnd(text) {
+  return Number(text[text.length - 1]) % 2 === 1;
+}
+
+function stripZeros(text) {  // Python's text.rstrip("0").rstrip(".") on a number with a decimal point
+  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+}
+
+// The first n significant digits of a plain decimal string, the rest cut off (not rounded).
+function cutSignificant(text, n) {
+  let seen = 0, started = false, k = 0;
+  for (; k < text.length && seen < n; k++) {
+    const c = text[k];
+    if (c >= "0" && c <= "9") {
+      if (c !== "0") started = true;
+      if (started) seen++;
+    }
+  }
+  return text.slice(0, k);
+}
+
+function fixedPy(x, d) {  // Python's f"{x:.{d}f}" for a finite |x| < 1e21
+  const a = Math.abs(x);
+  let text = a.toFixed(d);
+  const exact = a.toFixed(d + 21);
+  if (exact.endsWith(TIE) && oddEnd(text)) text = exact.slice(0, exact.length - 21).replace(/\.$/, "");
+  return (x < 0 ? "-" : "") + text;
+}
+
+function roundPy(x) {  // Python's round(x) to a whole number: half to even
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 ? 2 * Math.round(x / 2) : r;
+}
+
+function superscript(n) {
+  return String(n).split("").map((c) => RULES.superscripts[DIGITS.indexOf(c)]).join("");
+}
+
+function powerOfTen(x, digits) {  // 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×10³⁰⁰" (Python's f"{x:.3e}", then tidied)
+  const a = Math.abs(x), d = digits - 1;
+  let [mantissa, exponent] = a.toExponential(d).split("e");
+  const [exactMantissa, exactExponent] = a.toExponential(Math.min(100, d + 21)).split("e");
+  if (exactMantissa.replace(".", "").slice(d + 1) === TIE && oddEnd(mantissa)) {
+    mantissa = exactMantissa.slice(0, d ? d + 2 : 1);
+    exponent = exactExponent;
+  }
+  return signed((x < 0 ? "-" : "") + stripZeros(mantissa)) + RULES.timesTen + superscript(Number(exponent));
+}
+
+function formatValue(x, kind = "values") {  // one cell's label: look.formats.format_value
+  if (Number.isNaN(x)) return RULES.nan;
+  if (!Number.isFinite(x)) return x < 0 ? RULES.negInf : RULES.inf;
+  if (Math.abs(x) >= RULES.powersFrom) return powerOfTen(x, RULES.approxDigits);
+  const whole = Math.round(x);  // within wholeWithin of a whole number there is no tie to break
+  if (Math.abs(x - whole) < RULES.wholeWithin) return signed(String(whole));
+  let text = fixedPy(x, RULES.decimals[kind]);
+  if (!RULES.keepZeros.includes(kind)) text = stripZeros(text);
+  return signed(text);
+}
+
+function generalPy(x, p) {  // Python's f"{x:.{p}g}" for 1e-4 ≤ |x| < 10^p; null when Python would write an exponent
+  const a = Math.abs(x);
+  let text = a.toPrecision(p);
+  const exact = a.toPrecision(p + 21);
+  if (exact.replace(".", "").replace(/^0+/, "").slice(p) === TIE && oddEnd(text)) text = cutSignificant(exact, p);
+  if (text.includes("e")) return null;  // 9999.7 rounds to 10⁴: format_approx writes it whole
+  return (x < 0 ? "-" : "") + stripZeros(text);
+}
+
+function formatApprox(x) {  // a display number of 4 significant digits: look.formats.format_approx
+  if (!Number.isFinite(x) || x === 0) return formatValue(x);
+  const a = Math.abs(x);
+  if (a >= RULES.powersFrom || a < RULES.approxSmallBelow) return powerOfTen(x, RULES.approxDigits);
+  const general = a >= RULES.approxWholeFrom ? null : generalPy(x, RULES.approxDigits);
+  return signed(general === null ? String(roundPy(x)) : general);
+}
+
+function formatRow(row, kind = "values") {  // [3, 1.5, −∞]
+  return "[" + Array.from(row, (x) => formatValue(x, kind)).join(", ") + "]";
+}
+
+function dotProductText(q, k) {  // −1·1 + 1·(−1) + 1·2 + 2·1
+  const factor = (x, bracket) => {
+    const text = formatValue(x);
+    return bracket && x < 0 ? `(${text})` : text;
+  };
+  return Array.from(q, (a, n) => `${factor(a, n > 0)}\u00b7${factor(k[n], true)}`).join(" + ");
+}
+
+function parseLabel(text) {  // a label back to the number it shows
+  if (text.includes(RULES.timesTen)) {
+    const [mantissa, exponent] = text.split(RULES.timesTen);
+    const e = Number(exponent.split("").map((c) => DIGITS[RULES.superscripts.indexOf(c)]).join(""));
+    return parseLabel(mantissa) * 10 ** e;
+  }
+  return Number(text.replace(RULES.minus, "-").replace("∞", "Infinity").replace(/,/g, ""));
+}
+
+function equalsSign(x, text) {  // "=" when the label shows x exactly, "≈" when it is rounded
+  const shown = parseLabel(text);
+  return shown === x || Math.abs(shown - x) <= 1e-9 * Math.max(1, Math.abs(x)) ? "=" : "≈";
+}

@@ -1,0 +1,215 @@
+// ---- heatmap.js: one heatmap as a <table>, built once, then patched cell by cell ---------------------------------
+//
+// Each heatmap fits the width it is given: its numbers at the size look.tables.font_px gives (smaller while they
+// do not fit, down to 9 px), else colours only (each value still in the cell's tooltip and its accessible name).
+// The table is a grid: one cell takes the Tab focus, the arrow keys move it and pick the cell, a click picks it;
+// a screen reader reads a cell as "Query 토큰 3, Key 토큰 1: 2".
+
+const widths = new Map();
+let ruler = null;
+function textWidth(text, px) {  // in the page's own font, measured once per (size, text)
+  const key = px + "|" + text;
+  let w = widths.get(key);
+  if (w === undefined) {
+    ruler = ruler || document.createElement("canvas").getContext("2d");
+    ruler.font = `${px}px system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans KR", sans-serif`;
+    w = ruler.measureText(text).width;
+    if (widths.size > 20000) widths.clear();
+    widths.set(key, w);
+  }
+  return w;
+}
+
+function fontPx(cols) {  // look.tables.font_px
+  return LOOK.font.find(([upTo]) => cols <= upTo)[1];
+}
+
+// How a heatmap fits in `width` px: its font size, the corner column, each cell column, and whether it shows numbers.
+function fitOf(item, labels, width) {
+  const cols = item.colLabels.length;
+  const longest = Math.max(...labels.map((l) => l.length));
+  const wide = labels.filter((l) => l.length >= longest - 1);
+  for (let px = fontPx(cols); px >= 9; px--) {
+    const corner = Math.ceil(Math.max(2.2 * px, textWidth(item.rowLabels[item.rowLabels.length - 1], 0.9 * px) + 8,
+      item.rowCap ? textWidth(item.rowCap + " ↓", 0.85 * px) + 8 : 0));
+    const cell = Math.ceil(Math.max(2.2 * px, Math.max(...wide.map((l) => textWidth(l, px))) + 8));
+    if (corner + cols * (cell + 1) + 4 <= width) return { px, corner, cell, compact: false };
+  }
+  const corner = Math.ceil(Math.max(20, item.rowCap ? textWidth(item.rowCap + " ↓", 8) + 6 : 0));
+  return { px: 9, corner, cell: Math.max(3, Math.min(14, Math.floor((width - corner - 4) / cols) - 1)), compact: true };
+}
+
+class Heatmap {
+  constructor(owner, id) {
+    this.owner = owner;
+    this.node = document.createElement("div");
+    this.node.className = "al-hm";
+    this.title = document.createElement("div");
+    this.title.className = "al-title";
+    this.title.id = id;
+    this.table = document.createElement("table");
+    this.table.className = "al-grid";
+    this.table.setAttribute("role", "grid");
+    this.table.setAttribute("aria-labelledby", id);
+    this.thead = this.table.createTHead();
+    this.tbody = this.table.createTBody();
+    this.node.append(this.title, this.table);
+    this.cells = [];  // every cell, row by row; each keeps what it shows (alLabel, alFill, alInk, alMasked)
+    this.focusAt = [0, 0];
+    this.table.addEventListener("click", (e) => this.clicked(e));
+    this.table.__alKeydown = (e) => this.key(e);  // mount.js routes the keys pressed in a view
+  }
+
+  header(item) {  // the caption row and the column labels (rebuilt only when they change)
+    this.thead.textContent = "";
+    const cols = item.colLabels.length;
+    if (item.colCap) {
+      const tr = this.thead.insertRow();
+      tr.insertCell().className = "al-corner";
+      const th = document.createElement("th");
+      th.className = "al-colcap";
+      th.colSpan = cols;
+      th.scope = "colgroup";
+      th.textContent = item.colCap + " →";
+      tr.append(th);
+    }
+    const head = this.thead.insertRow();
+    const corner = document.createElement(item.rowCap ? "th" : "td");
+    corner.className = "al-rowcap";
+    corner.textContent = item.rowCap ? item.rowCap + " ↓" : "";
+    head.append(corner);
+    item.colLabels.forEach((label, j) => {
+      const th = document.createElement("th");
+      th.className = "al-col";
+      th.scope = "col";
+      th.textContent = label;
+      if (item.bars) th.style.borderTop = `4px solid ${item.bars[j]}`;
+      head.append(th);
+    });
+  }
+
+  resize(item) {  // as many rows and cells as the matrix has, adding or removing only what differs
+    const rows = item.rowLabels.length, cols = item.colLabels.length, body = this.tbody;
+    while (body.rows.length > rows) body.deleteRow(-1);
+    while (body.rows.length < rows) {
+      const tr = body.insertRow(), th = document.createElement("th");
+      th.scope = "row";
+      tr.append(th);
+    }
+    this.cells = [];
+    for (let i = 0; i < rows; i++) {
+      const tr = body.rows[i];
+      if (tr.cells[0].textContent !== item.rowLabels[i]) tr.cells[0].textContent = item.rowLabels[i];
+      while (tr.cells.length > cols + 1) tr.deleteCell(-1);
+      while (tr.cells.length < cols + 1) {
+        const td = tr.insertCell();
+        td.dataset.i = i;
+        td.dataset.j = tr.cells.length - 2;
+        td.tabIndex = -1;
+        td.setAttribute("role", "gridcell");
+      }
+      for (let j = 1; j <= cols; j++) this.cells.push(tr.cells[j]);
+    }
+    this.hlKey = undefined;
+  }
+
+  draw(item, width, marks) {  // -> the cells whose label changed since the last picture (for the change marks)
+    const head = [item.colLabels.join(","), item.rowCap, item.colCap, (item.bars || []).join(",")].join("|");
+    if (head !== this.head) {
+      this.header(item);
+      this.head = head;
+    }
+    if (this.cells.length !== item.rowLabels.length * item.colLabels.length
+        || this.tbody.rows.length !== item.rowLabels.length || item.rowLabels.join(",") !== this.rowKey) {
+      this.resize(item);
+      this.rowKey = item.rowLabels.join(",");
+    }
+    Object.assign(this.node.dataset, { name: item.name, head: item.head, key: item.key });
+    if (this.title.textContent !== item.title) this.title.textContent = item.title;
+    const style = cellStyle(item.matrix, item.kind, item.range);
+    const fit = fitOf(item, style.labels, width);
+    const mode = fit.compact ? "colours" : "numbers";
+    if (this.node.dataset.mode !== mode) {
+      this.node.dataset.mode = mode;
+      this.table.classList.toggle("al-compact", fit.compact);
+    }
+    this.table.classList.toggle("al-tiny", fit.compact && fit.cell < 11);  // too narrow for column numbers
+    const sizes = `${fit.px}|${fit.cell}|${fit.corner}`;
+    if (sizes !== this.sizes) {
+      this.sizes = sizes;
+      this.table.style.fontSize = fit.px + "px";
+      this.table.style.setProperty("--al-cell", fit.cell + "px");
+      this.table.style.setProperty("--al-corner", fit.corner + "px");
+    }
+    const changed = [], cols = item.colLabels.length, template = this.owner.L.cell;
+    const rowWord = item.rowCap || this.owner.L.token, colWord = item.colCap || this.owner.L.component;
+    for (let k = 0; k < this.cells.length; k++) {
+      const td = this.cells[k], label = style.labels[k];
+      const i = item.rowLabels[(k / cols) | 0], j = item.colLabels[k % cols];
+      if (td.alLabel !== label || td.alRow !== i || td.alCol !== j) {
+        if (marks && td.alLabel !== undefined && td.alLabel !== label) changed.push(td);
+        if (marks && td.alLabel === undefined && this.drawn) changed.push(td);  // a new token's cell
+        td.textContent = label;
+        td.setAttribute("aria-label", fill(template, { row: rowWord, i, col: colWord, j, value: label }));
+        td.title = label;
+        td.alLabel = label;
+        td.alRow = i;
+        td.alCol = j;
+      }
+      if (td.alFill !== style.fill[k]) {
+        td.style.backgroundColor = "#" + style.fill[k];
+        td.alFill = style.fill[k];
+      }
+      if (td.alInk !== style.ink[k]) {
+        td.style.color = inkColour(style.ink[k]);
+        td.alInk = style.ink[k];
+      }
+      if (td.alMasked !== style.masked[k]) {
+        td.classList.toggle("al-masked", style.masked[k] === "1");
+        td.alMasked = style.masked[k];
+      }
+    }
+    this.drawn = true;
+    this.highlight(item.hl);
+    return changed;
+  }
+
+  highlight(hl) {
+    const key = JSON.stringify(hl);
+    if (key === this.hlKey) return;
+    this.hlKey = key;
+    for (const node of this.table.querySelectorAll(".al-hl, .al-hlrow")) node.classList.remove("al-hl", "al-hlrow");
+    const cols = this.cells.length / this.tbody.rows.length;
+    if (hl && hl[1] !== null) this.cells[hl[0] * cols + hl[1]]?.classList.add("al-hl");
+    else if (hl) this.tbody.rows[hl[0]]?.classList.add("al-hlrow");
+    this.focusOn(hl ? [hl[0], hl[1] ?? this.focusAt[1]] : this.focusAt, false);
+  }
+
+  focusOn([i, j], move) {  // the one cell that takes the Tab focus (roving tabindex)
+    const rows = this.tbody.rows.length, cols = this.cells.length / rows;
+    i = Math.min(Math.max(i, 0), rows - 1);
+    j = Math.min(Math.max(j, 0), cols - 1);
+    const before = this.cells[this.focusAt[0] * cols + this.focusAt[1]];
+    if (before) before.tabIndex = -1;
+    this.focusAt = [i, j];
+    const td = this.cells[i * cols + j];
+    td.tabIndex = 0;
+    if (move) td.focus();
+  }
+
+  clicked(e) {
+    const td = e.target.closest("td[data-i]");
+    if (!td) return;
+    this.focusOn([+td.dataset.i, +td.dataset.j], false);
+    this.owner.pick(this.node.dataset.name, +td.dataset.i, +td.dataset.j);
+  }
+
+  key(e) {
+    const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+    if (!step && e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    const [i, j] = this.focusAt;
+    if (step) this.focusOn([i + step[0], j + step[1]], true);
+    this.owner.pick(this.node.dataset.name, ...this.focusAt);
+  }
+}

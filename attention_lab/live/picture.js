@@ -1,0 +1,191 @@
+// ---- picture.js: what the page shows for a state, as data (attention_lab/live/picture.py, part for part) -------
+//
+// Sections of heatmaps and breakdowns, with the shape line and the note; heatmap.js and explorer.js put them on
+// screen. The breakdowns are written as look/tables.py writes them (dot_product_html, softmax_html,
+// weighted_sum_html), so the parity test compares their text too.
+
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
+  "'": "&#x27;" })[c]);
+const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
+const AXIS_WORDS = { query: "query", key: "key", token: "token", component: "" };
+const KO_ORDINALS = ["첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"];
+
+function ordinal(n, lang) {  // look.words.ordinal
+  if (lang === "ko") {
+    if (n <= 10) return `${KO_ORDINALS[n - 1]} 번째`;
+    if (n < 20) return `열${n === 11 ? "한" : KO_ORDINALS[n - 11]} 번째`;
+    return `${n}번째`;
+  }
+  const suffix = n % 100 >= 10 && n % 100 <= 20 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
+  return `${n}${suffix}`;
+}
+
+function isArticle(on) {  // examples.is_article_size, and every Query row
+  return on.T === 3 && on.d === 8 && on.h === 2 && on.g === 2 && on.T_q === on.T;
+}
+
+function noteText(on, L) {  // picture.note
+  let said;
+  if (on.source === "yours") said = L.note_yours;
+  else if (on.source === "random") said = fill(L.note_random, { seed: on.seed });
+  else if (isArticle(on)) {
+    said = on.mask === "causal" ? L.note_article : on.mask === "none" ? L.note_article_nomask
+      : fill(L.note_article_mask, { mask: L[`mask.${on.mask}`] });
+  } else {
+    const span = (key, n) => (n === 1 ? L[`${key}_one`] : fill(L[key], { n }));
+    said = fill(L.note_corner, { tokens: span("tokens", Math.min(on.T, 3)), heads: span("heads", Math.min(on.h, 2)),
+      components: span("components", Math.min(on.dh, 4)) });
+    if (on.g !== on.h) said += " " + fill(L.note_kv, { g: on.g, kv: span("kv_span", Math.min(on.g, 2)) });
+  }
+  if (on.T_q !== on.T) {
+    said += " " + fill(L.note_queries, { n: on.T_q, first: on.firstQuery, T: on.T, align: L[`align.${on.align}`] });
+  }
+  return said;
+}
+
+function tokenLabels(on, axis, n) {  // picture.token_labels
+  if (axis === "query" || (axis === "token" && n === on.T_q)) return Array.from({ length: n }, (_, r) => String(on.firstQuery + r));
+  return Array.from({ length: n }, (_, r) => String(r + 1));
+}
+
+function bars(tr, stage, i, nCols) {  // picture.bars
+  if (stage.axes[1] !== "component") return null;
+  if (stage.heads === "query") return Array(nCols).fill(headColour(i));
+  if (stage.heads === "kv") return Array(nCols).fill(kvHeadColour(tr.kv[i], tr.h, tr.g));
+  const blocks = nCols / tr.dh;
+  return Array.from({ length: nCols }, (_, c) => kvHeadColour(Math.floor(c / tr.dh), tr.h, blocks));
+}
+
+function heatmapItem(ctx, name, i) {  // picture.heatmap (its cells are styled when drawn)
+  const { L, tr, on, view } = ctx, stage = STAGE[name];
+  const matrix = stageMatrix(tr, name, i);
+  let title = L[`stage.${name}`];
+  if (!ctx.hasMask && on.mask === "none") title = title.replace(" + M", "");
+  if (stage.heads === "query" || (stage.heads === "kv" && tr.g === tr.h)) title += " · " + fill(L.head_n, { n: i + 1 });
+  else if (stage.heads === "kv") title += " · " + fill(L.kv_head_n, { n: tr.kv[i] + 1 });
+  let hl = null;
+  if (stage.highlight === "cell" && view.has("dot")) hl = [on.query, on.key];
+  else if (stage.highlight === "row" && (view.has("softmax") || view.has("weighted_sum"))) hl = [on.row, null];
+  const cap = (axis) => (AXIS_WORDS[axis] ? L[AXIS_WORDS[axis]] : "");
+  const rows = matrix.length, cols = matrix[0].length;
+  return {
+    type: "heatmap", key: `${name}@${i}`, name, head: i, title, matrix, kind: stage.kind,
+    range: stage.kind === "scores" ? ctx.scores : null, rowCap: cap(stage.axes[0]), colCap: cap(stage.axes[1]),
+    rowLabels: tokenLabels(on, stage.axes[0], rows),
+    colLabels: stage.axes[1] === "component" ? Array.from({ length: cols }, (_, c) => String(c + 1))
+      : tokenLabels(on, stage.axes[1], cols),
+    bars: bars(tr, stage, i, cols), hl,
+  };
+}
+
+const V = (x, kind = "values") => formatValue(x, kind);
+const paren = (t) => (t.startsWith(RULES.minus) ? `(${t})` : t);
+const is = (x, t) => `${equalsSign(x, t)} ${t}`;
+
+function dotHtml(ctx, i) {  // tables.dot_product_html
+  const { L, tr, on, lang, view } = ctx, q = on.query, k = on.key, n = on.firstQuery + q;
+  const Q = tr.arrays.Qh[i][q], K = tr.arrays.Kh[tr.kv[i]][k], score = tr.arrays.S[i][q][k];
+  const lines = [
+    `${esc(fill(L.query_n, { n, nth: ordinal(n, lang) }))} = ${formatRow(Q)} · `
+      + `${esc(fill(L.key_n, { n: k + 1, nth: ordinal(k + 1, lang) }))} = ${formatRow(K)}`,
+    `${esc(L.score)}: ${dotProductText(Q, K)} <b>${is(score, V(score, "scores"))}</b>`,
+  ];
+  const scaled = view.has("S_scaled") ? tr.arrays.S_scaled[i][q][k] : null;
+  if (scaled !== null) {
+    lines.push(`${esc(L.scaled)}: ${V(score, "scores")} ÷ √${V(tr.dh)} <b>${is(scaled, V(scaled, "scores"))}</b>`);
+  }
+  if (view.has("M") || view.has("S_masked")) {
+    const base = scaled !== null ? scaled : score, m = tr.arrays.M[q][k], masked = tr.arrays.S_masked[i][q][k];
+    lines.push(`${esc(L.masked)}: ${V(base, "scores")} + ${paren(V(m, "scores"))} `
+      + `<b>${is(masked, V(masked, "scores"))}</b>`);
+  }
+  const title = fill(L.dot, { i: n, j: k + 1, ith: ordinal(n, lang), jth: ordinal(k + 1, lang) });
+  return [title, '<div class="al-bdown al-dot">' + lines.map((x) => `<div class="al-note">${x}</div>`).join("") + "</div>"];
+}
+
+function softmaxHtml(ctx, i) {  // tables.softmax_html
+  const { L, tr, on, lang } = ctx, r = on.row, n = on.firstQuery + r;
+  const scores = tr.arrays.S_masked[i][r], weights = tr.arrays.P[i][r];
+  const exps = scores.map((x) => Math.exp(x));  // e^s as the article writes them; e^−∞ = 0
+  const total = exps.reduce((s, e) => s + e, 0), totalText = formatApprox(total);
+  const body = scores.map((x, j) => {
+    const e = exps[j], p = weights[j], expText = Number.isFinite(x) ? formatApprox(e) : "0";
+    const weight = (total > 0 ? `${expText} / ${totalText} ` : "") + is(p, V(p, "weights"));
+    return `<tr><th>${j + 1}</th><td>${V(x, "scores")}</td><td>e<sup>${V(x, "scores")}</sup> ${is(e, expText)}</td>`
+      + `<td>${weight}</td></tr>`;
+  }).join("");
+  const weightSum = weights.reduce((s, p) => s + p, 0);
+  const html = `<table class="al-bd al-softmax"><tr><th>${esc(L.key)}</th><th>${esc(L.scores)}</th><th>exp</th>`
+    + `<th>${esc(L.weights)}</th></tr>${body}<tr class="al-total"><th>${esc(L.sum)}</th><td></td>`
+    + `<td>${is(total, totalText)}</td><td>${is(weightSum, formatApprox(weightSum))}</td></tr></table>`;
+  return [fill(L.softmax, { i: n, ith: ordinal(n, lang) }), html];
+}
+
+function weightedSumHtml(ctx, i) {  // tables.weighted_sum_html
+  const { L, tr, on, lang } = ctx, r = on.row, n = on.firstQuery + r;
+  const weights = tr.arrays.P[i][r], values = tr.arrays.Vh[tr.kv[i]], out = tr.arrays.O[i][r];
+  const output = fill(L.output_n, { n, nth: ordinal(n, lang) });
+  const body = weights.map((p, j) => `<tr><th>${esc(L.value)} ${j + 1}</th><td>${V(p, "weights")} ×</td>`
+    + `<td>${formatRow(values[j])}</td></tr>`).join("");
+  const terms = weights.map((p, j) => `${V(p, "weights")}·V<sub>${j + 1}</sub>`).join(" + ");
+  const exact = weights.every((p) => equalsSign(p, V(p, "weights")) === "=") && out.every((o) => equalsSign(o, V(o)) === "=");
+  const sign = exact ? "=" : "≈";
+  const html = `<table class="al-bd al-wsum"><tr><td></td><th>${esc(L.weight)}</th><th>${esc(L.value)}</th></tr>`
+    + `${body}<tr class="al-total"><th>${esc(output)}</th><td>${sign}</td><td>${formatRow(out)}</td></tr></table>`
+    + `<div class="al-note">${esc(output)} ${sign} ${terms}</div>`;
+  return [fill(L.weighted_sum, { i: n, ith: ordinal(n, lang) }), html];
+}
+
+const BREAKDOWN_HTML = { dot: dotHtml, softmax: softmaxHtml, weighted_sum: weightedSumHtml };
+
+function breakdownItem(ctx, name, i) {
+  const [title, body] = BREAKDOWN_HTML[name](ctx, i);
+  return { type: "breakdown", key: `${name}@${i}`, name, head: i, title,
+    html: `<div class="al-title">${esc(title)}</div>${body}` };
+}
+
+function sectionOf(ctx, name) {  // picture._section
+  const { L, tr } = ctx;
+  if (name === "scaling_note") {
+    const root = V(Math.sqrt(tr.dh));
+    return { key: name, title: "", color: null, items: [{ type: "note", key: name,
+      text: fill(L.scaling_note, { dh: tr.dh, root, eq: equalsSign(Math.sqrt(tr.dh), root) }) }] };
+  }
+  const panels = { split: [["Q", 0], ["K", 0], ["V", 0]], concat: [["H", 0]],
+    outputs: Array.from({ length: tr.h }, (_, i) => ["O", i]) }[name];
+  return { key: name, title: L[name], color: null, items: panels.map(([x, i]) => heatmapItem(ctx, x, i)) };
+}
+
+function headSection(ctx, i) {  // picture._head_section
+  const { L, tr, view } = ctx;
+  let title = fill(L.head_n, { n: i + 1 });
+  if (tr.g !== tr.h) title += " · " + fill(L.kv_head_n, { n: tr.kv[i] + 1 });
+  const items = view.headStages.map((x) => heatmapItem(ctx, x, i))
+    .concat(view.items.filter((x) => BREAKDOWN_HTML[x]).map((x) => breakdownItem(ctx, x, i)));
+  return { key: `head@${i}`, title, color: headColour(i), items };
+}
+
+// The picture of trace `tr` as resolved state `on` shows it (picture.picture_of).
+function pictureOf(tr, on, view, L, lang, hasMask) {
+  const scoreStages = view.items.filter((x) => STAGE[x] && STAGE[x].kind === "scores");
+  const ctx = { tr, on, view, L, lang, hasMask,
+    scores: valueRange("scores", scoreStages.flatMap((x) => (STAGE[x].heads ? tr.arrays[x] : [tr.arrays[x]]))) };
+  const sections = [];
+  let placed = false;
+  for (const item of view.items) {
+    if (["split", "outputs", "concat", "scaling_note"].includes(item)) sections.push(sectionOf(ctx, item));
+    else if (STAGE[item] && wholeTrace(item)) {
+      sections.push({ key: item, title: L[`stage.${item}`], color: null, items: [heatmapItem(ctx, item, 0)] });
+    } else if (!placed) {
+      placed = true;
+      if (on.head === -1 && view.compared.length) {
+        sections.push({ key: "compare", title: `${L.all_heads} · ${L[`stage.${on.compare}`]}`, color: null,
+          items: Array.from({ length: tr.h }, (_, i) => heatmapItem(ctx, on.compare, i)) });
+      } else {
+        const heads = on.head === -1 ? Array.from({ length: tr.h }, (_, i) => i) : [on.head];
+        for (const i of heads) sections.push(headSection(ctx, i));
+      }
+    }
+  }
+  return { shape: shapesText(tr), note: noteText(on, L), sections };
+}

@@ -1,0 +1,75 @@
+// ---- state.js: what the controls' asked-for values put on screen (attention_lab/live/state.py, rule for rule) ---
+//
+// The state is control name -> the value asked for; a picker at token 9 stays 9 when T drops to 4 (it shows
+// token 4) and shows 9 again when T grows back. `resolve` fits every size, pick and parameter to the others.
+
+const divisors = (n) => Array.from({ length: n }, (_, k) => k + 1).filter((k) => n % k === 0);
+const wholeTrace = (name) => STAGE[name].heads === "" && !STAGE[name].axes.includes("query");
+
+function viewInfo(view) {  // what a view draws and offers (live/views.py: View's properties)
+  const items = new Set(view.items);
+  const headStages = view.items.filter((x) => STAGE[x] && !wholeTrace(x));
+  return {
+    ...view,
+    headStages,
+    compared: headStages.filter((x) => STAGE[x].heads !== ""),
+    hasHeads: headStages.length > 0 || ["dot", "softmax", "weighted_sum"].some((x) => items.has(x)),
+    picks: [...(items.has("dot") ? ["query", "key"] : []),
+      ...(items.has("softmax") || items.has("weighted_sum") ? ["row"] : [])],
+    has: (x) => items.has(x),
+  };
+}
+
+function defaultLengths(T) {  // masks.Lengths.default_for
+  return [Math.floor((T + 1) / 2), Math.floor(T / 2)].filter((n) => n > 0);
+}
+
+function paramValue(p, wanted, T) {  // state.param_value
+  if (p.type === "lengths") {
+    const fits = Array.isArray(wanted) && wanted.reduce((s, n) => s + n, 0) === T && wanted.length <= p.most;
+    return fits ? wanted.slice() : defaultLengths(T);
+  }
+  const lo = p.lo, hi = Math.max(p.lo, T + p.hiT);
+  return Math.min(Math.max(wanted ?? p.default, lo), hi);
+}
+
+function maskParams(data, name) {
+  return name === "custom" ? [] : data.masks[name].params;
+}
+
+function resolve(state, view, data) {  // state.resolve
+  let T, T_q, h, dh, g;
+  if (data.own) {
+    T = data.own.K.length;
+    T_q = data.own.Q.length;
+    h = state.h;
+    dh = data.own.Q[0].length / h;
+    g = data.own.K[0].length / dh;
+  } else {
+    ({ T, h, dh } = state);
+    g = state.kv_heads === null ? h : Math.max(...divisors(h).filter((k) => k <= state.kv_heads));
+    T_q = state.queries === null || !view.queries ? T : Math.min(state.queries, T);
+  }
+  const mask = state.mask;
+  const params = maskParams(data, mask).map((p) => paramValue(p, state[`${mask}.${p.name}`], T));
+  const head = state.head === -1 && h > 1 ? -1 : Math.min(Math.max(state.head, 0), h - 1);
+  return {
+    source: state.source, seed: state.seed, T, T_q, h, dh, g, d: h * dh, mask, params,
+    align: view.queries ? state.align : "bottom-right", head, compare: state.compare,
+    query: Math.min(state.query, T_q - 1), key: Math.min(state.key, T - 1), row: Math.min(state.row, T_q - 1),
+    marks: state.marks, firstQuery: T - T_q + 1,
+  };
+}
+
+// One control moved: the new state (the links between controls are here, and in widget.py's `_moved`).
+function moved(state, name, value, on) {
+  const next = { ...state, [name]: value };
+  if (name === "seed") next.source = "random";  // a seed is the random example's own setting
+  if (name === "kv_heads" && value === on.h) next.kv_heads = null;  // one K/V head per Query head, whatever h
+  if (name === "queries" && value === on.T) next.queries = null;  // every token's Query row, whatever T
+  return next;
+}
+
+function resetState(state, reset) {  // ↺: the article's example (reset: what the view starts with)
+  return { ...state, ...reset };
+}

@@ -1,0 +1,205 @@
+"""The explorer's state: what its controls say, as one plain dict, and what that means (sizes, mask, trace).
+
+The state is the dict the page and Python share (the widget's synced `state`): control name → the value the
+learner asked for, e.g. {"T": 5, "h": 2, "dh": 4, "mask": "sliding", "sliding.window": 3, "query": 2, …}.
+Asked-for values are kept as asked: a picker at token 9 stays at 9 when T drops to 4 (it shows token 4) and
+shows token 9 again when T grows back; the same holds for the head, the K/V heads, the number of Query tokens
+and every mask parameter. `resolve` says what is on screen for a state; the browser's front-end resolves a
+state by the same rules (live/compute.js), and tests/test_live_parity.py holds the two to the same picture.
+
+    state = initial_state(VIEWS["all"])          # the article's example, T = 3, d = 8, h = 2
+    on = resolve(state, VIEWS["all"])            # Resolved(T=3, T_q=3, h=2, dh=4, g=2, mask=Mask('causal'), …)
+    tr = trace_of(on, own=None)                  # the Python reference: attention_trace of what is on screen
+"""
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..numeric import checks
+from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
+from ..numeric.masks import ALIGNS, MASKS, Lengths, Mask, Param
+from ..numeric.trace import attention_trace
+from .views import LIMITS, MAX_SEED
+
+ARTICLE = {"T": ARTICLE_SIZES["T"], "h": ARTICLE_SIZES["h"], "dh": ARTICLE_SIZES["d"] // ARTICLE_SIZES["h"]}
+ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based)
+SOURCES = ("article", "random", "yours")
+MATRICES = ("Q", "K", "V")
+
+
+def param_names(mask_names):  # -> {"sliding.window": Param, …}: every parameter of the masks offered
+    return {f"{m}.{p.name}": p for m in mask_names if m in MASKS for p in MASKS[m].params}
+
+
+def offered_masks(spec, mask):  # -> the masks the mask control lists: the view's, and the one asked for
+    offered = spec.offered_masks()
+    return tuple(dict.fromkeys((*offered, mask))) if offered else ()
+
+
+def initial_state(spec, *, T=3, h=2, dh=4, kv_heads=None, mask="causal", params=None, seed=0, source="article",
+                  queries=None, align="bottom-right", marks=True):  # -> dict: control name -> value
+    """The state an explorer starts in (the arguments already checked)."""
+    state = {"source": source, "seed": seed, "T": T, "h": h, "dh": dh, "kv_heads": kv_heads, "queries": queries,
+             "align": align, "mask": mask, "head": 0, "compare": "P" if "P" in spec.compared else
+             (spec.compared[0] if spec.compared else ""), **ARTICLE_PICKS, "marks": marks,
+             "edit_matrix": "Q", "edit_token": 2}
+    for name, p in param_names(offered_masks(spec, mask) or (mask,)).items():
+        state[name] = p.default if isinstance(p, Param) else None
+    for key, value in (params or {}).items():
+        state[f"{mask}.{key}"] = list(value) if isinstance(value, tuple) else value
+    return state
+
+
+def checked_state(raw, spec, base):  # -> dict, or a ValueError naming what is malformed
+    """A state sent by the page, checked entry by entry against what the view offers; missing entries from `base`.
+
+    Every value must be one the page's controls can produce, so a crafted or corrupted message is refused whole.
+    """
+    if not isinstance(raw, dict):
+        raise ValueError(f"state: must be a dict of control values, got {type(raw).__name__}.")
+    unknown = sorted(set(raw) - set(base))
+    if unknown:
+        raise ValueError(f"state: unknown entries {unknown!r:.80}.")
+    state = {**base, **raw}
+    whole = checks.whole_number
+    checks.choice("source", state["source"], SOURCES)
+    whole("seed", state["seed"], 0, MAX_SEED)
+    for name, (lo, hi) in LIMITS.items():
+        whole(name, state[name], lo, hi)
+    for name, hi in (("kv_heads", LIMITS["h"][1]), ("queries", LIMITS["T"][1])):
+        if state[name] is not None:
+            whole(name, state[name], 1, hi)
+    checks.choice("align", state["align"], ALIGNS)
+    checks.choice("mask", state["mask"], offered_masks(spec, base["mask"]) or (base["mask"],))
+    for name, p in param_names(MASKS).items():
+        if name not in state:
+            continue
+        if isinstance(p, Param):
+            whole(name, state[name], p.lo, max(p.lo, LIMITS["T"][1] + p.hi_T))
+        elif state[name] is not None:
+            if not isinstance(state[name], (list, tuple)) or not 1 <= len(state[name]) <= p.most_parts:
+                raise ValueError(f"{name}: must be a list of 1 to {p.most_parts} sequence lengths, got "
+                                 f"{state[name]!r:.60}.")
+            for n in state[name]:
+                whole(name, n, 1, LIMITS["T"][1])
+    whole("head", state["head"], -1, LIMITS["h"][1] - 1)
+    if spec.compared:
+        checks.choice("compare", state["compare"], spec.compared)
+    for name in ("query", "key", "row", "edit_token"):
+        whole(name, state[name], 0, LIMITS["T"][1] - 1)
+    checks.boolean("marks", state["marks"])
+    checks.choice("edit_matrix", state["edit_matrix"], MATRICES)
+    return state
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What a state puts on screen: the sizes, the mask with every parameter, the head and the picked cells."""
+
+    source: str
+    seed: int
+    T: int  # Key tokens (T_k); the tokens of the example
+    T_q: int  # Query tokens: the last T_q tokens' Query rows
+    h: int
+    dh: int
+    g: int  # K/V heads
+    mask: Mask  # checked for (T_q, T)
+    head: int  # 0-based, or -1 for all heads
+    compare: str  # the stage "all heads" puts side by side
+    query: int  # the picked score: Query row (0-based, of T_q) …
+    key: int  # … and Key token (0-based, of T)
+    row: int  # the row the softmax and weighted-sum breakdowns follow (0-based, of T_q)
+    marks: bool
+
+    @property
+    def d(self):
+        return self.h * self.dh
+
+    @property
+    def kv_heads(self):  # -> g, or None for one K/V head per Query head
+        return None if self.g == self.h else self.g
+
+    @property
+    def first_query(self):  # the token number (1-based) of the first Query row
+        return self.T - self.T_q + 1
+
+
+def kv_of(wanted, h):  # -> the K/V heads shown: the largest divisor of h not above what was asked (h if None)
+    return h if wanted is None else max(g for g in checks.divisors(h) if g <= wanted)
+
+
+def param_value(p, wanted, T):  # -> the value of a mask parameter for T Key tokens, from the one asked for
+    if isinstance(p, Lengths):
+        fits = wanted is not None and sum(wanted) == T and len(wanted) <= p.most_parts
+        return tuple(wanted) if fits else p.default_for(T)
+    lo, hi = p.bounds(T)
+    return min(max(wanted if wanted is not None else p.default, lo), hi)
+
+
+def resolve(state, spec, own=None):  # -> Resolved
+    """What the controls' asked-for values show: every size, pick and parameter fitted to the others."""
+    if own is not None:
+        T, T_q = own["K"].shape[0], own["Q"].shape[0]
+        h = state["h"]
+        g = own["K"].shape[1] // (own["Q"].shape[1] // h)
+        dh = own["Q"].shape[1] // h
+    else:
+        T, h, dh = state["T"], state["h"], state["dh"]
+        g = kv_of(state["kv_heads"], h)
+        T_q = T if state["queries"] is None or not spec.queries else min(state["queries"], T)
+    name = state["mask"]
+    if name == "custom":
+        mask = Mask.of(own["mask"])
+    else:
+        params = {p.name: param_value(p, state.get(f"{name}.{p.name}"), T) for p in MASKS[name].params}
+        mask = Mask(name, align=state["align"] if spec.queries else "bottom-right", **params).checked(T_q, T)
+    head = state["head"]
+    head = -1 if head == -1 and h > 1 else min(max(head, 0), h - 1)
+    return Resolved(source=state["source"], seed=state["seed"], T=T, T_q=T_q, h=h, dh=dh, g=g, mask=mask,
+                    head=head, compare=state["compare"], query=min(state["query"], T_q - 1),
+                    key=min(state["key"], T - 1), row=min(state["row"], T_q - 1), marks=state["marks"])
+
+
+def moved(state, name, value, on):  # -> the state after control `name` moved to `value` (state.js: `moved`)
+    """One control moved, with the links between controls: a seed picks the random example; K/V heads = h and
+    T_q = T mean "one K/V head per Query head" and "every token's Query row", whatever h and T become."""
+    state = {**state, name: value}
+    if name == "seed":
+        state["source"] = "random"
+    if name == "kv_heads" and value == on.h:
+        state["kv_heads"] = None
+    if name == "queries" and value == on.T:
+        state["queries"] = None
+    return state
+
+
+def trace_of(on, own=None):  # -> AttentionTrace: the Python reference of what the page shows
+    """attention_trace of what is on screen (ValueError if the numbers overflow, e.g. after an edited row)."""
+    queries = None if on.T_q == on.T else on.T_q
+    if own is not None:
+        return attention_trace(own["Q"], own["K"], own["V"], on.h, mask=on.mask, kv_heads=on.kv_heads)
+    if on.source == "article":
+        return article_example(on.mask, T=on.T, d=on.d, h=on.h, kv_heads=on.kv_heads, queries=queries)
+    return random_example(on.T, on.d, on.h, on.seed, on.mask, kv_heads=on.kv_heads, queries=queries)
+
+
+NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")  # what a row's number may be (compute.js: the same)
+NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+
+
+def parse_row(source, n):  # -> (float array [n], None) or (None, (message key, detail))
+    """One row typed as text: "[-1, 1, 1, 2]", "-1 1 1 2" or "−1, 1, 1, 2" → n finite numbers, or what is wrong."""
+    values = []
+    for token in re.findall(r"[^\s,;\[\]()]+", str(source).replace("\u2212", "-")):
+        if NOT_FINITE.fullmatch(token):
+            return None, ("edit_finite", token)
+        if not NUMBER.fullmatch(token):
+            return None, ("edit_number", token)
+        values.append(float(token))
+        if not np.isfinite(values[-1]):  # 1e999
+            return None, ("edit_finite", token)
+    if len(values) != n:
+        return None, ("edit_count", len(values))
+    return np.array(values), None

@@ -1,0 +1,247 @@
+"""The browser computes what Python computes: many random states of the standalone page, in Chromium, cell by cell.
+
+For every view (and a view of every stage of the pipeline), both languages and an explorer of your own numbers
+with a mask array of its own, random states (every mask with random parameters, K/V heads, T_q < T_k in both
+alignments, all heads, random seeds, picks beyond T) are set in the page; each heatmap's name, head, title,
+row and column labels, every cell's text, fill, ink, accessible name and highlight, every breakdown's text, the
+shape line, the note and every control (value, choices, bounds, shown or not) must be what `live.picture` and
+`live.controls` give for the Python trace, whose labels and colours come from look.cells (look.colors,
+look.formats). A stage of the pipeline that the browser does not compute fails here: the page shows no heatmap
+for it (compute.js throws) while Python's picture has one.
+"""
+
+import random
+import re
+from html import unescape
+
+import numpy as np
+import pytest
+
+import attention_lab as al
+from attention_lab.live import page as pages
+from attention_lab.live.controls import control_specs, param_option_key
+from attention_lab.live.picture import picture
+from attention_lab.live.state import param_names, resolve
+from attention_lab.live.views import LIMITS, MAX_SEED, VIEWS
+from attention_lab.look import colors
+from attention_lab.numeric.masks import ALIGNS, Lengths, Param
+from attention_lab.numeric.pipeline import STAGES
+
+STATES = 5  # random states per (view, language)
+READ = """() => {
+  const root = document.querySelector('.al-live');
+  const text = (n) => n ? n.textContent : null;
+  return {
+    step: root.dataset.step, shape: text(root.querySelector('.al-shape')), note: text(root.querySelector('.al-source')),
+    error: window.__alError || null,
+    heatmaps: [...root.querySelectorAll('.al-hm')].map((h) => ({
+      key: h.dataset.key, name: h.dataset.name, head: +h.dataset.head, title: text(h.querySelector('.al-title')),
+      rowLabels: [...h.querySelectorAll('tbody th')].map(text),
+      colLabels: [...h.querySelectorAll('th.al-col')].map(text),
+      cells: [...h.querySelectorAll('tbody td')].map((td) => [td.textContent, td.style.backgroundColor,
+                                                             td.style.color, td.getAttribute('aria-label')]),
+      hlCell: [...h.querySelectorAll('tbody td')].findIndex((td) => td.classList.contains('al-hl')),
+      hlRow: [...h.querySelectorAll('tbody tr')].findIndex((tr) => tr.classList.contains('al-hlrow')),
+    })),
+    breakdowns: [...root.querySelectorAll('.al-breakdown')].map((b) => [b.dataset.key, b.textContent]),
+    controls: [...root.querySelectorAll('[data-control]')].map((el) => ({
+      name: el.dataset.control, tag: el.tagName, type: el.type, value: el.type === 'checkbox' ? el.checked : el.value,
+      options: el.options ? [...el.options].map((o) => [o.value, o.text]) : null,
+      min: el.min || null, max: el.max || null, shown: !el.closest('[hidden]'),
+      label: el.tagName === 'BUTTON' ? el.textContent : text(el.closest('label')?.querySelector('.al-ctl-label')),
+    })),
+  };
+}"""
+
+
+def rgb(hex6):
+    return "rgb({}, {}, {})".format(*(int(hex6[k:k + 2], 16) for k in (0, 2, 4)))
+
+
+def text_of(html):  # what textContent gives for an HTML fragment
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def expected_heatmaps(pic, L):
+    out = []
+    for section in pic["sections"]:
+        for it in section["items"]:
+            if it["type"] != "heatmap":
+                continue
+            cells = []
+            for k, label in enumerate(it["labels"]):
+                i, j = divmod(k, it["cols"])
+                name = L["cell"].format(row=it["rowCap"] or L["token"], i=it["rowLabels"][i],
+                                        col=it["colCap"] or L["component"], j=it["colLabels"][j], value=label)
+                ink = colors.INK_DARK if it["ink"][k] == "1" else colors.INK_LIGHT
+                cells.append([label, rgb(it["fill"][k]), rgb(ink[1:]), name])
+            hl = it["hl"]
+            out.append({"key": it["key"], "name": it["name"], "head": it["head"], "title": it["title"],
+                        "rowLabels": it["rowLabels"], "colLabels": it["colLabels"], "cells": cells,
+                        "hlCell": hl[0] * it["cols"] + hl[1] if hl and hl[1] is not None else -1,
+                        "hlRow": hl[0] if hl and hl[1] is None else -1})
+    return out
+
+
+def expected_controls(specs):
+    out = []
+    for s in specs:
+        value = s["value"]
+        if s["type"] == "button":
+            out.append({"name": s["name"], "label": s["label"], "shown": s["visible"]})
+            continue
+        entry = {"name": s["name"], "label": s["label"], "shown": s["visible"]}
+        if s["type"] == "select":
+            entry["options"] = [[param_option_key(v), label] for v, label in s["options"]]
+            entry["value"] = param_option_key(value)
+        elif s["type"] == "range":
+            entry.update(value=str(value), min=str(s["min"]), max=str(s["max"]))
+        elif s["type"] == "check":
+            entry["value"] = value
+        elif value is not None:
+            entry["value"] = value
+        out.append(entry)
+    return out
+
+
+def seen_controls(found):
+    out = []
+    for c in found:
+        entry = {"name": c["name"], "label": c["label"], "shown": c["shown"]}
+        if c["tag"] == "SELECT":
+            entry.update(options=c["options"], value=c["value"])
+        elif c["type"] == "range":
+            entry.update(value=c["value"], min=c["min"], max=c["max"])
+        elif c["type"] == "checkbox":
+            entry["value"] = c["value"]
+        elif c["tag"] == "INPUT" and c["name"] != "edit_row":
+            entry["value"] = c["value"]
+        out.append(entry)
+    return out
+
+
+def random_state(rng, ex):
+    """Any state the page's controls can reach, and more: asked-for values beyond what the sizes allow."""
+    spec, s = ex.spec, dict(ex.state)
+    offered = ex.controls["mask"].options if "mask" in ex.controls else []
+    if ex._own is None:
+        s.update(T=rng.randint(*LIMITS["T"]), h=rng.randint(*LIMITS["h"]), dh=rng.randint(*LIMITS["dh"]),
+                 kv_heads=rng.choice([None, rng.randint(1, 8)]), queries=rng.choice([None, rng.randint(1, 16)]),
+                 source=rng.choice(["article", "random"]), seed=rng.choice([0, 7, rng.randint(0, MAX_SEED)]))
+    s["align"] = rng.choice(ALIGNS)
+    if offered:
+        s["mask"] = rng.choice([v for _, v in offered])
+    for name, p in param_names([v for _, v in offered]).items():
+        if isinstance(p, Param):
+            s[name] = rng.randint(p.lo, max(p.lo, 16 + p.hi_T))
+        elif isinstance(p, Lengths):
+            s[name] = rng.choice([None, list(rng.choice(p.values(rng.randint(1, 16))))])
+    s.update(head=rng.randint(-1, 7), query=rng.randint(0, 15), key=rng.randint(0, 15), row=rng.randint(0, 15),
+             marks=rng.random() < 0.5)
+    if spec.compared:
+        s["compare"] = rng.choice(spec.compared)
+    if ex._own is not None:
+        s.update(edit_matrix=rng.choice("QKV"), edit_token=rng.randint(0, 15))
+    return s
+
+
+def explorers():  # -> [(id, explorer)]: every view, both languages, a view of every stage, your own numbers
+    made = [(f"{view}-{lang}", al.explorer(view=view, lang=lang)) for view in VIEWS for lang in ("en", "ko")]
+    made.append(("every-stage", al.explorer(view=[*STAGES, "dot", "softmax", "weighted_sum"], lang="en")))
+    rng = np.random.default_rng(5)
+    Q, K, V = rng.normal(0, 1.5, (3, 7, 12)).round(2)
+    allowed = rng.random((4, 7)) < 0.6
+    allowed[:, -1] = True
+    made.append(("own-ko", al.explorer(Q=Q[3:], K=K, V=V, h=3, mask=allowed, lang="ko", view="article")))
+    return made
+
+
+@pytest.mark.parametrize(("name", "ex"), explorers(), ids=lambda x: x if isinstance(x, str) else "")
+def test_the_page_shows_what_python_computes(browser, tmp_path, name, ex):
+    path = tmp_path / f"{name}.html"
+    path.write_text(pages.standalone_html(ex.page_config()), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1900, "height": 1000})  # wide: every heatmap shows its numbers
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri())
+    L = al.words.table(ex.lang)
+    rng = random.Random(name)
+    stages_seen = set()
+    for k in range(STATES + 1):
+        state = dict(ex.state) if k == 0 else random_state(rng, ex)
+        if k:
+            page.evaluate("(s) => attentionLab.mounted[0].setState(s)", state)
+        found = page.evaluate(READ)
+        assert not errors, errors
+        pic = picture(state, ex.spec, ex.lang, ex._own)
+        on = resolve(state, ex.spec, ex._own)
+        assert found["shape"] == pic["shape"] and found["note"] == pic["note"], state
+        want = expected_heatmaps(pic, L)
+        assert [h["key"] for h in found["heatmaps"]] == [h["key"] for h in want], state
+        for got, expected in zip(found["heatmaps"], want, strict=True):
+            assert got == expected, (state, got["key"])
+        stages_seen |= {h["name"] for h in want}
+        breakdowns = [[it["key"], text_of(it["html"].split(">", 1)[1].rsplit("</div>", 1)[0])]
+                      for s in pic["sections"] for it in s["items"] if it["type"] == "breakdown"]
+        assert found["breakdowns"] == breakdowns, state
+        specs = control_specs(ex.spec, state, on, ex.lang, ex._own)
+        assert seen_controls(found["controls"]) == expected_controls(specs), state
+    if name == "every-stage":  # every stage of the pipeline was drawn, by both
+        assert stages_seen == set(STAGES)
+    page.close()
+
+
+def tricky_numbers():  # exact ties of each rounding, their neighbours, the ends of each format's range, and more
+    rng = np.random.default_rng(0)
+    ties = [k / 16 for k in range(-40, 41)] + [k / 8 + n for k in range(8) for n in (0, 3, -7)]
+    ends = [1e6, 999999.9996, -999999.9996, 1e6 - 0.5, 1062500.0, 1067500.0, 9999.5, 9999.7, -9999.5, 1e4, 22026.5,
+            22027.5, 1e-4, 9.9995e-5, 2e300, -2e300, 1.5e-9, 5e-324, 0.0, -0.0, 1e-10, -1e-10, 2.0625, 2.0675,
+            np.nextafter(0.0625, 1), np.nextafter(0.125, 0), 123456.5, 0.9995, 0.00049999]
+    randoms = list(rng.normal(0, 3, 200)) + list(np.exp(rng.uniform(-25, 25, 200))) + list(rng.integers(-9, 9, 20) / 4)
+    return [float(x) for x in ties + ends + randoms]
+
+
+def test_every_format_gives_pythons_labels(browser, tmp_path):
+    from attention_lab.look.formats import format_approx, format_value
+
+    path = tmp_path / "formats.html"
+    path.write_text(pages.standalone_html(al.explorer(view="scores").page_config()), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    numbers = tricky_numbers()
+    got = page.evaluate("""(xs) => xs.map((x) => [attentionLab.formatValue(x, 'scores'),
+        attentionLab.formatValue(x, 'weights'), attentionLab.formatValue(x, 'values'),
+        attentionLab.formatApprox(x)])""", numbers)
+    want = [[format_value(x, "scores"), format_value(x, "weights"), format_value(x, "values"), format_approx(x)]
+            for x in numbers]
+    wrong = [(x, g, w) for x, g, w in zip(numbers, got, want, strict=True) if g != w]
+    assert not wrong, wrong[:10]
+    assert want[numbers.index(0.0625)][1] == "0.062" and want[numbers.index(0.125)][0] == "0.12"  # ties kept even
+    page.close()
+
+
+def test_every_colour_gives_pythons_fill_and_ink(browser, tmp_path):
+    path = tmp_path / "colours.html"
+    path.write_text(pages.standalone_html(al.explorer(view="scores").page_config()), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    rng = np.random.default_rng(1)
+    edges = np.arange(257) / 256  # each entry's lower edge, where floor(unit · 256) changes
+    for kind, matrix, vrange in (("weights", np.r_[edges, np.nextafter(edges, -1)].clip(0, 1).reshape(2, -1), None),
+                                 ("scores", np.r_[rng.normal(0, 4, 60), [-np.inf, 0, 5, -5]].reshape(4, 16), (-7, 7)),
+                                 ("values", rng.integers(-2, 3, (5, 9)).astype(float), None)):
+        got = page.evaluate("([m, kind, r]) => attentionLab.cellStyle(m, kind, r)",
+                            [[[x if np.isfinite(x) else "-inf" for x in row] for row in matrix.tolist()], kind, vrange])
+        if kind == "scores":  # JSON has no −∞: the page reads "-inf" as a string; compare only the finite cells
+            keep = np.isfinite(matrix).ravel()
+        else:
+            keep = np.ones(matrix.size, bool)
+        from attention_lab.look.cells import cells
+
+        want = cells(matrix, kind, *(vrange or (None, None)))
+        fills = [want["fill"][6 * k:6 * k + 6] for k in range(matrix.size)]
+        assert [f for f, ok in zip(got["fill"], keep, strict=True) if ok] == [f for f, ok in zip(fills, keep,
+                                                                                                 strict=True) if ok]
+        assert [f for f, ok in zip(got["ink"], keep, strict=True) if ok] == [f for f, ok in zip(want["ink"], keep,
+                                                                                                strict=True) if ok]
+    page.close()

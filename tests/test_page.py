@@ -1,0 +1,236 @@
+"""The explorer as a page with no Python: the bundle, the command, and the page itself in Chromium from file://.
+
+- the bundle is the files of live/page.py's FILES, once, with the visual language as data;
+- `python -m attention_lab.explorer --out FILE` writes one self-contained file; a bad option is one line, exit 2;
+- the page, opened from file:// with every other request refused, makes none, and its controls work with the
+  keyboard alone: Tab reaches every control, → on T redraws, the arrow keys move the picked cell;
+- nothing is cut off or scrolled sideways at 1280 and 390 px, at the smallest and largest sizes, both languages;
+- axe-core (npm; found under $AXE_CORE_DIR or installed into /tmp/attention-lab-axe) reports no violations;
+- two explorers mounted in one page (a site) work side by side.
+
+ATTENTION_LAB_SCREENSHOTS=folder saves a PNG of each page checked for fit there, to look at.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from servers import offline
+
+import attention_lab as al
+from attention_lab.live import page as pages
+from attention_lab.live.data import look_data
+from attention_lab.look.colors import colour_tables
+from attention_lab.look.formats import RULES
+
+AXE_VERSION = "4.10.3"
+AXE_DIR = Path(os.environ.get("AXE_CORE_DIR", "/tmp/attention-lab-axe"))
+
+
+def test_the_bundle_is_every_front_end_file_once_with_the_visual_language_as_data():
+    js, css = pages.bundle()
+    for name in pages.FILES:
+        assert js.count(f"// ==== {name} ====") == 1 and (pages.HERE / name).read_text(encoding="utf-8") in js
+    look = json.loads(js.split("const LOOK = ", 1)[1].split(";\nconst MOUNTS", 1)[0])
+    assert look["colours"] == json.loads(json.dumps(colour_tables())) and look["rules"] == json.loads(json.dumps(RULES))
+    assert [s["name"] for s in look["stages"]] == list(al.STAGES) and look == json.loads(json.dumps(look_data()))
+    assert pages.esm().endswith("export default { render };\n") and "al-grid" in css
+
+
+def test_a_standalone_page_holds_everything_inline():
+    html = pages.standalone_html(al.explorer(view="softmax", lang="ko").page_config())
+    assert html.startswith("<!doctype html>") and '<html lang="ko">' in html and pages.CSP in html
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:|//)""", html)  # no script, style or image from elsewhere
+    assert html.split('<script type="module">')[0].count('<div class="al-mount"') == 1
+
+
+def test_the_command_writes_a_page_and_says_what_is_wrong_in_one_line(tmp_path):
+    out = tmp_path / "softmax.html"
+    run = subprocess.run([sys.executable, "-m", "attention_lab.explorer", "--out", str(out), "--lang", "ko",
+                          "--view", "softmax", "--T", "5", "--mask", "none"], capture_output=True, text=True)
+    assert run.returncode == 0 and run.stdout.strip() == str(out), run.stderr
+    config = json.loads(out.read_text(encoding="utf-8").split('class="al-config">', 1)[1].split("</script>")[0])
+    assert (config["lang"], config["viewName"], config["state"]["T"], config["state"]["mask"]) == ("ko", "softmax", 5,
+                                                                                                    "none")
+    for args, said in ((["--T", "40"], "T:"), (["--mask", "sliding:window=0"], "window:"), (["--view", "x"], "view"),
+                       (["--queries", "5"], "queries:"), ([], None)):
+        target = [] if said is None else ["--out", str(tmp_path / "x.html")]
+        run = subprocess.run([sys.executable, "-m", "attention_lab.explorer", *(target or ["--out", str(tmp_path)]),
+                              *args], capture_output=True, text=True)
+        assert run.returncode == 2 and run.stderr.count("\n") == 1 and run.stderr.startswith("error:"), run.stderr
+        assert (said or "--out") in run.stderr
+
+
+# ---- the page in a browser --------------------------------------------------------------------------------------
+
+def open_page(browser, path, width=1280):  # -> (page, refused requests, page errors)
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    refused, errors = offline(page), []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.goto(path.as_uri())
+    page.wait_for_selector(".al-live .al-hm")
+    return page, refused, errors
+
+
+def write(tmp_path, name, ex):
+    path = tmp_path / f"{name}.html"
+    ex.save_html(str(path))
+    return path
+
+
+def settle(page):  # the page draws a move at its next frame: wait for it (and the one after)
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
+def shape(page):
+    settle(page)
+    return page.locator(".al-shape").text_content()
+
+
+def test_the_page_works_offline_and_with_the_keyboard_alone(browser, tmp_path):
+    page, refused, errors = open_page(browser, write(tmp_path, "all", al.explorer(lang="ko")))
+    controls = page.locator("[data-control]")
+    names = set(controls.evaluate_all("(els) => els.map((e) => e.dataset.control)"))
+    assert names == set(al.explorer().controls)  # the page's controls are the Python handle's
+    page.keyboard.press("Tab")  # the keyboard reaches every control, in order, with no trap
+    reached = set()
+    for _ in range(60):
+        reached.add(page.evaluate("() => document.activeElement.dataset.control || document.activeElement.tagName"))
+        page.keyboard.press("Tab")
+    shown = set(controls.evaluate_all("(els) => els.filter((e) => !e.closest('[hidden]')).map((e) => e.dataset"
+                                      ".control)"))
+    assert shown <= reached, shown - reached
+    page.locator('[data-control="T"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert shape(page).startswith("T=4 ")
+    page.locator('[data-control="mask"]').focus()
+    page.keyboard.press("ArrowDown")  # the next mask: none
+    settle(page)
+    assert page.locator('.al-hm[data-name="M"] tbody td').first.text_content() == "0"
+    cell = page.locator('.al-hm[data-name="S"] tbody td[tabindex="0"]')  # the picked cell takes the focus
+    assert cell.get_attribute("aria-label") == "Query 토큰 3, Key 토큰 1: 2"
+    cell.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    settle(page)
+    picked = page.locator('.al-hm[data-name="S"] td.al-hl')
+    assert picked.get_attribute("aria-label").startswith("Query 토큰 4, Key 토큰 2: ")
+    assert page.locator('[data-control="row"]').input_value() == "3"  # the breakdowns follow the row
+    assert "네 번째 행의 Softmax" in page.locator('.al-breakdown[data-name="softmax"]').text_content()
+    seed = page.locator('[data-control="seed"]')
+    for bad in ("-5", "abc"):
+        seed.fill(bad)
+        seed.press("Enter")
+        settle(page)
+        said = page.locator(".al-msg-bad").text_content()
+        assert f"'{bad}'" in said and "seed 0" in said and seed.input_value() == "0"
+    seed.fill("7")
+    seed.press("Enter")
+    settle(page)
+    assert "seed 7" in page.locator(".al-source").text_content()
+    assert not refused and not errors, (refused, errors)
+    page.close()
+
+
+def test_a_click_on_a_cell_sets_the_row_the_breakdowns_follow(browser, tmp_path):
+    page, _, errors = open_page(browser, write(tmp_path, "click", al.explorer()))
+    page.locator('.al-hm[data-name="P"] tbody tr').nth(1).locator("td").first.click()
+    settle(page)
+    assert page.locator('[data-control="row"]').input_value() == "1"
+    assert page.locator('[data-control="query"]').input_value() == "1"
+    assert "Softmax of row 2" in page.locator('.al-breakdown[data-name="softmax"]').text_content()
+    assert not errors
+    page.close()
+
+
+FIT = """() => {
+  const root = document.querySelector('.al-live'), edge = root.getBoundingClientRect().right + 0.5;
+  const over = [], scrolled = [];
+  for (const node of root.querySelectorAll('.al-hm, .al-hm table, .al-breakdown, .al-note, .al-shape, .al-ctl, '
+                                           + '[data-control], .al-ctlrow')) {
+    const r = node.getBoundingClientRect();
+    if (r.width && r.right > edge) over.push(`${node.className} ${node.dataset.key || node.dataset.control || ''}`
+                                             + `: ${Math.round(r.right)} > ${Math.round(edge)}`);
+  }
+  for (const node of [document.documentElement, ...document.querySelectorAll('*')]) {
+    if (node.scrollWidth > node.clientWidth + 1 && node.clientWidth > 0
+        && /auto|scroll/.test(getComputedStyle(node).overflowX)) scrolled.push(node.className || node.tagName);
+  }
+  return {over, scrolled, page: document.documentElement.scrollWidth - document.documentElement.clientWidth};
+}"""
+SIZES = {"smallest": {"T": 1, "d": 1, "h": 1}, "largest": {"T": 16, "d": 64, "h": 8}}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_size_fits_the_width_it_is_given(browser, tmp_path, width, size, lang):
+    ex = al.explorer(lang=lang, **SIZES[size])
+    path = write(tmp_path, f"{lang}-{size}-{width}", ex)
+    page, _, errors = open_page(browser, path, width)
+    for head in (["0", "-1"] if size == "largest" else ["0"]):  # one head with its breakdowns; all heads side by side
+        if head == "-1":
+            page.locator('[data-control="head"]').select_option(head)
+            settle(page)
+        fit = page.evaluate(FIT)
+        assert not fit["over"] and not fit["scrolled"] and fit["page"] <= 0, fit
+        shots = os.environ.get("ATTENTION_LAB_SCREENSHOTS")
+        if shots:
+            page.screenshot(path=str(Path(shots) / f"page-{lang}-{size}-{width}-head{head}.png"), full_page=True)
+    if size == "largest" and width == 1280:
+        assert page.locator('.al-hm[data-name="P"]').count() == 8  # the heads' P side by side
+    assert not errors
+    page.close()
+
+
+def axe_source():  # -> the text of axe.min.js, installed from npm when missing
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    if not script.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("needs npm to install axe-core (apt-get install npm), or AXE_CORE_DIR with axe-core in it")
+        AXE_DIR.mkdir(parents=True, exist_ok=True)
+        subprocess.run([npm, "install", "--prefix", str(AXE_DIR), "--no-audit", "--no-fund", "--silent",
+                        f"axe-core@{AXE_VERSION}"], check=True, timeout=300)
+    return script.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("lang", "view", "kwargs"), [("ko", "all", {}), ("en", "all", {"T": 16, "h": 8, "dh": 8}),
+                                                      ("ko", "softmax", {}), ("en", "queries", {"queries": 2})])
+def test_axe_core_finds_no_violations(browser, tmp_path, lang, view, kwargs):
+    source = axe_source()
+    page, _, errors = open_page(browser, write(tmp_path, f"axe-{lang}-{view}", al.explorer(lang=lang, view=view,
+                                                                                             **kwargs)))
+    page.add_script_tag(content=source)
+    found = page.evaluate("async () => (await axe.run(document)).violations.map((v) => "
+                          "[v.id, v.help, v.nodes.slice(0, 3).map((n) => n.target.join(' '))])")
+    assert found == [], found
+    if "h" in kwargs:
+        page.locator('[data-control="head"]').select_option("-1")
+        settle(page)
+    found = page.evaluate("async () => (await axe.run(document)).violations.map((v) => [v.id, v.help])")
+    assert found == [] and not errors, found
+    page.close()
+
+
+def test_two_explorers_mounted_in_one_page_work_side_by_side(browser, tmp_path):
+    js, css = pages.bundle()
+    one, two = al.explorer(view="scores").page_config(), al.explorer(view="softmax", lang="ko").page_config()
+    path = tmp_path / "site.html"
+    path.write_text(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>site</title><style>{css}"
+                    f"</style></head><body><main>{pages.mount_html(one)}<p>text</p>{pages.mount_html(two)}</main>"
+                    f"<script type='module'>{js}\nmountAll(document);</script></body></html>", encoding="utf-8")
+    page, refused, errors = open_page(browser, path)
+    assert page.locator(".al-live").count() == 2
+    page.locator('[data-control="T"]').first.focus()
+    page.keyboard.press("ArrowRight")
+    settle(page)
+    assert [s.startswith("T=4 ") for s in page.locator(".al-shape").all_text_contents()] == [True, False]
+    assert not refused and not errors
+    page.close()
