@@ -1,163 +1,371 @@
-"""The steppers of notebooks 10 and 11: step buttons, block slider, head choice, what they show; they only render."""
+"""The step widgets of notebooks 10 and 11: their records for every size, what they show, their words and errors.
 
-import math
+The page draws what `w.picture()` describes: the first tests read the picture and the records in Python, the last
+ones open the widget's page in headless Chromium, move its controls with the keyboard and the mouse, and compare
+every cell, note and row of the trail with the Python picture of the page's own state.
+"""
+
 import re
 
-import ipywidgets as W
 import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab.live import steppers as steppers
-from attention_lab.look import NEG_INF_LABEL
+from attention_lab.live import page, stepper_data
+from attention_lab.look import NEG_INF_LABEL, format_value
+from attention_lab.look.words import steppers as stepper_words
+
+WEIGHTS_3 = ["0.114", "0.042", "0.844"]  # the article's row 3 of P
 
 
-def text(html):
-    return re.sub(r"<[^>]+>", " ", html)
+def panel(picture, name):  # -> the labels of one heatmap of the picture
+    return next(p for p in picture["panels"] if p["name"] == name)["labels"]
 
 
-def column(w, name):  # -> the cell labels of one heatmap of the view, row by row (all its cells, in order)
-    fragment = re.search(rf'<div class="al-hm" data-name="{name}">.*?</table></div>', w.view.value).group(0)
-    return re.findall(r"<td[^>]*>([^<]*)</td>", fragment.split("<tbody>")[1])
+def words_of(picture):
+    return " ".join([picture["title"], *picture["notes"]])
 
 
-@pytest.fixture
-def w():
-    return al.blockwise_view()
+# ---- the decode widget (notebook 10)
 
 
-def test_starts_on_the_first_block_of_the_articles_example(w):
-    assert isinstance(w, W.VBox) and w.step == 0 and len(w.steps) == 3
-    assert w.previous_button.disabled and not w.next_button.disabled
-    assert "Block 1 of 3: Key token 1" in text(w.view.value)
-    assert column(w, "S_block") == ["1.5", "3", "1"]  # Key token 1's scores for Query tokens 1, 2, 3
-    assert column(w, "m_old") == [NEG_INF_LABEL] * 3 and column(w, "m") == ["1.5", "3", "1"]
-    assert 'data-name="O_trace"' not in w.view.value  # the full computation's O only after the last block
+def test_decode_starts_at_the_first_step_of_the_articles_example():
+    w = al.decode_view()
+    assert w.state == {"T": 3, "step": 0, "head": 0} and w.data["Tmax"] == stepper_data.MAX_T
+    p = w.picture()
+    assert p["title"] == "Head 1 · Step 1 of 3: the output at position 1"
+    assert panel(p, "K_cache") == ["1", "−1", "2", "1"] and panel(p, "P_row") == ["1"]
 
 
-def test_the_step_buttons_walk_the_blocks_of_row_3(w):
-    redraws = w.redraw_count
-    w.next_button.click()
-    assert w.step == 1 and w.redraw_count == redraws + 1 and not w.previous_button.disabled
-    assert column(w, "m")[2] == "1" and column(w, "l")[2] == "1.368"
-    w.next_button.click()
-    view = text(w.view.value)
-    assert "Block 3 of 3: Key token 3" in view and w.next_button.disabled
-    assert column(w, "m_old")[2] == "1" and column(w, "m")[2] == "3"  # the maximum grows: 1 → 3
-    assert column(w, "rescale")[2] == "0.135" and column(w, "l")[2] == "1.185"  # e^(1−3) and the new sum
-    assert column(w, "O")[-4:] == ["0.114", "0.042", "0.844", "1"]
-    assert column(w, "O_trace") == column(w, "O")  # equal to the full computation
-    assert "no (T, T) matrix was made" in view
-    w.previous_button.click()
-    assert w.step == 1 and not w.next_button.disabled
+def test_decode_step_3_is_the_articles_row_and_the_full_computations():
+    w = al.decode_view()
+    w.step = 2
+    p = w.picture()
+    assert panel(p, "q") == ["−1", "1", "1", "2"]  # token 3's Query: the only Query row of this step
+    assert len(panel(p, "K_cache")) == 3 * 4 == len(panel(p, "V_cache"))  # the cache: 3 tokens of Head 1
+    assert panel(p, "S_scaled_row") == ["1", "0", "3"]
+    assert panel(p, "P_row") == WEIGHTS_3 == panel(p, "P_trace")
+    assert panel(p, "O_row") == [*WEIGHTS_3, "1"]
+    said = words_of(p)
+    assert "48 values counting all 2 K/V heads, 24 of them in Head 1" in said  # the count covers both heads
+    assert "equals row 3 of P computed all at once" in said
 
 
-def test_steps_cannot_leave_the_blocks(w):
-    w._go(99)
-    assert w.step == len(w.steps) - 1
-    w._go(-5)
-    assert w.step == 0
+def test_decode_words_say_what_a_step_computes():
+    """Step t computes position t's output, which predicts the next token; it does not 'generate token t'."""
+    for lang, position, predicts in (("en", "the output at position 2", "from which the next token is predicted"),
+                                     ("ko", "위치 2의 출력", "이 출력으로 다음 토큰을 예측합니다")):
+        w = al.decode_view(lang=lang)
+        w.step = 1
+        said = words_of(w.picture())
+        assert position in said and predicts in said
+        assert not re.search(r"generat|만들기", said)
 
 
-def test_the_block_slider_regroups_the_keys_and_restarts():
-    tr = al.article_example(T=7)
-    w = al.blockwise_view(tr, block=1)
-    w.next_button.click()
-    w.block_slider.value = 3
-    assert w.step == 0 and len(w.steps) == math.ceil(7 / 3)
-    assert "Block 1 of 3: Key tokens 1–3" in text(w.view.value)
-    assert re.search(r'data-name="S_block">.*?data-cols="3"', w.view.value)
-    w.block_slider.value = 7
-    assert len(w.steps) == 1 and w.next_button.disabled and w.previous_button.disabled
-    assert 'data-name="O_trace"' in w.view.value
-    assert (w.block_slider.min, w.block_slider.max) == (1, 7)
+@pytest.mark.parametrize("T", range(1, stepper_data.MAX_T + 1))
+def test_every_T_the_slider_offers_is_the_first_T_tokens(T):
+    """The page slices one set of records for every T: exact, since step t never depends on later tokens."""
+    data = stepper_data.decode_data(al.article_example())
+    tr = al.article_example(T=T)  # grows from the article's corner
+    for step in al.decode_steps(tr.Q, tr.K, tr.V, tr.h):
+        t = step.t
+        assert np.array_equal(np.array(data["q"])[:, t], step.q)
+        assert np.array_equal(np.array(data["K"])[:, : t + 1], step.K_cache)
+        assert np.allclose(data["P"][t], step.P_row, rtol=0, atol=1e-15)
+        assert np.allclose(data["O"][t], step.O_row, rtol=0, atol=1e-15)
+    assert np.allclose(data["P_full"][T - 1], tr.P, rtol=0, atol=1e-15) and all(data["same"][T - 1])
+    w = al.decode_view()
+    w.T, w.step = T, T - 1
+    p = w.picture()
+    assert p["steps"] == T and len(panel(p, "P_trace")) == T and len(panel(p, "K_cache")) == T * tr.dh
 
 
-def test_stepping_renders_the_stored_records_and_computes_nothing(monkeypatch):
-    w = al.blockwise_view(al.article_example(T=5), block=2)
-    calls = []
-    monkeypatch.setattr(steppers, "blockwise_steps", lambda *a, **k: calls.append(a) or ())
-    w.next_button.click()
-    w.head_select.value = 1
-    w.previous_button.click()
-    assert calls == []  # stepping and choosing a head only render
-    assert column(w, "S_block")[:2] == [steppers.style.format_value(x, "scores") for x in w.steps[0].S_block[1, 0]]
+def test_the_running_count_of_multiply_adds_saved_comes_from_generation_cost():
+    w = al.decode_view()
+    w.T = 8
+    costs = al.generation_cost(8, 8, 2)
+    shown = []
+    for t in range(8):
+        w.step = t
+        found = re.search(r"saved so far: ([\d,]+)\. Without the cache ([\d,]+), with it ([\d,]+)",
+                          words_of(w.picture()))
+        saved, without, cached = (int(x.replace(",", "")) for x in found.groups())
+        assert without == sum(c.macs_without_cache for c in costs[: t + 1])
+        assert cached == sum(c.macs_with_cache for c in costs[: t + 1]) and saved == without - cached
+        shown.append(saved)
+    assert shown[0] == 0 and all(a < b for a, b in zip(shown, shown[1:], strict=False))  # it grows at every step
 
 
-def test_the_head_choice_shows_only_with_several_heads():
-    two = al.blockwise_view(head=1)
-    assert two.head_select.layout.display == "" and "Head 2" in text(two.view.value)
-    one = al.blockwise_view(al.random_example(4, 4, 1))
-    assert one.head_select.layout.display == "none"
+def test_decode_follows_shared_kv_heads_and_the_head_choice():
+    w = al.decode_view(al.article_example(kv_heads=1), head=1)
+    said = words_of(w.picture())
+    assert "Query head 2 reads K/V head 1" in said
+    assert "8 values (there is one K/V head, all shown here)" in said  # 2 · 1 token · 1 K/V head · dh 4
+    w.head, w.step = 0, 1
+    assert w.picture()["title"].startswith("Head 1 · Step 2 of 3")
+
+
+def test_decode_in_korean_and_only_for_causal_traces():
+    p = al.decode_view(lang="ko").picture()
+    assert p["title"] == "Head 1 · 3단계 중 1단계: 위치 1의 출력" and "Step" not in words_of(p)
+    with pytest.raises(ValueError, match="^tr: a KV cache needs the causal mask"):
+        al.decode_view(al.article_example(mask=None))
+
+
+# ---- the blockwise widget (notebook 11)
+
+
+def test_blockwise_starts_on_the_first_block_following_the_last_row():
+    w = al.blockwise_view()
+    assert w.state == {"T": 3, "block": 1, "step": 0, "head": 0, "row": 2}
+    p = w.picture()
+    assert p["title"] == "Head 1 · Block 1 of 3: Key token 1" and p["steps"] == 3
+    assert panel(p, "S_block") == ["1.5", "3", "1"]  # Key token 1's scores for Query tokens 1, 2, 3
+    assert panel(p, "m_old") == [NEG_INF_LABEL] * 3 and panel(p, "m") == ["1.5", "3", "1"]
+    assert "O_trace" not in [x["name"] for x in p["panels"]]  # the full computation's O only after the last block
+    assert all(x["hl"] == [2, None] for x in p["panels"])  # row 3 followed in every panel
+
+
+def test_the_steps_walk_the_blocks_of_row_3():
+    w = al.blockwise_view()
+    w.step = 1
+    assert panel(w.picture(), "m")[2] == "1" and panel(w.picture(), "l")[2] == "1.368"
+    w.step = 2
+    p = w.picture()
+    assert "Block 3 of 3: Key token 3" in p["title"]
+    assert panel(p, "m_old")[2] == "1" and panel(p, "m")[2] == "3"  # the maximum grows: 1 → 3
+    assert panel(p, "rescale")[2] == "0.135" and panel(p, "l")[2] == "1.185"  # e^(1−3) and the new sum
+    assert panel(p, "O")[-4:] == [*WEIGHTS_3, "1"] and panel(p, "O_trace") == panel(p, "O")
+    assert "equals the full computation's O" in words_of(p)
+    assert [row[:2] for row in p["trail"]] == [["1", "1"], ["2", "2"], ["3", "3"]]  # block, its Key token
+    assert [row[4] for row in p["trail"]] == ["1", "1", "3"]  # row 3's running maximum after each block
+
+
+@pytest.mark.parametrize("T", range(1, stepper_data.MAX_T + 1))
+def test_the_claim_of_no_T_by_T_matrix_only_when_a_block_is_smaller_than_T(T):
+    data = stepper_data.blockwise_data(al.article_example())
+    for block in range(1, T + 1):
+        state = {"T": T, "block": block, "step": 99, "head": 0, "row": T - 1}
+        said = words_of(stepper_data.blockwise_picture(data, state, "en"))
+        assert ("No T × T matrix was made" in said) == (block < T)
+        assert ("there is one block" in said) == (block == T)
+        tr = al.article_example(T=T)
+        steps = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block)
+        record = data["sizes"][T - 1]["blocks"][block - 1]
+        assert len(record["steps"]) == len(steps) and record["equal"]
+        assert np.allclose(record["steps"][-1]["O"], tr.O, rtol=0, atol=1e-12)
+
+
+def test_a_picked_row_is_followed_through_every_block():
+    w = al.blockwise_view(al.article_example(T=6), block=2, row=3)
+    for k in range(3):
+        w.step = k
+        p = w.picture()
+        assert p["trail_title"] == "The row of Query token 4, block by block" and len(p["trail"]) == k + 1
+        record = w.data["sizes"][5]["blocks"][1]["steps"][k]
+        assert p["trail"][-1][6] == format_value(record["l"][0][3], "values")  # this block's l of row 4
+        assert all(x["hl"] == [3, None] for x in p["panels"])
+
+
+def test_asked_values_are_kept_when_T_shrinks_and_grows_back():
+    w = al.blockwise_view(al.article_example(T=6), block=5, row=5)
+    w.T = 3
+    assert stepper_data.on_screen(w.data, w.state)[3:5] == (3, 2)  # block 3 (= T) and row 3 on screen
+    assert w.picture()["steps"] == 1
+    w.T = 6
+    assert w.state["block"] == 5 and w.picture()["trail_title"].endswith("token 6, block by block")
 
 
 def test_the_trace_mask_and_kv_heads_are_followed():
     tr = al.random_example(6, 8, 2, seed=4, mask=al.Mask("padding", length=4), kv_heads=1)
     w = al.blockwise_view(tr, block=6)
-    assert column(w, "O") == column(w, "O_trace")
-    assert column(w, "l")[4:] == ["0", "0"]  # the padding rows attend to nothing: l = 0, O = 0
+    assert w.data["Tmax"] == 6  # not the article's example: its own tokens only
+    p = w.picture()
+    assert panel(p, "O") == panel(p, "O_trace")
+    assert panel(p, "l")[4:] == ["0", "0"]  # the padding rows attend to nothing: l = 0, O = 0
     itself_only = al.random_example(4, 4, 2, mask=np.eye(4, dtype=bool))  # a custom mask: each token sees itself
     w = al.blockwise_view(itself_only, block=2)
-    assert column(w, "S_block")[1] == NEG_INF_LABEL and w.steps[0].S_block.shape == (2, 4, 2)
-    w.next_button.click()
-    assert column(w, "O") == column(w, "O_trace")
+    assert panel(w.picture(), "S_block")[1] == NEG_INF_LABEL
+    w.step = 1
+    assert panel(w.picture(), "O") == panel(w.picture(), "O_trace")
+    w.T, w.step = 3, 0  # the first 3 tokens keep the mask's rows and columns: token 3 sees only itself
+    assert panel(w.picture(), "S_block")[4:6] == [NEG_INF_LABEL] * 2  # row 3 against Key tokens 1–2
+    w.step = 1
+    assert panel(w.picture(), "S_block")[2] != NEG_INF_LABEL and panel(w.picture(), "O") == panel(w.picture(),
+                                                                                                    "O_trace")
 
 
-def test_korean_labels():
-    w = al.blockwise_view(lang="ko")
-    assert w.block_slider.description == "블록 크기 (Key 토큰 수)" and w.next_button.description == "다음 블록 ▶"
-    assert "블록 1 / 3: Key 토큰 1" in text(w.view.value) and "누적 합 l" in w.view.value
-    assert "Block" not in text(w.view.value)
+def test_a_mask_of_the_first_T_tokens_is_the_corner_of_the_traces():
+    tr = al.random_example(5, 4, 1, mask=al.Mask("sliding", window=2))
+    for small in stepper_data.traces_by_size(tr):
+        assert np.array_equal(small.M, tr.M[: small.T, : small.T])
+        assert np.allclose(small.O, al.attention_trace(tr.Q[: small.T], tr.K[: small.T], tr.V[: small.T], 1,
+                                                       mask=tr.M[: small.T, : small.T] == 0).O)
+
+
+def test_korean_words_and_the_head_choice():
+    w = al.blockwise_view(head=1, lang="ko")
+    p = w.picture()
+    assert p["title"] == "Head 2 · 블록 1 / 3: Key 토큰 1" and "Block" not in words_of(p)
+    assert w.config["words"]["block"] == "블록 크기 (Key 토큰 수)" and w.config["words"]["next_step"] == "다음 단계 ▶"
+
+
+# ---- both
+
+
+@pytest.mark.parametrize("make", [al.decode_view, al.blockwise_view])
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_plain_text_form_is_one_short_line_in_the_readers_language(make, lang):
+    w = make(lang=lang)
+    data, _metadata = w._repr_mimebundle_()
+    plain = data["text/plain"]
+    assert plain == repr(w) and "\n" not in plain and len(plain) < 60
+    assert bool(re.search("[가-힣]", plain)) == (lang == "ko")
+    assert plain in (stepper_words.WORDS["decode_plain"] + stepper_words.WORDS["blockwise_plain"])
+
+
+@pytest.mark.parametrize("make", [al.decode_view, al.blockwise_view])
+def test_stepping_selects_stored_records_and_computes_nothing(make, monkeypatch):
+    w = make(al.article_example(T=5))
+    for name in ("decode_steps", "blockwise_steps", "attention_trace", "generation_cost"):
+        monkeypatch.setattr(stepper_data, name, lambda *a, **k: pytest.fail("a step computed"))
+    for T in (1, 5, 8):
+        w.T, w.step, w.head = T, T - 1, 1
+        assert w.picture()["step"] == (T - 1 if make is al.decode_view else w.picture()["steps"] - 1)
+
+
+@pytest.mark.parametrize("make", [al.decode_view, al.blockwise_view])
+def test_a_stored_model_gives_back_the_page_config(make):
+    """A stored notebook keeps the model's state; the site rebuilds the widget from it (live/page.py)."""
+    w = make(lang="ko")
+    w.T, w.step = 5, 2
+    assert page.config_from_model(w.get_state()) == w.page_config()
+    assert f"MOUNTS.{w.page_config()['kind']} = " in page.bundle()[0]  # the bundle mounts this kind
+
+
+@pytest.mark.parametrize(("name", "value"), [("T", 0), ("T", 9), ("step", -1), ("head", 2), ("T", 2.5)])
+def test_the_state_set_from_python_is_checked(name, value):
+    w = al.decode_view()
+    with pytest.raises(ValueError, match=f"^{name}: "):
+        setattr(w, name, value)
 
 
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"tr": "article"}, "tr"), ({"block": 0}, "block"), ({"block": 4}, "block"), ({"head": 2}, "head"),
-    ({"head": -1}, "head"), ({"lang": "fr"}, "lang"), ({"block": 1.0}, "block"),
+    ({"head": -1}, "head"), ({"lang": "fr"}, "lang"), ({"block": 1.0}, "block"), ({"row": 3}, "row"),
     ({"tr": al.attention_trace(*al.example_qkv(3, 8, 2), 2, scaled=False)}, "tr"),
+    ({"tr": al.article_example(T=9)}, "tr"), ({"tr": al.article_example(queries=1)}, "tr"),
 ])
 def test_bad_arguments_raise_clear_errors(kwargs, match):
     with pytest.raises(ValueError, match=f"^{match}: "):
         al.blockwise_view(**kwargs)
-    if "block" not in kwargs:
+    if not {"block", "row"} & set(kwargs):
         with pytest.raises(ValueError, match=f"^{match}: "):
             al.decode_view(**kwargs)
 
 
-# ---- the decode stepper (notebook 10)
+# ---- in the browser: the page draws the picture, and its controls move it with no kernel
+
+READ_PAGE = """() => {
+  const root = document.querySelector(".al-stepper"), rgb = (s) => s;
+  const panels = {};
+  for (const hm of root.querySelectorAll(".al-row > .al-hm")) {
+    const cells = [...hm.querySelectorAll("td[data-i]")];
+    panels[hm.dataset.name] = { title: hm.querySelector(".al-title").textContent,
+      labels: cells.map((td) => td.textContent), fill: cells.map((td) => td.style.backgroundColor),
+      ink: cells.map((td) => td.style.color), masked: cells.map((td) => td.classList.contains("al-masked") ? "1" : "0"),
+      hlrow: [...hm.querySelectorAll("tbody tr")].findIndex((tr) => tr.classList.contains("al-hlrow")) };
+  }
+  return { state: attentionLab.mounted[0].model.get("state"), panels,
+    title: root.querySelector(".al-section").textContent,
+    notes: [...root.querySelectorAll(".al-note")].map((n) => n.textContent),
+    trail: [...root.querySelectorAll(".al-trail tbody tr")].map((tr) => [...tr.cells].map((c) => c.textContent)),
+    wide: document.documentElement.scrollWidth };
+}"""
 
 
-def test_decode_view_walks_the_tokens_of_the_article():
+def _rgb(hex_colour):  # "#1f2328" or "1f2328" -> "rgb(31, 35, 40)", as the browser writes a style's colour
+    h = hex_colour.lstrip("#")
+    return "rgb({}, {}, {})".format(*(int(h[k: k + 2], 16) for k in (0, 2, 4)))
+
+
+def _same_as_python(seen, w):
+    """Every panel's title, cell labels, fills, inks, masked cells and followed row, the notes and the trail."""
+    from attention_lab.look import INK_DARK, INK_LIGHT
+
+    want = type(w).PICTURE(w.data, seen["state"], w.lang)
+    assert seen["title"] == want["title"] and seen["notes"] == want["notes"]
+    assert list(seen["panels"]) == [p["name"] for p in want["panels"]]
+    for p in want["panels"]:
+        got = seen["panels"][p["name"]]
+        assert got["title"] == p["title"] and got["labels"] == p["labels"], p["name"]
+        assert got["fill"] == [_rgb(f) for f in p["fill"]], p["name"]
+        assert got["ink"] == [_rgb(INK_DARK if k == "1" else INK_LIGHT) for k in p["ink"]], p["name"]
+        assert "".join(got["masked"]) == p["masked"] and got["hlrow"] == (p["hl"][0] if p["hl"] else -1)
+    assert seen["trail"] == want.get("trail", [])
+
+
+WIDGETS = {
+    "decode-ko": lambda: al.decode_view(lang="ko"),
+    "decode-mqa": lambda: al.decode_view(al.article_example(kv_heads=1), head=1),
+    "blockwise-6": lambda: al.blockwise_view(al.article_example(T=6), block=3, lang="ko"),
+    "blockwise-padding": lambda: al.blockwise_view(al.random_example(6, 8, 2, seed=4, mask=al.Mask("padding",
+                                                                                                      length=4))),
+}
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("name", list(WIDGETS))
+def test_the_page_draws_the_python_picture_and_its_controls_move_it(browser, tmp_path, name, width):
+    """Keys on the sliders, the step buttons, the head and row choices: after each, the page equals the Python
+    picture of the page's own state, offline, with no console error; at 390 px nothing scrolls sideways."""
+    from servers import offline
+
+    w = WIDGETS[name]()
+    path = tmp_path / f"{name}.html"
+    path.write_text(page.standalone_html(w.page_config()), encoding="utf-8")
+    tab = browser.new_page(viewport={"width": width, "height": 900})
+    refused, errors = offline(tab), []
+    tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.goto(path.as_uri())
+    seen = tab.evaluate(READ_PAGE)
+    assert seen["state"] == w.state
+    _same_as_python(seen, w)
+    rng = np.random.default_rng(len(name) + width)
+    controls = ["T", "next", "previous", "head"] + (["block", "row"] if "blockwise" in name else [])
+    for _ in range(8):
+        control = controls[rng.integers(len(controls))]
+        target = tab.locator(f'.al-stepper [data-control="{control}"]')
+        if control in ("T", "block"):
+            target.focus()
+            for _ in range(int(rng.integers(1, 4))):
+                tab.keyboard.press("ArrowRight" if rng.random() < 0.5 else "ArrowLeft")
+        elif control in ("next", "previous"):
+            if target.is_enabled():
+                target.click()
+        elif target.is_visible():
+            options = target.locator("option").all_text_contents()
+            target.select_option(index=int(rng.integers(len(options))))
+        seen = tab.evaluate(READ_PAGE)
+        _same_as_python(seen, w)
+        assert seen["wide"] <= width
+    assert not refused and not errors
+    tab.close()
+
+
+def test_a_key_on_the_T_slider_moves_the_page(browser, tmp_path):
+    from servers import offline
+
     w = al.decode_view()
-    assert isinstance(w, W.VBox) and w.step == 0 and len(w.steps) == 3 and w.previous_button.disabled
-    assert "Head 1 · Step 1 of 3: generating token 1" in text(w.view.value)
-    assert column(w, "K_cache") == ["1", "−1", "2", "1"] and column(w, "P_row") == ["1"]
-    redraws = w.redraw_count
-    w.next_button.click()
-    w.next_button.click()
-    assert w.step == 2 and w.redraw_count == redraws + 2 and w.next_button.disabled
-    assert column(w, "q") == ["−1", "1", "1", "2"]  # token 3's Query: the only Query row of this step
-    assert len(column(w, "K_cache")) == 3 * 4 and len(column(w, "V_cache")) == 3 * 4  # the cache: 3 tokens
-    assert column(w, "S_scaled_row") == ["1", "0", "3"]
-    assert column(w, "P_row") == ["0.114", "0.042", "0.844"] == column(w, "P_trace")
-    assert column(w, "O_row") == ["0.114", "0.042", "0.844", "1"]
-    assert "Key and Value rows of 3 token(s): 48 values" in text(w.view.value)
-    w.previous_button.click()
-    assert column(w, "P_trace") == ["0.818", "0.182", "0"]  # the full computation's row 2: 0 for token 3
-
-
-def test_decode_view_follows_shared_kv_heads_and_the_head_choice(monkeypatch):
-    w = al.decode_view(al.article_example(kv_heads=1), head=1)
-    assert "Query head 2 reads K/V head 1" in text(w.view.value) and "8 values" in text(w.view.value)
-    calls = []
-    monkeypatch.setattr(steppers, "decode_steps", lambda *a, **k: calls.append(a) or ())
-    w.head_select.value = 0
-    w.next_button.click()
-    assert calls == [] and "Head 1 · Step 2 of 3" in text(w.view.value)
-    assert "K/V head" in text(w.view.value)
-
-
-def test_decode_view_in_korean_and_only_for_causal_traces():
-    w = al.decode_view(lang="ko")
-    assert w.next_button.description == "다음 토큰 ▶" and "3단계 중 1단계: 토큰 1 만들기" in text(w.view.value)
-    with pytest.raises(ValueError, match="^tr: a KV cache needs the causal mask"):
-        al.decode_view(al.article_example(mask=None))
+    path = tmp_path / "decode.html"
+    path.write_text(page.standalone_html(w.page_config()), encoding="utf-8")
+    tab = browser.new_page()
+    refused = offline(tab)
+    tab.goto(path.as_uri())
+    tab.locator('.al-stepper [data-control="T"]').focus()
+    tab.keyboard.press("ArrowRight")
+    seen = tab.evaluate(READ_PAGE)
+    assert seen["state"]["T"] == 4 and seen["title"] == "Head 1 · Step 1 of 4: the output at position 1"
+    assert seen["panels"]["P_trace"]["labels"] == ["1", "0", "0", "0"] and not refused
+    tab.close()
