@@ -8,6 +8,7 @@ import matplotlib
 import matplotlib.image
 import numpy as np
 import pytest
+from strategies import every_mask
 
 import attention_lab as al
 from attention_lab import figures as plotting
@@ -49,11 +50,10 @@ def test_writes_every_figure(tmp_path, capsys, fmt):
 def test_korean_slides_are_16_9_and_korean(tmp_path, capsys):
     status, _, err = run(["--out", str(tmp_path), "--format", "svg", "--lang", "ko", "--slides"], capsys)
     assert (status, err) == (0, [])
-    for name in plotting.FIGURES:
-        svg = ET.parse(tmp_path / f"{name}.svg").getroot()
+    for path in tmp_path.iterdir():  # every file a 16:9 slide, the all-heads figure as many as it takes
+        svg = ET.parse(path).getroot()
         size = (float(svg.get("width").rstrip("pt")) / 72, float(svg.get("height").rstrip("pt")) / 72)
-        if name in plotting.SLIDE_FIGURES:
-            assert size == pytest.approx(plotting.SLIDE_SIZE, abs=0.01), name
+        assert size == pytest.approx(plotting.SLIDE_SIZE, abs=0.01), path.name
     fig3 = (tmp_path / "fig3_mask.svg").read_text()
     assert text.table("ko")["fig_mask_rule"] in fig3  # the Korean words, kept as comments beside their outlines
 
@@ -64,9 +64,12 @@ def test_png_slides_have_the_slide_size_in_pixels(tmp_path, capsys):
     status, _, err = run(["--out", str(out), "--format", "png", "--slides", "--dpi", "30", "--T", "4", "--h", "4",
                           "--kv-heads", "1", "--mask", "prefix:prefix=2", "--lang", "ko"], capsys)
     assert (status, err) == (0, [])
-    assert sorted(p.name for p in out.iterdir()) == names("png")
-    for name in plotting.SLIDE_FIGURES:
-        assert matplotlib.image.imread(out / f"{name}.png").shape[:2] == (225, 400)  # 7.5 × 13.33 in at 30 dpi
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "4", "--h", "4", "--kv-heads", "1"]))
+    groups = plotting.slide_groups(tr, "ko")
+    assert [h for g in groups for h in g] == list(range(4))  # every head on one slide or another
+    assert len(list(out.iterdir())) == len(plotting.FIGURES) - 1 + len(groups)
+    for path in out.iterdir():  # every file is a slide, the all-heads figure one slide per group of heads
+        assert matplotlib.image.imread(path).shape[:2] == (225, 400), path.name  # 7.5 × 13.33 in at 30 dpi
 
 
 def test_svg_text_keeps_text_as_text_and_names_the_font(tmp_path, capsys):
@@ -121,22 +124,30 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     status, out, err = run(["--out", str(tmp_path), "--format", "png", "--dpi", "40", "--mask", "stripe"], capsys)
     assert (status, err) == (0, []) and (tmp_path / "fig3_mask.png").stat().st_size > 1000
     status, _, err = run(["--out", str(tmp_path), "--mask", "stripe:seed=9"], capsys)
-    assert status == 2 and "seed: must be from 1 to 3, got 9" in err[0]
+    assert status == 2 and "--mask stripe:seed=…: must be from 1 to 3, got 9" in err[0]
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--T", "4", "--d", "6", "--h", "4"], "h: d=6 is not divisible by h=4"),
+    (["--T", "4", "--d", "6", "--h", "4"], "--h: d=6 is not divisible by h=4"),
     (["--T", "0"], "--T: must be from 1 to 16, got 0"),
     (["--T", "17"], "--T: must be from 1 to 16, got 17"),
     (["--d", "1000000000"], "--d: must be from 1 to 64"),
     (["--h", "9"], "--h: must be from 1 to 8"),
     (["--d", "64", "--h", "1"], "--d, --h: each head would have dh = d/h = 64 components"),
-    (["--h", "2", "--kv-heads", "3"], "kv_heads: must be from 1 to 2"),
+    (["--h", "2", "--kv-heads", "3"], "--kv-heads: must be from 1 to 2"),
     (["--dpi", "0"], "--dpi: must be from 30 to 200, got 0"),
     (["--dpi", "100000"], "--dpi: must be from 30 to 200"),
-    (["--seed", "-1"], "seed: must be from 0"),
-    (["--mask", "causal:window=2"], "--mask: window: mask 'causal' takes no parameters"),
-    (["--mask", "sliding:window=9"], "window: must be from 1 to 3, got 9"),
+    (["--seed", "-1"], "--seed: must be from 0"),
+    (["--mask", "causal:window=2"], "--mask: causal takes no parameters, not :window=…; window belongs to --mask "
+                                    "sliding:window=…"),
+    (["--out", ""], "--out: give a folder to write to"),
+    (["--q", "q.csv"], "--k, --v: your own numbers take all three of --q, --k and --v"),
+    (["--queries", "4"], "--queries: must be from 1 to 3"),
+    (["--row", "4"], "--row: the Query rows are tokens 1 … 3; got 4"),
+    (["--queries", "1", "--row", "2"], "--row: the Query rows are tokens 3 … 3; got 2"),
+    (["--key", "0"], "--key: the Key tokens are 1 … 3; got 0"),
+    (["--deck", "--slides"], "--deck: writes one PDF of 16:9 slides by itself"),
+    (["--mask", "sliding:window=9"], "--mask sliding:window=…: must be from 1 to 3, got 9"),
     (["--mask", "sliding:window"], "--mask: write each parameter as PARAM=WHOLE_NUMBER"),
     (["--mask", "custom"], "--mask: unknown mask 'custom'"),
     (["--window", "2"], "unrecognized arguments: --window 2"),
@@ -146,7 +157,7 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--svg-text", "--format", "png"], "--svg-text: applies to SVG files only"),
 ])
 def test_bad_arguments_fail_with_one_clear_line(tmp_path, capsys, argv, message):
-    status, out, err = run(["--out", str(tmp_path / "out"), *argv], capsys)
+    status, out, err = run(["--out", str(tmp_path / "out"), *argv], capsys)  # a later --out wins
     assert status == 2 and out == ""
     assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], err
     assert not (tmp_path / "out").exists()  # nothing written
@@ -183,6 +194,86 @@ def test_runs_as_a_module_and_never_prints_a_traceback(tmp_path):
     bad = subprocess.run([sys.executable, "-m", "attention_lab.figures", "--out", str(tmp_path),
                           "--d", "7", "--h", "2"], capture_output=True, text=True)
     assert bad.stderr.strip() == (
-        "error: h: d=7 is not divisible by h=2, so the heads cannot have equal width dh = d / h. "
+        "error: --h: d=7 is not divisible by h=2, so the heads cannot have equal width dh = d / h. "
         "With d=7 use h in [1, 7], or change d to a multiple of 2."
     )
+
+
+def test_stdout_closed_or_full_still_writes_every_file(tmp_path):
+    """`| head -1` and `> /dev/full`: every figure is written, and --out is not blamed."""
+    cmd = [sys.executable, "-m", "attention_lab.figures", "--format", "png", "--dpi", "30"]
+    head = subprocess.Popen([*cmd, "--out", str(tmp_path / "a")], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    head.stdout.readline()
+    head.stdout.close()  # the reader stops after one line
+    _, stderr = head.communicate()
+    assert head.returncode == 0 and b"--out" not in stderr
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == names("png")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([*cmd, "--out", str(tmp_path / "b")], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == names("png")
+    assert done.returncode == 2 and "--out" not in done.stderr and "stdout" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".npy"])
+def test_figures_of_your_own_numbers(tmp_path, capsys, suffix):
+    tr = al.article_example()
+    for name in ("q", "k", "v"):
+        X = getattr(tr, name.upper())
+        np.savetxt(tmp_path / f"{name}.csv", X, delimiter=",") if suffix == ".csv" else np.save(tmp_path / name, X)
+    files = [arg for n in ("q", "k", "v") for arg in (f"--{n}", str(tmp_path / f"{n}{suffix}"))]
+    args = figures.parse_args(["--out", "x", *files, "--h", "2"])
+    mine = figures.make_trace(args)
+    assert np.array_equal(mine.P, tr.P)
+    status, _, err = run(["--out", str(tmp_path / "out"), "--format", "svg", "--svg-text", *files, "--h", "2",
+                          "--row", "2", "--query", "2", "--key", "2"], capsys)
+    assert (status, err) == (0, [])
+    svg = (tmp_path / "out" / "fig2_scores.svg").read_text()
+    assert "S[2, 2]" in svg  # the picked cell, 1-based
+    status, _, err = run(["--out", str(tmp_path / "out"), *files], capsys)
+    assert status == 2 and err == ["error: --h: say how many heads your --q, --k, --v have, e.g. --h 2."]
+    (tmp_path / "bad.csv").write_text("1,2\nthree,4\n")
+    status, _, err = run(["--out", str(tmp_path / "out"), "--q", str(tmp_path / "bad.csv"), *files[2:], "--h", "2"],
+                         capsys)
+    assert status == 2 and len(err) == 1 and err[0].startswith("error: --q: cannot read")
+
+
+@pytest.mark.parametrize("mask", every_mask(5), ids=repr)
+def test_every_mask_reaches_the_command(mask):
+    spec = ":".join([mask.name, *(f"{k}={'+'.join(map(str, v)) if isinstance(v, tuple) else v}"
+                                  for k, v in mask.params)])
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", spec]))
+    assert tr.mask.name == mask.name and dict(tr.mask.params).items() >= dict(mask.params).items()
+
+
+def test_a_decode_step_and_the_other_corner(tmp_path, capsys):
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--queries", "1"]))
+    assert tr.M.shape == (1, 3) and tr.S[0, 0].tolist() == [2, 0, 6]
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--queries", "2", "--align", "top-left"]))
+    assert tr.mask.align == "top-left" and (tr.M == 0).sum() == 3
+    status, _, err = run(["--out", str(tmp_path), "--format", "png", "--dpi", "30", "--queries", "2"], capsys)
+    assert (status, err) == (0, [])
+
+
+@pytest.mark.parametrize("name", al.pipeline.HEAD_STAGES)
+def test_every_stage_reaches_the_command(tmp_path_factory, capsys, name):
+    out = tmp_path_factory.getbasetemp() / "stages"
+    if not (out / "stages_head1.svg").exists():
+        assert run(["--out", str(out), "--svg-text", "--lang", "ko"], capsys)[0] == 0
+    svg = " ".join((out / "stages_head1.svg").read_text().split())
+    assert all(word in svg for word in text.table("ko")[f"stage.{name}"].split()), name
+
+
+def test_the_deck_is_one_16_9_pdf_with_captions_and_real_text(tmp_path, capsys):
+    status, out, err = run(["--out", str(tmp_path), "--deck", "--lang", "ko"], capsys)
+    assert (status, err) == (0, []) and out.split() == [str(tmp_path / "deck.pdf")]
+    info = subprocess.run(["pdfinfo", str(tmp_path / "deck.pdf")], capture_output=True, text=True).stdout
+    assert "Pages:           6" in info and "960 x 540 pts" in info
+    words = " ".join(subprocess.run(["pdftotext", str(tmp_path / "deck.pdf"), "-"], capture_output=True,
+                                    text=True).stdout.split())
+    for n in range(1, 6):  # the captions, in the article's order, and copyable Korean
+        assert f"그림 {n}." in words
+    assert words.index("그림 1.") < words.index("그림 2.") < words.index("그림 5.")
+    assert "head마다 독립적으로 계산합니다" in words
+    fonts = subprocess.run(["pdffonts", str(tmp_path / "deck.pdf")], capture_output=True, text=True).stdout
+    assert "Type 3" not in fonts and "TrueType" in fonts

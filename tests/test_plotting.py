@@ -15,6 +15,8 @@ from matplotlib.text import Text
 import attention_lab as al
 from attention_lab import figures as plotting
 from attention_lab import look as style
+from attention_lab.figures import layout, tighten
+from attention_lab.figures.heatmap import MIN_PANEL_WIDTH, NOTEBOOK_WIDTH
 from attention_lab.look import words as text
 
 MINUS_INF = "\u2212\u221e"
@@ -33,8 +35,7 @@ def figures(tr):
     for lang in LANGS:
         for name, make in plotting.FIGURES.items():
             made[name, lang, False] = draw(make(tr, lang=lang))
-            if name in plotting.SLIDE_FIGURES:
-                made[name, lang, True] = draw(make(tr, lang=lang, slides=True))
+            made[name, lang, True] = draw(make(tr, lang=lang, slides=True))
     return made
 
 
@@ -218,7 +219,7 @@ ARTICLE_NUMBERS = {
     "fig1_heads": ["−1", "2", "0.818", "0.182", "0.114", "0.042", "0.844"],
     "fig2_scores": ["2", "6", "1.5", "−2"],
     "fig3_mask": ["1.5", "3", "−1", MINUS_INF],
-    "fig4_softmax": ["1", "3", "$e^{1}$", "$e^{0}$", "$e^{3}$", "2.718", "20.09", "23.8", "0.114", "0.042", "0.844",
+    "fig4_softmax": ["1", "3", "e¹", "e⁰", "e³", "2.718", "20.09", "23.8", "0.114", "0.042", "0.844",
                      "0.818", "0.182"],
     "fig5_weighted_sum": ["0.114", "0.042", "0.844", "0.818", "0.182"],
     "scaling_head1": ["6", "1.5", "0.818", "0.114", "0.953", "0.047", "0.018", "0.002", "0.980"],
@@ -269,7 +270,7 @@ def test_figure_3_names_another_mask_and_its_parameter():
 
 def test_figure_4_sends_masked_scores_to_zero(tr):
     texts = all_texts(plotting.figure_softmax(tr, row=1))
-    assert r"$e^{-\infty}$" in texts
+    assert "e⁻∞" in texts
     assert "0.818" in texts and "0.182" in texts
 
 
@@ -281,7 +282,7 @@ def test_figure_4_reads_the_weights_from_the_trace(tr):
 
 def test_figure_4s_table_has_no_lines_and_no_tick_marks(figures):
     fig = figures["fig4_softmax", "en", True]
-    table = next(ax for ax in fig.axes if any(t.get_text() == "$e^{1}$" for t in ax.texts))
+    table = next(ax for ax in fig.axes if any(t.get_text() == "e¹" for t in ax.texts))
     assert not table.lines and not table.collections and not table.images  # no grid lines, no heatmap
     assert not any(spine.get_visible() for spine in table.spines.values())
     for axis in (table.xaxis, table.yaxis):
@@ -296,9 +297,9 @@ def test_figure_4s_table_has_no_lines_and_no_tick_marks(figures):
 def test_figure_5_shows_the_weighted_sum(figures, lang):
     texts = all_texts(figures["fig5_weighted_sum", lang, False])
     equation = text.table(lang)["fig_weighted_equation"].format(
-        i=3, terms="0.114\u00b7V1 + 0.042\u00b7V2 + 0.844\u00b7V3", row="[0.114, 0.042, 0.844, 1]")
+        i=3, terms="0.114\u00b7V[1] + 0.042\u00b7V[2] + 0.844\u00b7V[3]", row="[0.114, 0.042, 0.844, 1]")
     assert equation in texts
-    assert "0.114 \u00d7 V1" in texts and "0.844 \u00d7 V3" in texts
+    assert "0.114 \u00d7 V[1]" in texts and "0.844 \u00d7 V[3]" in texts
     assert texts.count("0.844") >= 4  # P, O, the weighted V3 and the output row
 
 
@@ -311,24 +312,56 @@ def test_figure_1_names_each_head_in_words_and_frames_it_in_its_colour(figures):
         frames = {matplotlib.colors.to_hex(p.get_edgecolor()) for p in fig.findobj(Rectangle)
                   if p.get_linewidth() == 3}
         assert frames == {style.head_color(0).lower(), style.head_color(1).lower()}
-        for words in ("fig_heads_split", "fig_heads_core", "fig_heads_concat"):  # the flow, in order
-            assert text.table(lang)[words] in texts
-        assert "$Q$  (3 × 8)" in texts and "$H$ = Concat  (3 × 8)" in texts
-        assert any("$O_{1}$  (3 × 4)" in t for t in texts) and any("$O_{2}$  (3 × 4)" in t for t in texts)
+        flow = " ".join(texts)
+        places = [flow.index(text.table(lang)[w]) for w in ("fig_heads_split", "fig_heads_core", "fig_heads_concat")]
+        assert places == sorted(places)  # the flow, in order
+        assert "Q (3 × 8)" in texts and "H = Concat (3 × 8)" in texts
+        assert any("O₁ (3 × 4)" in t for t in texts) and any("O₂ (3 × 4)" in t for t in texts)
 
 
 def test_figure_1_with_shared_kv_heads():
     tr = al.article_example(T=3, d=8, h=4, kv_heads=2)
     texts = all_texts(draw(plotting.figure_heads(tr, lang="ko")))
-    assert "$K$  (3 × 4)" in texts and "$Q$  (3 × 8)" in texts
+    assert "K (3 × 4)" in texts and "Q (3 × 8)" in texts
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_scaling_figure_shows_P_with_and_without_the_scale(figures, lang):
-    texts = all_texts(figures["scaling_head1", lang, False])
+    texts = [" ".join(t.split()) for t in all_texts(figures["scaling_head1", lang, False])]  # titles wrap
     for name in ("S", "S_scaled", "P", "P_unscaled"):
         assert text.table(lang)[f"stage.{name}"] in texts
     assert text.table(lang)["fig_scaling_without"] in texts and text.table(lang)["fig_scaling_with"] in texts
+
+
+def reading_order(box):  # a Bbox in pixels at 100 dpi -> rows from the top, left to right
+    return -round(box.y1 / 100), box.x0
+
+
+@pytest.mark.parametrize("T, d, h", [(1, 8, 2), (3, 8, 2), (16, 64, 8)])
+def test_the_scaling_figure_is_tidy(T, d, h):
+    """One group above the other in a notebook, or side by side on a slide where that gives larger cells; no room
+    left over above, below or beside the arrows; on a slide, the panels in the middle between title and bottom."""
+    tr = al.article_example(T=T, d=d, h=h)
+    for lang, slides in [(lang, slides) for lang in LANGS for slides in (False, True)]:
+        fig = draw(plotting.figure_scaling(tr, lang=lang, slides=slides))
+        renderer, W = fig.canvas.get_renderer(), text.table(lang)
+        texts = [t for ax in fig.axes for t in ax.texts]
+        first, second = (next(t for t in texts if t.get_text() == W[key]).get_window_extent(renderer)
+                         for key in ("fig_scaling_without", "fig_scaling_with"))
+        assert first.y0 > second.y1 or slides and first.y0 == pytest.approx(second.y0) and first.x1 < second.x0
+        assert tighten.spare(fig) < 0.25, (T, lang, slides)  # no room above or below the panels
+        panels = sorted((ax.get_window_extent(renderer) for ax in fig.axes if ax.images), key=reading_order)
+        arrows = sorted((t.get_window_extent(renderer) for t in texts if t.get_text().startswith("softmax")),
+                        key=reading_order)
+        for scores, arrow, weights in zip(panels[0::2], arrows, panels[1::2], strict=True):
+            beside = (weights.x0 - scores.x1 - arrow.width) / fig.dpi  # the arrow's room, and the weights' rows
+            narrow = (MIN_PANEL_WIDTH - T) * scores.height / T / fig.dpi  # a narrow panel keeps room for its title
+            assert 0 < beside < 0.9 + max(narrow, 0), (T, lang, slides, beside)
+        if slides:
+            ink = [ax.get_tightbbox(renderer) for ax in fig.axes if ax.images]
+            above = fig._suptitle.get_bbox_patch().get_window_extent(renderer).y0 - max(b.y1 for b in ink)
+            below = min(b.y0 for b in ink)
+            assert abs(above - below) / fig.dpi < 0.5, (T, lang, above / fig.dpi, below / fig.dpi)
 
 
 def test_all_heads_names_each_head_in_a_frame_of_its_colour(figures):
@@ -401,11 +434,10 @@ def test_every_text_contrasts_at_least_4_5_to_1(figures):
 @pytest.mark.parametrize("lang", LANGS)
 def test_figures_are_bare_figures_that_leave_rcparams_alone(tr, lang):
     rc_before, figs_before = dict(matplotlib.rcParams), plt.get_fignums()
-    for name, make in plotting.FIGURES.items():
+    for make in plotting.FIGURES.values():
         fig = make(tr, lang=lang)
         assert type(fig) is Figure
-        if name in plotting.SLIDE_FIGURES:
-            make(tr, lang=lang, slides=True)
+        make(tr, lang=lang, slides=True)
     assert dict(matplotlib.rcParams) == rc_before
     assert plt.get_fignums() == figs_before
 
@@ -439,20 +471,163 @@ def test_figure_arguments_are_checked(tr, call, message):
 
 
 # Sizes from T=1 to T=16 and h=1 to 8 (dh ≤ 8, as the explorer and the export allow): the extremes and between.
-SIZES = [(1, 1, 1), (1, 8, 8), (16, 64, 8), (16, 8, 1), (3, 8, 2), (8, 16, 4)]
+# (16, 64, 8): constrained layout once collapsed figure 1 there (a blank column of ratio 1e-6 beside 64s);
+# (1, 64, 8) and (1, 8, 8): the all-heads figure, whose first head's block also holds the titles.
+SIZES = [(1, 1, 1), (1, 8, 8), (1, 64, 8), (16, 64, 8), (16, 8, 1), (16, 8, 8), (3, 8, 2), (8, 16, 4)]
 
 
 @pytest.mark.parametrize("T,d,h", SIZES)
 def test_every_figure_builds_and_draws_without_warnings(T, d, h):
+    """Also drawn a second time, as saving after showing does: a layout on the edge can collapse then."""
     tr = al.article_example(T=T, d=d, h=h)
     lang = "ko" if T % 2 else "en"
     for name, make in plotting.FIGURES.items():
-        fig = draw(make(tr, lang=lang))  # Agg: raises on "Glyph missing" or any other warning
-        assert fig.get_size_inches().max() < 25, name
-        if name in plotting.SLIDE_FIGURES and T in (1, 16):
-            assert_readable_on_the_slide(draw(make(tr, lang=lang, slides=True)), name, T, d, h)
+        for slides in (False, True) if T in (1, 16) else (False,):
+            fig = draw(draw(make(tr, lang=lang, slides=slides)))  # Agg: raises on "Glyph missing", any warning
+            assert fig.get_size_inches().max() < 25, name
+            assert_no_label_crosses_a_title(fig, name, T, d, h, slides)
+            if slides:
+                assert_readable_on_the_slide(fig, name, T, d, h)
+
+
+def assert_no_label_crosses_a_title(fig, *what):
+    """A heatmap of one row is shorter than its y label: the label wraps instead of reaching the panel's title."""
+    renderer = fig.canvas.get_renderer()
+    titles = [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
+    for ax in fig.axes:
+        if ax.get_ylabel():
+            label = ax.yaxis.label.get_window_extent(renderer)
+            assert not any(label.overlaps(title) for title in titles), (*what, ax.get_ylabel())
 
 
 def test_the_first_tokens_keep_the_articles_numbers_when_the_example_grows():
     texts = all_texts(plotting.figure_softmax(al.article_example(T=5, d=12, h=3), lang="ko"))
-    assert "$e^{3}$" in texts and "20.09" in texts
+    assert "e³" in texts and "20.09" in texts
+
+
+# --- issue 21: plain Unicode text, one colour scale per matrix, readable in a notebook -------------------------
+
+
+def test_no_figure_draws_mathtext(figures):
+    """Mathtext falls back to STIX fonts that an SVG editor lacks (√ broken): every formula is plain Unicode."""
+    for key, fig in figures.items():
+        assert not [t for t in all_texts(fig) if t.count("$") >= 2], key
+
+
+def test_one_colour_scale_per_matrix_across_figures(figures):
+    """V's colours are the same in figures 1 and 5: one "values" scale for the whole trace, and one for scores."""
+    def clims(name, cmap):
+        fig = figures[name, "en", False]
+        return {im.get_clim() for im in fig.findobj(matplotlib.image.AxesImage) if im.cmap.name == cmap}
+
+    assert clims("fig1_heads", style.CMAPS["values"]) == clims("fig5_weighted_sum", style.CMAPS["values"])
+    assert len(clims("fig1_heads", style.CMAPS["values"])) == 1
+    assert clims("fig2_scores", style.CMAPS["scores"]) == clims("fig3_mask", style.CMAPS["scores"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figure_1_shows_every_number_of_O_and_H(figures, lang):
+    for slides in (False, True):
+        fig = figures["fig1_heads", lang, slides]
+        texts = all_texts(fig)
+        for label in ("1.762", "−0.762", "0.238", "1.68", "−0.68"):  # Head 2's O₂, and H's columns 5–8
+            assert texts.count(label) == 2, (slides, label)
+        assert text.table(lang)["fig_omitted_some"] not in fig.get_suptitle()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_titles_keep_a_margin_from_the_edge(figures, lang):
+    for (name, fig_lang, slides), fig in figures.items():
+        if fig_lang != lang or not slides:
+            continue
+        title = fig._suptitle
+        box = (title.get_bbox_patch() or title).get_window_extent(fig.canvas.get_renderer())
+        assert fig.bbox.y1 - box.y1 >= 0.12 * fig.dpi, name  # at least 0.12 in above the title's frame
+
+
+def test_subscripts_and_parentheses_are_consistent(figures):
+    texts = all_texts(figures["fig5_weighted_sum", "en", False])
+    assert "V₁ (3 × 4)" in texts and "O = PV (output, 3 × 4)" in texts
+    assert not any(") (" in t for key, fig in figures.items() for t in all_texts(fig))
+    assert text.table("ko")["fig_mask_values"] == "마스크 M의 값"
+    assert "마스크 M의 값" in all_texts(figures["fig3_mask", "ko", False])
+
+
+@pytest.mark.parametrize("name", al.pipeline.HEAD_STAGES)
+def test_every_stage_reaches_the_stages_figure(figures, name):
+    """The stages figure draws every stage of the pipeline's main path (a new stage too), titles wrapped."""
+    for lang in LANGS:
+        title = text.table(lang)[f"stage.{name}"]
+        drawn = [" ".join(t.split("\n")) for t in all_texts(figures["stages_head1", lang, False])]
+        assert any(" ".join(title.split()) == " ".join(t.split()) for t in drawn), (lang, name)
+
+
+def test_panel_titles_do_not_overlap(figures):
+    for key, fig in figures.items():
+        renderer = fig.canvas.get_renderer()
+        titles = [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
+        for n, a in enumerate(titles):
+            for b in titles[n + 1:]:
+                assert not a.overlaps(b), key
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notebook_figures_are_readable_at_the_width_jupyterlab_shows(figures, lang):
+    """The normal layout is at most 8 in wide (800 px at matplotlib's 100 dpi): shown at full size, no text under
+    9 px on screen."""
+    for (name, fig_lang, slides), fig in figures.items():
+        if fig_lang != lang or slides:
+            continue
+        assert fig.get_figwidth() <= NOTEBOOK_WIDTH + 1e-9, name
+        for t in visible_texts(fig):
+            assert t.get_fontsize() * 100 / 72 >= 9, (name, t.get_text(), t.get_fontsize())
+
+
+def test_a_mathtext_title_is_checked_up_front():
+    with pytest.raises(ValueError, match=r"^title: .* is not mathtext matplotlib can draw"):
+        plotting.heatmap(new_ax(), np.eye(2), "values", title="$x^$")
+    assert plotting.heatmap(new_ax(), np.eye(2), "values", title="$x^2$").image is not None
+
+
+def test_a_figure_takes_a_caption_under_it(tr):
+    fig = draw(plotting.figure_mask(tr, lang="ko", slides=True, caption=text.say("caption.fig3_mask", "ko")))
+    caption = [t for t in fig.texts if "그림 3." in t.get_text()]
+    assert caption and caption[0].get_window_extent().y0 >= 0.2 * fig.dpi  # a margin below it too
+    assert_readable_on_the_slide(fig, "caption")
+
+
+def test_rectangular_traces_draw_their_query_rows_as_tokens():
+    """A decode step (the last token's Query row only): S, M, P are 1 × 3 and the row is labelled token 3."""
+    tr = al.article_example(queries=1)
+    for make in plotting.FIGURES.values():
+        fig = draw(make(tr, lang="en"))
+        assert all_texts(fig), make.__name__
+    fig = plotting.figure_mask(tr)
+    M_ax = next(ax for ax in fig.axes if ax.get_title() == text.table("en")["fig_mask_values"])
+    assert [t.get_text() for t in M_ax.get_yticklabels()] == ["3"]
+    assert "0.114" in all_texts(plotting.figure_softmax(tr))
+
+
+def test_wrapping_keeps_a_formula_or_a_shape_whole():
+    family = plotting.font_family("ko")
+    assert layout.wrap("가중치 P = softmax(S / √dh + M)", 110, 10, family) == ["가중치 P =", "softmax(S / √dh + M)"]
+    assert layout.wrap("O = PV (output, 3 × 4)", 80, 10, family)[-1] == "(output, 3 × 4)"
+    long = "S[3, 1] = " + " + ".join(["−1·1"] * 12) + " (row = Query token 3, column = Key token 1)"
+    assert all(layout.width_em(line, tuple(family)) * 10 <= 200 for line in layout.wrap(long, 200, 10, family))
+
+
+def test_a_blank_column_too_thin_for_the_layout_is_left_out():
+    """Constrained layout counts a column of ratio 1e-6 beside columns of 64 as zero wide, and then refuses the
+    whole figure; a blank that thin is not drawn anyway."""
+    spec = Figure().add_gridspec(1, 1)[0]
+    assert [c.get_gridspec().ncols for c in layout.columns(spec, [64.4, 64.4], 1e-6)] == [2, 2]
+    assert [c.colspan.start for c in layout.columns(spec, [4, 4], 2.0)] == [1, 2]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figures_leave_no_room_above_and_below_their_panels(figures, lang):
+    """The room constrained layout leaves over (square cells limited by the width) is taken out: a notebook's
+    figure gets shorter, a slide's panels move together into the middle (`figures.tighten`)."""
+    for (name, fig_lang, slides), fig in figures.items():
+        if fig_lang == lang:
+            assert tighten.spare(fig) < 0.4, (name, slides, tighten.spare(fig))

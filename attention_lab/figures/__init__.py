@@ -5,15 +5,21 @@
     article     the article's figures 1–5, normal or on a 16:9 slide
     overview    every stage of one head, of every head, and the scaling figure of notebook 03
     generation  the figures of notebooks 10–11: decoding from the KV cache, the online softmax, the cost over T
-    command     `python -m attention_lab.figures`: every figure to SVG, PNG or PDF
+    heads       figure 1: Q, K, V split into heads, O₁ … Oₕ, Concat into H
+    export      figures to files with real text (PDF Type 42), the slides of --slides, the deck
+    options     the command's options and the trace they ask for (your own Q, K, V from .npy or .csv)
+    command     `python -m attention_lab.figures`: every figure to SVG, PNG or PDF, or the deck
+    worksheet   the printable worksheet and its answer key (`python -m attention_lab.worksheet`)
 
 Rules that keep it honest: colours, number labels, masked and NaN cells come
 from `look`; words from `look.words`; nothing here computes attention (every
 matrix is read from a trace); figures are `matplotlib.figure.Figure` objects
 made without pyplot, and rcParams are never touched. Numbers within one figure
 share one size, the largest at which every number fits its cell; a heatmap
-whose cells cannot hold them at the layout's smallest size (5 pt, 10 pt on
-slides) leaves them out and says so. Text is black or white (by contrast); a
+whose cells cannot hold them at the layout's smallest size (7 pt, 10 pt on
+slides) leaves them out and says so. The normal layout is at most 8 in wide:
+a notebook stores a figure at 100 px an inch, so it is shown at full size in
+JupyterLab's output area (about 800–900 px) and its smallest text is ≈ 9.7 px. Text is black or white (by contrast); a
 head's colour marks frames and swatches, never text.
 
 In Jupyter, run `%matplotlib inline` once (it registers IPython's PNG display
@@ -22,10 +28,11 @@ A slide figure (`slides=True`) fills exactly 13.33 × 7.5 in: save it without
 bbox_inches to keep that size.
 """
 
-from .article import figure_heads, figure_mask, figure_scores, figure_softmax, figure_weighted_sum
+from .article import figure_mask, figure_scores, figure_softmax, figure_weighted_sum
 from .generation import cost_lines, figure_blockwise_steps, figure_decode_steps, figure_generation_cost
+from .heads import figure_heads
 from .heatmap import NUMBER_GID, SLIDE_SIZE, Heatmap, font_family, head_box, heatmap, outline
-from .overview import figure_all_heads, figure_scaling, figure_stages
+from .overview import figure_all_heads, figure_scaling, figure_stages, slide_groups
 
 # Stable names, used as file names by `python -m attention_lab.figures`.
 FIGURES = {
@@ -39,9 +46,9 @@ FIGURES = {
     "all_heads": figure_all_heads,
 }
 ARTICLE_FIGURES = ("fig1_heads", "fig2_scores", "fig3_mask", "fig4_softmax", "fig5_weighted_sum")
-SLIDE_FIGURES = (*ARTICLE_FIGURES, "scaling_head1")  # the figures that take slides=True
+SLIDE_FIGURES = tuple(FIGURES)  # every figure takes slides=True (all heads: one slide per group of slide_groups)
 
 __all__ = ["FIGURES", "ARTICLE_FIGURES", "SLIDE_FIGURES", "NUMBER_GID", "SLIDE_SIZE", "Heatmap", "heatmap", "outline",
            "head_box", "font_family", "figure_heads", "figure_scores", "figure_mask", "figure_softmax",
            "figure_weighted_sum", "figure_scaling", "figure_stages", "figure_all_heads", "figure_decode_steps",
-           "figure_blockwise_steps", "figure_generation_cost", "cost_lines"]
+           "figure_blockwise_steps", "figure_generation_cost", "cost_lines", "slide_groups"]

@@ -13,7 +13,7 @@ import functools
 from typing import NamedTuple
 
 import numpy as np
-from matplotlib import font_manager
+from matplotlib import font_manager, mathtext
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.collections import PatchCollection
@@ -25,9 +25,14 @@ from ..numeric import checks
 from ..numeric.trace import AttentionTrace
 
 # Sizes, in inches. In the normal layout a figure is sized from its matrices: each cell
-# gets CELL_MAX inches while that fits in MAX_WIDTH × MAX_HEIGHT, less when not.
+# gets CELL_MAX inches while that fits in NOTEBOOK_WIDTH × MAX_HEIGHT, less when not.
+# NOTEBOOK_WIDTH is what JupyterLab shows at full size: a notebook's output area is about
+# 800–900 px wide, and a Figure stored there is SCREEN_DPI (matplotlib's figure.dpi) pixels an inch.
+# So the normal layout's smallest text, 7 pt, is 7 × 100 / 72 ≈ 9.7 px on screen: never under MIN_SCREEN_PX.
 CELL_MAX, CELL_MIN = 0.5, 0.1
-MAX_WIDTH, MAX_HEIGHT, MIN_WIDTH = 15.0, 11.0, 8.0
+NOTEBOOK_WIDTH, MAX_HEIGHT, MIN_WIDTH = 8.0, 11.0, 5.0
+SCREEN_DPI, SCREEN_WIDTH_PX, MIN_SCREEN_PX = 100, 800, 9
+MAX_WIDTH = NOTEBOOK_WIDTH
 SLIDE_SIZE = (40 / 3, 7.5)  # 16:9, 13.33 × 7.5 in: a PowerPoint or Keynote wide slide
 MIN_PANEL_WIDTH = 2.5  # in cells
 OPERATOR_WIDTH = 0.8  # width of a "+", "=", "×" column, in cells
@@ -35,6 +40,7 @@ MAX_ANNOTATED_CELLS = 1000  # per figure: beyond this, labelling every cell take
 CHAR_EM = 0.62  # the width of a digit, in ems: what a tick label needs per character
 NUMBER_GID = "al-number"  # the gid of every number written in a cell: one size per figure
 _MEASURE = RendererAgg(1, 1, 72)  # measures text in points; draws nothing
+_MATH = mathtext.MathTextParser("path")  # parses a caller's $…$ text up front
 
 
 class Look(NamedTuple):
@@ -54,7 +60,7 @@ class Look(NamedTuple):
 
 
 SIZES = {
-    False: dict(title=12, text=10, number_max=10, number_min=5, tick_min=4, tick_max=9, operator=14),
+    False: dict(title=12, text=10, number_max=11, number_min=7, tick_min=7, tick_max=10, operator=14),
     True: dict(title=22, text=16, number_max=24, number_min=10, tick_min=10, tick_max=16, operator=28),
 }
 
@@ -98,14 +104,40 @@ def check_head(tr, head):
 
 
 def token_index(tr, n, name, default):
-    """A 0-based token index: None means the article's pick (`default`), or the last token when T is smaller."""
+    """A 0-based index of a Query row (query, row) or of a Key token (key): None means the article's pick
+    (`default`), or the last one when there are fewer."""
+    count = tr.T_k if name == "key" else tr.T_q
+    what = "Key token" if name == "key" else "Query row"
     if n is None:
-        return min(default, tr.T - 1)
-    return checks.whole_number(name, n, 0, tr.T - 1, f" Tokens are 0-based: {name}=0 is token 1 of {tr.T}.")
+        return min(default, count - 1)
+    return checks.whole_number(name, n, 0, count - 1, f" They are 0-based: {name}=0 is {what} 1 of {count}.")
+
+
+def query_offset(tr):  # -> how many Key tokens come before the first Query row's token
+    """The Query rows are the last T_q tokens ("bottom-right", a decode step or a chunk of new tokens) or the first
+    ("top-left"); with more Query than Key tokens, rows are counted from 1."""
+    return max(tr.T_k - tr.T_q, 0) if tr.mask.align == "bottom-right" else 0
+
+
+def query_labels(tr):  # -> the token number of each Query row, as the figures label them
+    offset = query_offset(tr)
+    return [str(offset + i + 1) for i in range(tr.T_q)]
 
 
 def optional_text(name, value):
-    return None if value is None else checks.text(name, value)
+    """A text the caller gives (a title, a label): plain text, or mathtext between $…$ that must parse here,
+    so that a bad one is named now rather than failing later inside savefig."""
+    if value is None:
+        return None
+    value = checks.text(name, value)
+    if value.replace("\\$", "").count("$") >= 2:
+        try:
+            _MATH.parse(value, 72, font_manager.FontProperties())
+        except ValueError as error:
+            raise ValueError(f"{name}: {value!r:.60} is not mathtext matplotlib can draw "
+                             f"({str(error).splitlines()[-1].strip()[:80]}); write it as plain text (Unicode such as "
+                             "'Q₁', 'K₁ᵀ', 'S / √dh'), or escape each $ as \\$.") from None
+    return value
 
 
 # ---------------------------------------------------------------------------

@@ -19,6 +19,9 @@ FALLBACK_FONT = "DejaVu Sans"  # ships with matplotlib: Latin, math symbols, ᵀ
 FONT_FAMILIES = {"ko": (KO_FONT, FALLBACK_FONT), "en": (FALLBACK_FONT, KO_FONT)}
 # Characters drawn besides the registries' words: ASCII, and the symbols of the numbers and formulas.
 FONT_SYMBOLS = "".join(map(chr, range(0x20, 0x7F))) + "−∞√·×÷→←↓↑≈…–—ᵀ₁₂ₕᵢΣ±≤≥‘’“”|"
+# Left out of the subset, so DejaVu Sans draws them in both languages: Noto's √ ends in a bar that stops short of
+# the next letter ("√‾ dh"); DejaVu's is a plain radical, and the same in PNG, PDF and an SVG viewer's fallback.
+FALLBACK_ONLY = "√"
 
 
 
@@ -30,5 +33,7 @@ def font_strings():  # -> list of str
 
 
 def font_characters():  # -> str, sorted
-    """What the shipped Korean font must hold: every character of `font_strings()`, and FONT_SYMBOLS."""
-    return "".join(sorted(c for c in set("".join(font_strings())) | set(FONT_SYMBOLS) if c.isprintable()))
+    """What the shipped Korean font must hold: every character of `font_strings()`, and FONT_SYMBOLS, but
+    FALLBACK_ONLY."""
+    chars = set("".join(font_strings())) | set(FONT_SYMBOLS)
+    return "".join(sorted(c for c in chars - set(FALLBACK_ONLY) if c.isprintable()))

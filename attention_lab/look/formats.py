@@ -80,9 +80,10 @@ def format_approx(x):
         return format_value(x)
     if abs(x) >= POWERS_FROM or abs(x) < APPROX_SMALL_BELOW:
         return _power_of_ten(x, APPROX_DIGITS)
-    if abs(x) >= APPROX_WHOLE_FROM:
-        return _signed(str(int(round(x))))
-    return _signed(f"{x:.{APPROX_DIGITS}g}")
+    text = f"{x:.{APPROX_DIGITS}g}"
+    if abs(x) >= APPROX_WHOLE_FROM or "e" in text:  # 9999.7 rounds to 1e+04: written whole, as from 10⁴ on
+        text = str(int(round(x)))
+    return _signed(text)
 
 
 def format_row(row, kind="values"):
@@ -125,3 +126,20 @@ def bytes_text(n_bytes):  # -> "64 GiB", "1.5 MiB", "512 B"
     while n_bytes >= 1024 and power < len(units) - 1:
         n_bytes, power = n_bytes / 1024, power + 1
     return f"{n_bytes:.3g} {units[power]}"
+
+
+SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def superscript(label):  # "1.5" -> "¹·⁵", "−∞" -> "⁻∞"
+    """A number label as a Unicode superscript, for an exponent in plain text (e¹, e⁻¹·⁵), never mathtext.
+
+    Digits and the minus are raised; the decimal point becomes a raised dot "·" (Unicode has no superscript
+    point); ∞ stays as it is.
+    """
+    return str(label).replace(MINUS, "-").translate(SUPERSCRIPTS).replace(".", "·")
+
+
+def subscript(n):  # 1 -> "₁"
+    """A whole number as Unicode subscript digits, for a head's matrices in plain text: Q₁, K₁ᵀ, V₁, O₁."""
+    return str(int(n)).translate(SUBSCRIPTS)

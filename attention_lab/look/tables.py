@@ -34,8 +34,8 @@ color:#222;line-height:1.25;max-width:100%;min-width:0}
 .al-grid{border-collapse:separate;border-spacing:1px;font-variant-numeric:tabular-nums}
 .al-grid td,.al-grid th{padding:0 3px;text-align:center;white-space:nowrap;height:1.75em;min-width:2.2em}
 .al-grid th{font-weight:400;color:#666;font-size:.9em}
-.al-grid th.al-rowcap{text-align:right;color:#888;font-size:.85em;padding-right:4px}
-.al-grid th.al-colcap{color:#888;font-size:.85em;text-align:left}
+.al-grid th.al-rowcap{text-align:right;color:#595959;font-size:.85em;padding-right:4px}
+.al-grid th.al-colcap{color:#595959;font-size:.85em;text-align:left}
 .al-grid td.al-bar{height:4px;padding:0}
 .al-grid.al-compact td,.al-grid.al-compact th.al-col{min-width:0;padding:0;font-size:8px;overflow:hidden}
 .al-grid td.al-masked{background-image:repeating-linear-gradient(45deg,rgba(0,0,0,.16) 0 2px,transparent 2px 6px)}
@@ -248,7 +248,7 @@ def weighted_sum_html(weights_row, values, out_row, *, labels, row_labels=None):
         equals(float(o), _v(o)) == "=" for o in out_row)
     sign = "=" if exact else "≈"
     return (
-        f'<table class="al-bd al-wsum"><tr><th></th><th>{escape(labels["weight"])}</th>'
+        f'<table class="al-bd al-wsum"><tr><td></td><th>{escape(labels["weight"])}</th>'
         f"<th>{escape(labels['value'])}</th></tr>{body}"
         f'<tr class="al-total"><th>{escape(labels["output"])}</th><td>{sign}</td>'
         f"<td>{format_row(out_row)}</td></tr></table>"

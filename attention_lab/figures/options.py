@@ -1,0 +1,258 @@
+"""The options of `python -m attention_lab.figures`: parsing, checking, and the trace they ask for.
+
+Every message speaks in the command's own options (--kv-heads, --mask sliding:window=…), never in Python's
+names: a ValueError of the package is renamed here (`in_options`).
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from ..numeric import masks
+from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
+from ..numeric.trace import attention_trace
+
+FORMATS = ("svg", "png", "pdf")
+# The largest sizes the figures are drawn for, the explorer's too: T ≤ 16, h ≤ 8, dh = d/h ≤ 8.
+LIMITS = {"T": (1, 16), "d": (1, 64), "h": (1, 8)}
+MAX_DH = 8
+DPI = (30, 200)
+SVG_TEXT_HELP = ("keep the text of SVG files as text, editable in slide software, instead of outlines. "
+                 "The viewer then needs the fonts: DejaVu Sans, and for Korean (--lang ko) the family "
+                 "'Noto Sans CJK KR Attention Lab' (install attention_lab/fonts/NotoSansCJKkr-Regular-subset.ttf, "
+                 "or choose another Korean font in your editor)")
+# A package ValueError starts with the argument's name; the command says which option that is.
+OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed": "--seed", "queries": "--queries",
+             "align": "--align", "Q": "--q", "K": "--k", "V": "--v", "Q, K": "--q, --k", "T, d": "--T, --d",
+             "mask": "--mask", "head": "--head", "row": "--row", "query": "--query", "key": "--key"}
+
+
+class ArgumentError(Exception):
+    """A bad command line: reported as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse would print the usage too: one line is enough
+        raise ArgumentError(message)
+
+
+def command_status(body, writing):  # -> a command's exit status: 0, or 2 with one line on stderr
+    """Run a command's body(): every error it raises becomes one line on stderr, in the command's options, and
+    exit status 2 (--help exits 0). writing: what --out was to hold, e.g. "the figures"."""
+    try:
+        body()
+    except SystemExit as exit_:  # --help has been printed
+        return int(exit_.code or 0)
+    except ArgumentError as error:
+        print(f"error: {error}", file=sys.stderr)
+    except ValueError as error:  # a check of the package refused an argument: --kv-heads, not kv_heads
+        print(f"error: {in_options(str(error))}", file=sys.stderr)
+    except OSError as error:
+        print(f"error: --out: cannot write {writing}: {error.strerror or error}", file=sys.stderr)
+    else:
+        return 0
+    return 2
+
+
+def _mask_help():  # -> the --mask help, from the registry
+    kinds = []
+    for kind in masks.MASKS.values():
+        if kind.rule is None:
+            continue
+        params = ":".join(f"{p.name}=N" if not hasattr(p, "lo") else f"{p.name}={p.lo}…T{p.hi_T:+d}".replace("T+0", "T")
+                          for p in kind.params)
+        kinds.append(f"{kind.name}:{params}" if params else kind.name)
+    return "the mask and its parameters, one of " + ", ".join(kinds) + " (lengths as 3+2+4; default: causal)"
+
+
+def parse_mask(text, align):  # "sliding:window=2" -> Mask("sliding", window=2)
+    """The --mask value as a Mask: NAME, then :PARAM=VALUE for each parameter given (3+2+4 for lengths)."""
+    name, *given = str(text).split(":")
+    if name not in masks.MASK_NAMES:
+        raise ArgumentError(f"--mask: unknown mask {name!r}; use one of {', '.join(masks.MASK_NAMES)}, "
+                            "e.g. --mask sliding:window=2.")
+    known = [p.name for p in masks.MASKS[name].params]
+    params = {}
+    for item in given:
+        key, sep, value = item.partition("=")
+        parts = value.split("+")
+        if not sep or not all(part.strip().lstrip("-").isdigit() for part in parts):
+            raise ArgumentError(f"--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), "
+                                f"e.g. --mask sliding:window=2; got {item!r}.")
+        if key not in known:
+            takes = f"takes {', '.join(f':{k}=…' for k in known)}" if known else "takes no parameters"
+            owners = [m for m, kind in masks.MASKS.items() if any(p.name == key for p in kind.params)]
+            hint = f"; {key} belongs to " + " or ".join(f"--mask {m}:{key}=…" for m in owners) if owners else ""
+            raise ArgumentError(f"--mask: {name} {takes}, not :{key}=…{hint}.")
+        numbers = [int(part) for part in parts]
+        params[key] = tuple(numbers) if len(numbers) > 1 or key == "lengths" else numbers[0]
+    try:
+        return masks.Mask(name, align=align, **params)
+    except ValueError as error:
+        raise ArgumentError(in_options(str(error), name)) from None
+
+
+def in_options(message, mask_name=None):
+    """A package ValueError in the command's words: 'kv_heads: …' becomes '--kv-heads: …', a mask parameter's
+    'window: …' becomes '--mask sliding:window=…: …'."""
+    name, sep, rest = message.partition(": ")
+    if not sep:
+        return message
+    if mask_name and any(p.name == name for p in masks.MASKS[mask_name].params):  # a mask's own parameter first
+        rest = re.sub(r"\.? \(the \w+ of Mask\('\w+'\) for (\d+) Key tokens\)", r" (for \1 Key tokens)", rest)
+        return f"--mask {mask_name}:{name}=…: {rest}"
+    if name in OPTION_OF:
+        return f"{OPTION_OF[name]}: {rest}"
+    return message
+
+
+def _folder(text):  # -> Path; an empty name is refused (Path("") would be the current folder)
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a folder to write to, e.g. --out figures (got an empty name)")
+    return Path(text)
+
+
+def parser():
+    parse = _Parser(prog="python -m attention_lab.figures",
+                    description="Write the article's figures (and every stage) to files, in Korean or English: "
+                                "of the article's example, grown or random, or of your own Q, K, V.")
+    parse.add_argument("--out", required=True, type=_folder, help="folder to write to (created if missing)")
+    parse.add_argument("--format", default="svg", choices=FORMATS, help="file format (default: svg)")
+    parse.add_argument("--lang", default="en", choices=("en", "ko"), help="language of the figures (default: en)")
+    parse.add_argument("--slides", action="store_true",
+                       help="16:9 slides, 13.33 × 7.5 in, no text under 10 pt (all heads: as many slides as it "
+                            "takes, all_heads_1-2, …)")
+    parse.add_argument("--deck", action="store_true",
+                       help="write one 16:9 PDF, deck.pdf: figures 1–5 in the article's order, then the scaling "
+                            "figure, each with the article's caption")
+    parse.add_argument("--svg-text", action="store_true", help=SVG_TEXT_HELP)
+    meaning = {"T": "number of tokens", "d": f"model width, divisible by h, d/h ≤ {MAX_DH}", "h": "number of heads"}
+    for name, (lo, hi) in LIMITS.items():
+        parse.add_argument(f"--{name}", type=int, help=f"{meaning[name]}, {lo} … {hi} (default: the article's "
+                                                        f"{ARTICLE_SIZES[name]})")
+    parse.add_argument("--kv-heads", type=int, help="K/V heads shared by the Query heads (GQA), dividing h "
+                                                    "(default: h)")
+    parse.add_argument("--seed", type=int, help="a random example of these sizes from this seed (0 … 2⁶³ − 1)")
+    parse.add_argument("--mask", default="causal", help=_mask_help())
+    parse.add_argument("--queries", type=int, help="only the last N tokens' Query rows (1 = a decode step): "
+                                                   "S, M and P are then N × T")
+    parse.add_argument("--align", default="bottom-right", choices=masks.ALIGNS,
+                       help="where the Query rows sit when there are fewer than Key tokens: bottom-right (the "
+                            "last Query token is the last Key token, as in decoding; default) or top-left "
+                            "(PyTorch SDPA's is_causal)")
+    for name in ("q", "k", "v"):
+        parse.add_argument(f"--{name}", type=Path, metavar="FILE",
+                           help=f"your own {name.upper()}: a .npy or .csv file of one row per token (with --h; "
+                                "--q, --k and --v together)")
+    parse.add_argument("--head", type=int, help="the head the one-head figures show, from 1 (default: 1)")
+    parse.add_argument("--row", type=int, help="the Query token whose row figures 4 and 5 explain, from 1 as in "
+                                               "the article (default: 3, or the last)")
+    parse.add_argument("--query", type=int, help="the Query token of figure 2's dot product, from 1 (default: 3)")
+    parse.add_argument("--key", type=int, help="the Key token of figure 2's dot product, from 1 (default: 1)")
+    parse.add_argument("--dpi", type=int, default=150, help=f"resolution of PNG files, {DPI[0]} … {DPI[1]} "
+                                                            "(default: 150)")
+    return parse
+
+
+def parse_args(argv):
+    args = parser().parse_args(argv)
+    args.mask = parse_mask(args.mask, args.align)
+    for name, (lo, hi) in {**LIMITS, "dpi": DPI}.items():
+        value = getattr(args, name)
+        if value is not None and not lo <= value <= hi:
+            raise ArgumentError(f"--{name}: must be from {lo} to {hi}, got {value}.")
+    files = [name for name in ("q", "k", "v") if getattr(args, name) is not None]
+    if files and len(files) < 3:
+        missing = ", ".join(f"--{n}" for n in ("q", "k", "v") if n not in files)
+        raise ArgumentError(f"{missing}: your own numbers take all three of --q, --k and --v (and --h).")
+    if files:
+        clash = [f"--{n}" for n in ("T", "d", "seed", "queries") if getattr(args, n) is not None]
+        if clash:
+            raise ArgumentError(f"{', '.join(clash)}: the sizes come from your --q, --k, --v files; leave "
+                                f"{' and '.join(clash)} out.")
+        if args.h is None:
+            raise ArgumentError("--h: say how many heads your --q, --k, --v have, e.g. --h 2.")
+    d = ARTICLE_SIZES["d"] if args.d is None else args.d
+    h = ARTICLE_SIZES["h"] if args.h is None else args.h
+    if not files and h <= d and d % h == 0 and d // h > MAX_DH:
+        raise ArgumentError(f"--d, --h: each head would have dh = d/h = {d // h} components; the figures are drawn "
+                            f"for dh ≤ {MAX_DH}. Use a d of at most {MAX_DH * h} or more heads.")
+    if args.svg_text and args.format != "svg":
+        raise ArgumentError(f"--svg-text: applies to SVG files only; add --format svg (got --format {args.format}).")
+    if args.deck and (args.slides or args.svg_text or args.format != "svg"):
+        raise ArgumentError("--deck: writes one PDF of 16:9 slides by itself; leave out --slides, --svg-text and "
+                            "--format.")
+    return args
+
+
+def read_matrix(option, path):  # -> [rows, cols] float
+    """A .npy or .csv file of numbers, one row per token; an ArgumentError that names the option if not."""
+    suffix = path.suffix.lower()
+    if suffix not in (".npy", ".csv"):
+        raise ArgumentError(f"{option}: {path} must be a .npy or .csv file (one row per token), "
+                            f"got {suffix or 'no suffix'}.")
+    try:
+        matrix = np.load(path, allow_pickle=False) if suffix == ".npy" else np.loadtxt(path, delimiter=",", ndmin=2)
+    except FileNotFoundError:
+        raise ArgumentError(f"{option}: no file {path}.") from None
+    except (OSError, ValueError) as error:
+        reason = str(error).splitlines()[0][:100] if str(error) else type(error).__name__
+        raise ArgumentError(f"{option}: cannot read {path} as numbers ({reason}).") from None
+    if matrix.ndim == 1:
+        matrix = matrix[None, :]
+    real = np.issubdtype(matrix.dtype, np.number) and not np.issubdtype(matrix.dtype, np.complexfloating)
+    if matrix.ndim != 2 or not real:
+        raise ArgumentError(f"{option}: {path} must hold a table of real numbers, one row per token; got an array of "
+                            f"shape {matrix.shape} and type {matrix.dtype}.")
+    if not 1 <= matrix.shape[0] <= LIMITS["T"][1] or not 1 <= matrix.shape[1] <= LIMITS["d"][1]:
+        raise ArgumentError(f"{option}: {path} has {matrix.shape[0]} rows × {matrix.shape[1]} columns; the figures "
+                            f"are drawn for 1 … {LIMITS['T'][1]} tokens and 1 … {LIMITS['d'][1]} components.")
+    return matrix.astype(float)
+
+
+def make_trace(args):
+    """The trace the options ask for: your own Q, K, V; a random example (--seed); or the article's example, grown
+    to the sizes given. An ArgumentError in the command's words if it cannot be made."""
+    try:
+        if args.q is not None:
+            Q, K, V = (read_matrix(f"--{n}", getattr(args, n)) for n in ("q", "k", "v"))
+            tr = attention_trace(Q, K, V, h=args.h, mask=args.mask, kv_heads=args.kv_heads)
+            if tr.dh > MAX_DH:
+                raise ArgumentError(f"--q, --h: each head would have dh = d/h = {tr.dh} components; the figures are "
+                                    f"drawn for dh ≤ {MAX_DH}. Use more heads (--h).")
+            return tr
+        sizes = {name: ARTICLE_SIZES[name] if getattr(args, name) is None else getattr(args, name)
+                 for name in ("T", "d", "h")}
+        if args.seed is None:
+            return article_example(args.mask, **sizes, kv_heads=args.kv_heads, queries=args.queries)
+        return random_example(sizes["T"], sizes["d"], sizes["h"], args.seed, args.mask, kv_heads=args.kv_heads,
+                              queries=args.queries)
+    except ValueError as error:
+        raise ArgumentError(in_options(str(error), args.mask.name)) from None
+
+
+def picks(args, tr):  # -> {"head": …, "row": …, "query": …, "key": …} 0-based, for the figure functions
+    """--head, --row, --query, --key (1-based token numbers, as the figures show them) as the figures' indices."""
+    from .heatmap import query_offset
+
+    chosen = {}
+    if args.head is not None:
+        if not 1 <= args.head <= tr.h:
+            raise ArgumentError(f"--head: must be from 1 to {tr.h} (the heads are numbered from 1), got {args.head}.")
+        chosen["head"] = args.head - 1
+    first = query_offset(tr) + 1
+    for name in ("row", "query"):
+        value = getattr(args, name)
+        if value is not None:
+            if not first <= value <= first + tr.T_q - 1:
+                raise ArgumentError(f"--{name}: the Query rows are tokens {first} … {first + tr.T_q - 1}; "
+                                    f"got {value}.")
+            chosen[name] = value - first
+    if args.key is not None:
+        if not 1 <= args.key <= tr.T_k:
+            raise ArgumentError(f"--key: the Key tokens are 1 … {tr.T_k}; got {args.key}.")
+        chosen["key"] = args.key - 1
+    return chosen
