@@ -13,7 +13,8 @@ from ..numeric.blockwise import blockwise_steps
 from ..numeric.core import kv_head_index, softmax
 from ..numeric.examples import article_example
 from ..numeric.kv_cache import PUBLISHED
-from . import Exercise, Mistake
+from .define import Exercise, Mistake
+from .givens import trace, values
 
 GIB = 2**30
 
@@ -42,32 +43,36 @@ EXERCISES = [
     # 10 — the KV cache
     Exercise(
         "10.step2",
-        {"ko": "캐시만으로 계산한 토큰 2의 가중치 (Head 1, Key 토큰 1·2)",
-         "en": "token 2's weights from the cache alone (Head 1, Key tokens 1 and 2)"},
-        lambda: _tr().P[0, 1, :2],
+        {"ko": "위치 2의 단계에서 캐시만으로 계산한 가중치 (Head 1, Key 토큰 1·2)",
+         "en": "the weights of the step at position 2, from the cache alone (Head 1, Key tokens 1 and 2)"},
+        lambda tr: tr.P[0, 1, :2],
         "al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.dh))",
         (
-            {"ko": "토큰 2를 만드는 단계에서는 토큰 2의 Query 하나와 캐시에 있는 토큰 1·2의 Key만 씁니다. 점수를 계산하고 √dh로 나눈 뒤 Softmax를 적용합니다.",
-             "en": "The step that makes token 2 uses only token 2's Query and the cached Keys of tokens 1 and 2: "
+            {"ko": "위치 2의 단계에서는 토큰 2의 Query 하나와 캐시에 있는 토큰 1·2의 Key만 씁니다. 점수를 계산하고 √dh로 나눈 뒤 Softmax를 적용합니다.",
+             "en": "The step at position 2 uses only token 2's Query and the cached Keys of tokens 1 and 2: "
                    "compute the scores, divide by √dh, then apply the softmax."},
-            {"ko": "토큰 2의 Query는 `tr.Qh[0, 1]`, 캐시의 Key는 `tr.Kh[0, :2]`입니다. `@`로 점수를, `al.softmax`로 가중치를 계산합니다.",
-             "en": "Token 2's Query is `tr.Qh[0, 1]` and the cached Keys are `tr.Kh[0, :2]`; `@` gives the scores "
-                   "and `al.softmax` the weights."},
+            {"ko": "토큰 2의 Query는 `tr.Qh[0]`의 행 하나, 캐시의 Key는 `tr.Kh[0]`의 앞 두 행입니다. `@`로 점수를, `al.softmax`로 가중치를 계산합니다.",
+             "en": "Token 2's Query is one row of `tr.Qh[0]`, the cached Keys the first two rows of `tr.Kh[0]`; "
+                   "`@` gives the scores and `al.softmax` the weights."},
         ),
         (
-            Mistake(lambda: softmax(_tr().S[0, 1, :2]),
-                    {"ko": "√dh로 나누지 않은 점수로 계산했습니다. 점수를 √dh = 2로 나눈 뒤 Softmax를 적용하세요.",
-                     "en": "You used the scores before the division by √dh; divide them by √dh = 2 before the softmax."}),
-            Mistake(lambda: _tr().S_scaled[0, 1, :2],
+            Mistake(lambda tr: softmax(tr.S[0, 1, :2]),
+                    {"ko": "√dh로 나누지 않은 점수로 계산했습니다. 점수를 √dh로 나눈 뒤 Softmax를 적용하세요.",
+                     "en": "You used the scores before the division by √dh; divide them by √dh before the softmax."}),
+            Mistake(lambda tr: tr.S_scaled[0, 1, :2],
                     {"ko": "점수까지만 계산했습니다. Softmax로 가중치를 만드세요.",
                      "en": "Those are the scores; turn them into weights with the softmax."}),
-            Mistake(lambda: _tr().P[0, 2, :2],
+            Mistake(lambda tr: softmax(tr.S_scaled[0, 2, :2]),
                     {"ko": "토큰 3의 Query로 계산했습니다. 토큰 2의 Query는 행 인덱스 1입니다.",
                      "en": "You used token 3's Query; token 2's Query is row index 1."}),
+            Mistake(lambda tr: softmax(tr.S_scaled[0, 1]),
+                    {"ko": "토큰 3의 Key까지 썼습니다. 위치 2의 단계에서는 토큰 3이 아직 캐시에 없습니다.",
+                     "en": "You used token 3's Key as well; at the step of position 2, token 3 is not in the cache yet."}),
         ),
         tol=1e-3,
         note={"ko": "전체 계산의 P에서 두 번째 행의 앞 두 칸과 같습니다. 토큰 3의 칸은 어차피 0입니다.",
               "en": "It is row 2 of the full computation's P, without its last entry, which is 0 anyway."},
+        given=trace(),
     ),
     Exercise(
         "10.cache_size",
@@ -79,9 +84,9 @@ EXERCISES = [
             {"ko": "캐시는 layer마다, 토큰마다, K/V head마다 Key 하나와 Value 하나(각각 dh개 값)를 저장합니다. 값 하나는 2바이트입니다.",
              "en": "The cache keeps, for every layer, token and K/V head, one Key and one Value of dh values each; "
                    "every value takes 2 bytes."},
-            {"ko": "K와 V (2) × layer 80 × 토큰 4096 × K/V head 8 × dh 128 × 2바이트를 곱한 뒤 2의 30제곱(`2**30`)으로 나눕니다.",
-             "en": "Multiply K and V (2) × 80 layers × 4096 tokens × 8 K/V heads × dh = 128 × 2 bytes, then divide "
-                   "by 2 to the 30th (`2**30`)."},
+            {"ko": "먼저 layer 하나, 토큰 하나마다 저장하는 값의 수를 구하세요(K와 V, K/V head, dh). 그다음 layer 수, 토큰 수, 값 하나의 바이트 수를 곱하고, 바이트를 GiB(`2**30` 바이트)로 바꿉니다.",
+             "en": "First count the values kept per layer and per token (K and V, the K/V heads, dh); then multiply by "
+                   "the layers, the tokens and the bytes per value, and turn bytes into GiB (`2**30` bytes)."},
         ),
         (
             Mistake(lambda: _llama2_70b() / 2,
@@ -101,30 +106,38 @@ EXERCISES = [
     ),
     Exercise(
         "10.kv_head",
-        {"ko": "h = 8, g = 2일 때 Query head 5가 읽는 K/V head의 번호 (1부터 셈)",
-         "en": "the number of the K/V head that Query head 5 reads when h = 8, g = 2 (counting from 1)"},
-        lambda: _kv_head(5, 8, 2),
-        "(5 - 1) // (8 // 2) + 1",
+        {"ko": "Query head h개가 K/V head g개를 나누어 쓸 때 Query head i가 읽는 K/V head의 번호 (모두 1부터 셈, 예: h = 8, g = 2, i = 5)",
+         "en": "the number of the K/V head that Query head i reads when h Query heads share g K/V heads "
+               "(all counted from 1; e.g. h = 8, g = 2, i = 5)"},
+        lambda h, g, i: _kv_head(i, h, g),
+        "(i - 1) // (h // g) + 1",
         (
-            {"ko": "Query head 8개가 K/V head 2개를 나누어 씁니다. 앞의 네 Query head가 첫 K/V head를, 뒤의 네 Query head가 둘째 K/V head를 읽습니다.",
-             "en": "The 8 Query heads share 2 K/V heads: the first four Query heads read the first K/V head, the "
-                   "last four the second."},
-            {"ko": "0부터 센 인덱스로 바꾸면 Query head 5는 인덱스 4이고, 인덱스 i는 K/V head 인덱스 i // (h / g)를 읽습니다. 마지막에 1을 더해 번호로 답하세요.",
-             "en": "Counting from 0, Query head 5 is index 4, and index i reads K/V head index i // (h / g); add 1 "
-                   "at the end to answer with its number."},
+            {"ko": "Query head h개가 K/V head g개를 나누어 씁니다. 앞에서부터 Query head h / g개씩 같은 K/V head를 읽습니다.",
+             "en": "The h Query heads share the g K/V heads: counting from the first, every h / g Query heads read "
+                   "the same K/V head."},
+            {"ko": "세 걸음입니다. Query head의 번호를 0부터 센 인덱스로 바꾸고, K/V head 하나를 함께 읽는 Query head의 수(h / g)로 `//` 나눈 뒤, 얻은 인덱스를 다시 1부터 센 번호로 바꿉니다.",
+             "en": "Three steps: turn the Query head's number into an index counted from 0, divide it with `//` by "
+                   "how many Query heads share one K/V head (h / g), and turn the index you get back into a number "
+                   "counted from 1."},
         ),
         (
-            Mistake(lambda: _kv_head(5, 8, 2) - 1,
-                    {"ko": "0부터 센 인덱스이거나, 1부터 센 번호 5를 그대로 나누었습니다. Query head 5를 인덱스 4로 바꿔 계산하고, 얻은 인덱스에 1을 더하세요.",
-                     "en": "That is an index counted from 0, or head number 5 divided as it is: turn Query head 5 into "
-                           "index 4 first, then add 1 to the index you get."}),
-            Mistake(lambda: (5 - 1) // 2 + 1,
-                    {"ko": "g = 2로 나누었습니다. K/V head 하나를 Query head h / g = 4개가 함께 읽으므로 4로 나눕니다.",
-                     "en": "You divided by g = 2; each K/V head is read by h / g = 4 Query heads, so divide by 4."}),
+            Mistake(lambda h, g, i: _kv_head(i, h, g) - 1,
+                    {"ko": "0부터 센 인덱스이거나, 1부터 센 번호를 그대로 나누었습니다. Query head의 번호를 먼저 인덱스로 바꿔 계산하고, 얻은 인덱스를 번호로 되돌리세요.",
+                     "en": "That is an index counted from 0, or the head's number divided as it is: turn the Query "
+                           "head's number into an index first, then the index you get back into a number."}),
+            Mistake(lambda h, g, i: (i - 1) // g + 1,
+                    {"ko": "g로 나누었습니다. K/V head 하나를 Query head h / g개가 함께 읽으므로 그 수로 나눕니다.",
+                     "en": "You divided by g; each K/V head is read by h / g Query heads, so divide by that."}),
+            Mistake(lambda h, g, i: i // g,
+                    {"ko": "Query head의 번호를 g로 나누었습니다. 번호를 0부터 센 인덱스로 바꾸고, K/V head 하나를 함께 읽는 Query head의 수(h / g)로 나누세요.",
+                     "en": "You divided the Query head's number by g; turn the number into an index counted from 0, "
+                           "and divide by how many Query heads share one K/V head (h / g)."}),
         ),
-        note={"ko": "Query head 5~8이 K/V head 2를 함께 읽습니다.", "en": "Query heads 5 to 8 all read K/V head 2."},
+        note={"ko": "h = 8, g = 2이면 Query head 5~8이 K/V head 2를 함께 읽습니다.",
+              "en": "With h = 8 and g = 2, Query heads 5 to 8 all read K/V head 2."},
+        given=values(("h", "g", "i"), (8, 2, 5), (8, 4, 3), (12, 3, 10), (6, 6, 4), (4, 1, 2)),
     ),
-    # 11 — the online softmax
+    # 11 — the online softmax: plain values, chosen so that the known mistakes give other values
     Exercise(
         "11.rescale",
         {"ko": "최댓값이 1에서 3으로 커질 때 누적 합 l에 곱하는 값",
@@ -132,11 +145,12 @@ EXERCISES = [
         lambda: _row3()[2][2],
         "np.exp(1 - 3)",
         (
-            {"ko": "지금까지의 합은 e^(s − 1)들의 합입니다. 이 값들을 e^(s − 3)으로 바꾸려면 같은 수를 곱해야 합니다.",
+            {"ko": "지금까지의 합은 e^(s − 1)들의 합입니다. 이 값들을 e^(s − 3)으로 바꾸려면 모두 같은 수를 곱해야 합니다.",
              "en": "The sum so far adds up terms e^(s − 1); to turn each into e^(s − 3), all must be multiplied by "
                    "the same number."},
-            {"ko": "e^(s − 3) = e^(s − 1) · e^(1 − 3)입니다. `np.exp`로 계산하세요.",
-             "en": "e^(s − 3) = e^(s − 1) · e^(1 − 3); compute it with `np.exp`."},
+            {"ko": "e^(a + b) = e^a · e^b를 써서 e^(s − 3)을 'e^(s − 1) × 어떤 수'로 나타내 보세요. 그 수가 답입니다. `np.exp`로 계산합니다.",
+             "en": "With e^(a + b) = e^a · e^b, write e^(s − 3) as e^(s − 1) times some number: that number is the "
+                   "factor. `np.exp` computes it."},
         ),
         (
             Mistake(lambda: np.exp(3 - 1),
@@ -144,9 +158,13 @@ EXERCISES = [
                      "en": "The exponent's sign is flipped: when the maximum grows, the terms so far shrink, so the "
                            "factor is below 1."}),
             Mistake(lambda: np.exp(-3),
-                    {"ko": "e^(−3)은 새 최댓값만 뺀 값입니다. 지금까지의 합은 이미 e^(−1)이 곱해진 상태이므로 e^(1 − 3)을 곱합니다.",
-                     "en": "e^(−3) subtracts only the new maximum; the sum so far already carries e^(−1), so the "
-                           "factor is e^(1 − 3)."}),
+                    {"ko": "e^(−3)은 새 최댓값만 뺀 값입니다. 지금까지의 합에는 이전 최댓값이 이미 빠져 있습니다.",
+                     "en": "e^(−3) subtracts only the new maximum; the sum so far has the old maximum taken out "
+                           "already."}),
+            Mistake(lambda: 1 / 3,
+                    {"ko": "최댓값끼리 나누었습니다. 지수 함수 exp 안에서 빼야 합니다: 곱하는 값은 e의 거듭제곱입니다.",
+                     "en": "You divided one maximum by the other; the maxima are subtracted inside exp, so the factor "
+                           "is a power of e."}),
         ),
         tol=1e-3,
     ),
@@ -160,20 +178,22 @@ EXERCISES = [
             {"ko": "Key 토큰 1·2까지의 합은 최댓값 1을 기준으로 한 1 + e^(0 − 1)입니다. 새 최댓값 3에 맞게 다시 맞춘 뒤, 새 점수의 항을 더합니다.",
              "en": "The sum over Key tokens 1 and 2 is 1 + e^(0 − 1), relative to the maximum 1: rescale it to the "
                    "new maximum 3, then add the new score's term."},
-            {"ko": "지금까지의 합에 e^(1 − 3)을 곱하고, 새 점수 3의 항 e^(3 − 3)을 더합니다. `np.exp`를 쓰세요.",
-             "en": "Multiply the sum so far by e^(1 − 3) and add the new score's term e^(3 − 3); use `np.exp`."},
+            {"ko": "두 걸음입니다. 지금까지의 합에 연습 1의 값을 곱하고, 새 점수의 항, 즉 e의 (새 점수 − 새 최댓값) 제곱을 더합니다. `np.exp`를 쓰세요.",
+             "en": "Two steps: multiply the sum so far by the factor of exercise 1, then add the new score's term, "
+                   "e to the power (the new score − the new maximum). Use `np.exp`."},
         ),
         (
             Mistake(lambda: _row3()[1][1] + 1,
-                    {"ko": "지금까지의 합을 다시 맞추지 않고 더했습니다. 먼저 e^(1 − 3)을 곱하세요.",
-                     "en": "You added to the sum so far without rescaling it; multiply it by e^(1 − 3) first."}),
+                    {"ko": "지금까지의 합을 다시 맞추지 않고 더했습니다. 먼저 연습 1의 값을 곱하세요.",
+                     "en": "You added to the sum so far without rescaling it; multiply it by the factor of exercise 1 "
+                           "first."}),
             Mistake(lambda: _row3()[1][1] * _row3()[2][2],
-                    {"ko": "다시 맞춘 합까지만 계산했습니다. 새 점수의 항 e^(3 − 3) = 1을 더하세요.",
-                     "en": "That is the rescaled sum alone; add the new score's term e^(3 − 3) = 1."}),
+                    {"ko": "다시 맞춘 합까지만 계산했습니다. 새 점수의 항을 더하세요.",
+                     "en": "That is the rescaled sum alone; add the new score's term."}),
             Mistake(lambda: float(np.exp(_tr().S_masked[0, 2]).sum()),
-                    {"ko": "최댓값을 빼지 않은 e¹ + e⁰ + e³입니다. 누적 합은 최댓값 3을 기준으로 합니다: e^(s − 3)의 합입니다.",
-                     "en": "That is e¹ + e⁰ + e³, with no maximum subtracted; the running sum is taken relative to "
-                           "the maximum 3, a sum of e^(s − 3)."}),
+                    {"ko": "최댓값을 빼지 않은 e¹ + e⁰ + e³입니다. 누적 합은 지금의 최댓값을 기준으로 한 e^(s − m)들의 합입니다.",
+                     "en": "That is e¹ + e⁰ + e³, with no maximum subtracted; the running sum adds up e^(s − m), "
+                           "relative to the maximum so far."}),
         ),
         tol=1e-3,
     ),
@@ -186,8 +206,9 @@ EXERCISES = [
         (
             {"ko": "가중치는 e^(s − m)을 누적 합 l로 나눈 값입니다. Key 토큰 1의 점수는 1입니다.",
              "en": "A weight is e^(s − m) divided by the running sum l; Key token 1's score is 1."},
-            {"ko": "e^(1 − 3)을 연습 2의 l, 즉 (1 + e^(0 − 1)) · e^(1 − 3) + 1로 나눕니다.",
-             "en": "Divide e^(1 − 3) by the l of exercise 2, (1 + e^(0 − 1)) · e^(1 − 3) + 1."},
+            {"ko": "e의 (Key 토큰 1의 점수 − 마지막 최댓값) 제곱을 구한 뒤, 연습 2에서 구한 마지막 l로 나누세요.",
+             "en": "Take e to the power (Key token 1's score − the final maximum), then divide it by the final l, "
+                   "the one of exercise 2."},
         ),
         (
             Mistake(lambda: np.exp(1 - 3),
@@ -196,6 +217,10 @@ EXERCISES = [
             Mistake(lambda: np.exp(1 - 1) / _row3()[1][1],
                     {"ko": "Key 토큰 1·2만 읽었을 때의 가중치입니다. 마지막 최댓값 3과 마지막 l을 쓰세요.",
                      "en": "That is the weight after Key tokens 1 and 2 only; use the final maximum 3 and the final l."}),
+            Mistake(lambda: np.exp(1) / _row3()[2][1],
+                    {"ko": "분자에서 최댓값을 빼지 않았습니다. l은 e^(s − m)들의 합이므로 분자도 e^(s − m)입니다.",
+                     "en": "The numerator lacks the maximum; l adds up terms e^(s − m), so the numerator is "
+                           "e^(s − m) too."}),
         ),
         tol=1e-3,
         note={"ko": "글의 가중치 0.114입니다. P 행렬 없이 m과 l만으로 얻었습니다.",

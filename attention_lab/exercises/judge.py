@@ -1,0 +1,141 @@
+"""Judging one answer: right, a known mistake, a value right only by chance, a slip, or not an answer at all.
+
+For an exercise with `given`, the answer is the learner's function: it is called on the shown case and on
+every hidden case. It is right when it gives the expected value on all of them. A known mistake is recognised
+by its values on every case (so a wrong method that matches the shown case by chance gets its own hint), or
+else on the shown case alone. Feedback never names the expected value, shape or expression.
+"""
+
+import inspect
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..look import words
+from .read import Problem, expected_form, read, same
+from .slips import Slip, run
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: object  # True, False, or None (no answer yet)
+    text: str
+    counts: bool = False  # a wrong answer: counted, and followed by the next hint unless `own_hint`
+    own_hint: bool = False  # a known mistake's hint: nothing more to add
+
+
+def _form(shape, lang):  # what an array of this shape is, in words
+    if len(shape) == 0:
+        return words.say("ex.form_number", lang)
+    if len(shape) == 1:
+        return words.say("ex.form_numbers", lang, n=shape[0])
+    if len(shape) == 2:
+        return words.say("ex.form_matrix", lang, rows=shape[0], cols=shape[1])
+    return words.say("ex.form_array", lang, shape=_shape_text(shape))
+
+
+def _shape_text(shape):
+    return "(" + ", ".join(str(n) for n in shape) + (",)" if len(shape) == 1 else ")")
+
+
+def _takes(function, n):  # -> False when `function` cannot be called with n positional arguments
+    try:
+        inspect.signature(function).bind(*range(n))
+    except TypeError:
+        return False
+    except Exception:  # no signature to read (a builtin, a C function): try calling it
+        return True
+    return True
+
+
+def _values(exercise, answer):  # -> [value or Slip per case]: what the learner's answer gives on each case
+    if exercise.given is None:
+        return [answer]
+    return [run(answer, args, exercise.given.names) for args in exercise.cases()]
+
+
+def _mistake_values(mistake, cases):  # -> [value or None per case]
+    values = []
+    for args in cases:
+        try:
+            with np.errstate(all="ignore"):
+                values.append(mistake.value(*args))
+        except Exception:  # a mistake that cannot be made on a case matches no answer there
+            values.append(None)
+    return values
+
+
+def _matches(got, value, want, tol):
+    if value is None or isinstance(got, (Problem, Slip)):
+        return False
+    # rtol: −1e9 and −1e9 − 1 are the same mistake
+    return same(got, read(value, want) if isinstance(want, tuple) else expected_form(value), tol, True, 1e-6)
+
+
+def _known_mistake(exercise, got, wants, right):  # -> the Mistake the answer makes, or None
+    cases = exercise.cases()
+    table = [(m, _mistake_values(m, cases)) for m in exercise.mistakes]
+    for mistake, values in table:  # the same values on every case the learner's code gave a value on
+        if _matches(got[0], values[0], wants[0], exercise.tol) and all(
+                isinstance(g, (Problem, Slip)) or _matches(g, v, w, exercise.tol)
+                for g, v, w in zip(got[1:], values[1:], wants[1:], strict=True)):
+            return mistake
+    if not right[0]:
+        for mistake, values in table:  # the same value on the shown case
+            if _matches(got[0], values[0], wants[0], exercise.tol):
+                return mistake
+    return None
+
+
+def judge(exercise, answer, lang):  # -> Verdict
+    """What `answer` is, for `exercise`, in `lang`. Never raises on any answer (but KeyboardInterrupt)."""
+    what = exercise.what
+
+    def say(key, **values):
+        return words.say(f"ex.{key}", lang, what=what, **values)
+
+    if answer is ...:
+        return Verdict(None, say("unanswered", task=exercise.task[lang], template=exercise.template))
+    if exercise.given is not None:
+        names = exercise.given.signature
+        if not callable(answer):
+            return Verdict(False, say("not_a_function", names=names))
+        if not _takes(answer, len(exercise.given.names)):
+            return Verdict(False, say("signature", names=names))
+    cases = exercise.cases()
+    wants = [expected_form(exercise.expected(*args)) for args in cases]
+    results = _values(exercise, answer)
+    first = results[0]
+    if isinstance(first, Slip):
+        return Verdict(False, say(first.key, **first.values))
+    if first is ...:
+        return Verdict(None, say("unanswered", task=exercise.task[lang], template=exercise.template))
+    got = [r if isinstance(r, Slip) else read(r, w) for r, w in zip(results, wants, strict=True)]
+    if isinstance(got[0], Problem):
+        return Verdict(False, say(got[0].key, shown=got[0].shown))
+    right = [same(g, w, exercise.tol) for g, w in zip(got, wants, strict=True)]
+    if all(right):
+        note = exercise.note.get(lang)
+        text = say("right") if len(cases) == 1 else say("right_hidden")
+        return Verdict(True, text + (f" {note}" if note else ""))
+    mistake = _known_mistake(exercise, got, wants, right)
+    if mistake is not None:
+        return Verdict(False, "✗ " + mistake.hint[lang], counts=True, own_hint=True)
+    if right[0]:  # right here, wrong on a case the learner does not see
+        slip = next((g for g in got[1:] if isinstance(g, Slip)), None)
+        if slip is not None:
+            return Verdict(False, say("hidden_error", error=slip.error, message=slip.message, names=names),
+                           counts=True)
+        return Verdict(False, say("only_here", names=names), counts=True)
+    want, got = wants[0], got[0]
+    if isinstance(want, tuple):
+        if len(got) != len(want):
+            return Verdict(False, say("shape_length", n=len(got), got=_shape_text(got)), counts=True)
+    elif got.shape != want.shape:
+        return Verdict(False, say("wrong_shape", got_form=_form(got.shape, lang)),
+                       counts=True)
+    elif np.isnan(got).any():
+        return Verdict(False, say("nan"))
+    elif np.isinf(got).any() and not np.isinf(want).any():
+        return Verdict(False, say("inf"))
+    return Verdict(False, say("not_yet"), counts=True)

@@ -1,0 +1,87 @@
+"""Running the learner's function, and explaining in one line the error it raised (a slip).
+
+The common slips of these exercises each get their own line: `@` on arrays whose sizes do not meet (a missing
+`.T`), arrays that do not broadcast, an index past the end, too many indices, a name `tr` does not have, a name
+not defined. Any other error is named with its type and message. Nothing here raises (but KeyboardInterrupt).
+"""
+
+import difflib
+import re
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..numeric.trace import AttentionTrace
+
+
+@dataclass(frozen=True)
+class Slip:
+    """An error the learner's code raised: a word key ("ex.<key>") and its values; the error's type and message."""
+
+    key: str
+    values: dict
+    error: str = ""
+    message: str = ""
+
+
+def _short(text, limit=90):
+    text = " ".join(str(text).split()).replace("`", "'")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _fields():  # the public names of a trace, for "did you mean"
+    return sorted(n for n in dir(AttentionTrace) if not n.startswith("_"))
+
+
+def explain(error, names):  # -> Slip
+    """The one-line explanation of `error`, raised by a function of `names` (e.g. "tr")."""
+    try:
+        message = str(error)
+    except Exception:  # an exception whose str() fails still has a type
+        message = ""
+    slip = _explained(error, message, names)
+    return Slip(slip.key, slip.values, type(error).__name__, _short(message) or "—")
+
+
+def _explained(error, message, names):  # -> Slip without the error's type and message
+    kind = type(error).__name__
+    if isinstance(error, ValueError):
+        if match := re.search(r"^matmul: .*\(size (\d+) is different from (\d+)\)", message):
+            return Slip("slip_matmul", {"left": match[2], "right": match[1]})
+        if match := re.search(r"not aligned: (\d+) \(dim \d+\) != (\d+) \(dim \d+\)", message):
+            return Slip("slip_matmul", {"left": match[1], "right": match[2]})
+        if match := re.search(r"could not be broadcast together with shapes (.+?)\s*$", message):
+            shapes = " ".join(re.findall(r"\([\d, ]*\)", match[1])) or _short(match[1], 40)
+            return Slip("slip_broadcast", {"shapes": shapes})
+        if "concatenat" in message or "input arrays must have same number of dimensions" in message \
+                or "input array dimensions" in message:
+            return Slip("slip_join", {"message": _short(message)})
+    if isinstance(error, IndexError):
+        if match := re.search(r"index (-?\d+) is out of bounds for axis \d+ with size (\d+)", message):
+            return Slip("slip_index", {"index": match[1], "size": match[2]})
+        if match := re.search(r"array is (\d+)-dimensional, but (\d+) were indexed", message):
+            return Slip("slip_indices", {"axes": match[1], "given": match[2]})
+    if isinstance(error, AttributeError) and getattr(error, "obj", None).__class__ is AttentionTrace:
+        name = str(getattr(error, "name", "") or "")[:40].replace("`", "'")
+        fields = _fields()
+        close = ([f for f in fields if f.lower() == name.lower()]  # q → Q
+                 or sorted((f for f in fields if name.startswith(f) or f.startswith(name)), key=len)[-1:]  # Qhead → Qh
+                 or difflib.get_close_matches(name, fields, n=1, cutoff=0.5))
+        if close:
+            return Slip("slip_field", {"name": name, "close": close[0]})
+        return Slip("slip_field_unknown", {"name": name, "fields": ", ".join(f"`{f}`" for f in _fields())})
+    if isinstance(error, NameError) and getattr(error, "name", None):
+        return Slip("slip_name", {"name": str(error.name)[:40].replace("`", "'"), "names": ", ".join(names)})
+    return Slip("slip_other", {"error": kind, "message": _short(message) or "—"})
+
+
+def run(function, args, names):  # -> the function's value, or a Slip
+    """Call the learner's function on one case; an error it raises becomes a Slip. NumPy's warnings are kept
+    quiet: what they warn of (an overflow, 0 / 0) shows in the value, which the checker explains."""
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return function(*args)
+    except Exception as error:  # any error of the learner's code is feedback, never a traceback
+        return explain(error, names)
