@@ -2,17 +2,18 @@
 
 import dataclasses
 import math
-import tracemalloc
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from memory import peak_bytes
 from strategies import boolean_masks, every_mask, mask_specs
 
 import attention_lab as al
 from attention_lab.numeric import blockwise as blockwise
 from attention_lab.numeric import masks as masks
+from attention_lab.numeric import progress
 
 
 @pytest.fixture(scope="module")
@@ -130,23 +131,15 @@ def test_no_t_by_t_array_is_ever_made(monkeypatch):
         spy(blockwise.core, name)
     spy(blockwise.masks, "additive_mask")
     spy(blockwise.core, "checked_scores")
-    spy(blockwise, "online_update")
+    spy(blockwise, "_update")  # online_update's arithmetic, on the arrays blockwise made (online_update checks first)
     tr_inputs = al.example_qkv(T, h * dh, h, seed=1)
     H = al.blockwise_attention(*tr_inputs, h, block, al.Mask("sliding", window=100))
     assert H.shape == (T, h * dh)
-    assert {name for name, _ in seen} >= {"additive_mask", "checked_scores", "apply_mask", "online_update"}
+    assert {name for name, _ in seen} >= {"additive_mask", "checked_scores", "apply_mask", "_update"}
     for name, shape in seen:
         assert math.prod(shape) <= h * T * max(block, dh), (name, shape)  # never T × T values
     assert ("additive_mask", (T, block)) in seen
 
-
-def _peak_bytes(fn, *args, **kwargs):
-    tracemalloc.start()
-    try:
-        fn(*args, **kwargs)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def test_peak_memory_grows_with_t_not_t_squared():
@@ -154,7 +147,7 @@ def test_peak_memory_grows_with_t_not_t_squared():
     peaks = {}
     for T in (1024, 4096):
         Q, K, V = al.example_qkv(T, h * dh, h, seed=1)
-        peaks[T] = _peak_bytes(al.blockwise_attention, Q, K, V, h, block)
+        peaks[T] = peak_bytes(al.blockwise_attention, Q, K, V, h, block)
     one_t_by_t = 4096 * 4096 * 8  # a single (T, T) float64 array: 128 MiB
     assert peaks[4096] < one_t_by_t / 16, f"peak {peaks[4096] / 2**20:.1f} MiB"
     assert peaks[4096] / peaks[1024] < 6  # 4 × the tokens: about 4 × the memory (16 × if it held T × T)
@@ -164,7 +157,7 @@ def test_records_are_read_only(tr):
     step = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, 2)[0]
     with pytest.raises(dataclasses.FrozenInstanceError):
         step.keys = range(3)
-    for name in ("S_block", "m_old", "m", "rescale", "l", "O_acc"):
+    for name in ("S_block", "m_old", "m", "rescale", "l", "O_acc", "O"):
         with pytest.raises(ValueError):
             getattr(step, name)[...] = 0
         with pytest.raises(ValueError):
@@ -200,3 +193,21 @@ def test_generation_and_blockwise_attention_import_only_numpy():
             "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_long_work_shows_a_progress_bar_and_short_work_none(tr, capsys, monkeypatch):
+    al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, 1)  # progress=None: 18 scores, no bar
+    assert capsys.readouterr().err == ""
+    al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, 1, progress=True)
+    err = capsys.readouterr().err
+    assert "blockwise_attention:" in err and "0/3" in err  # tqdm's text bar on stderr: 3 Key tokens
+    monkeypatch.setattr(progress, "LONG", 18)  # what "long" means: now these 2 × 3 × 3 scores
+    al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, 2)
+    assert "blockwise_attention" in capsys.readouterr().err
+    al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, 2, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_progress_bar_changes_no_number(tr):
+    np.testing.assert_array_equal(al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, 2, progress=True),
+                                  al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, 2, progress=False))

@@ -24,7 +24,7 @@ import pytest
 from servers import free_port, stop
 
 ROOT = Path(__file__).resolve().parents[1]
-INSTALL = ["python3 -m venv .venv", '.venv/bin/pip install -e ".[lab]"']
+INSTALL = ["python3 -m venv .venv", '.venv/bin/pip install -c constraints.txt -e ".[lab]"']  # the pinned set
 
 
 def readme_lab_command():  # -> argv of the README's lab step, run with this interpreter's jupyter

@@ -16,6 +16,11 @@ where the libraries differ, so those rows are checked on their own, for what tor
   softmax: NaN in that row of the weights and of the output, in every version. With
   need_weights=False it calls SDPA, and gives what SDPA gives.
 Every other row must agree to 1e-12.
+
+With T_q Query tokens and T_k Key tokens (a decode step, a chunk of new tokens, cross-attention), "causal" has two
+corners: SDPA's is_causal=True is top-left (Query token i sees Key tokens 1 … i), what decoding with a cache needs
+is bottom-right (the last Query token sees every Key token), attention_lab's default. Passing a cache's Q and K to
+SDPA with is_causal=True gives wrong numbers without any error: the last test here catches that pitfall.
 """
 
 import numpy as np
@@ -179,3 +184,78 @@ def test_grouped_kv_heads_match_sdpa_with_enable_gqa(seed):
     tr = al.attention_trace(Q, K, V, h, mask=al.Mask("sliding", window=2), kv_heads=g)
     O = sdpa(tr, attn_mask=torch.tensor(al.allowed_of(al.Mask("sliding", window=2), T)), enable_gqa=True)  # noqa: E741
     np.testing.assert_allclose(O, tr.O, rtol=0, atol=TOL)
+
+
+# ------------------------------------------------------------------ T_q ≠ T_k: which corner "causal" means
+
+
+def rectangular_case(kind, seed):  # -> (Q [T_q, h·dh], K, V [T_k, h·dh], h, mask): T_q and T_k drawn apart
+    rng = np.random.default_rng([KINDS.index(kind), seed, 2])
+    T_q, T_k, h, dh = (int(n) for n in rng.integers(1, (9, 9, 4, 4)))
+    Q, K, V = rng.normal(0, 2, (T_q, h * dh)), rng.normal(0, 2, (T_k, h * dh)), rng.normal(0, 2, (T_k, h * dh))
+    if kind == "custom":
+        return Q, K, V, h, rng.random((T_q, T_k)) < 0.5
+    params = {p.name: p.values(T_k)[int(rng.integers(len(p.values(T_k))))] for p in al.MASKS[kind].params}
+    return Q, K, V, h, al.Mask(kind, align=al.masks.ALIGNS[seed % 2], **params)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_sdpa_is_causal_is_our_top_left_corner(seed):
+    Q, K, V, h, _ = rectangular_case("causal", seed)
+    tr = al.attention_trace(Q, K, V, h, mask=al.Mask("causal", align="top-left"))
+    np.testing.assert_allclose(sdpa(tr, is_causal=True), tr.O, rtol=0, atol=TOL)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("kind", KINDS)
+def test_sdpa_with_our_boolean_mask_gives_the_trace_for_any_shape_and_either_corner(kind, seed):
+    Q, K, V, h, mask = rectangular_case(kind, seed)
+    tr = al.attention_trace(Q, K, V, h, mask=mask)
+    allowed = al.allowed_of(mask, tr.T_q, tr.T_k)
+    O = sdpa(tr, attn_mask=torch.tensor(allowed))  # noqa: E741
+    assert_rows(O, tr.O, allowed.any(axis=1), 1, SDPA_EMPTY_ROW, f"{mask!r}, T_q={tr.T_q}, T_k={tr.T_k}")
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_torchs_causal_lower_right_is_our_bottom_right_corner(seed):
+    # With T_q > T_k, causal_lower_right warns that the blind rows may be NaN; they are tested above, as a bool mask.
+    from torch.nn.attention.bias import causal_lower_right
+
+    Q, K, V, h, _ = rectangular_case("causal", seed)
+    Q = Q[: len(K)]  # T_q ≤ T_k: a decode step or a chunk against the cache
+    tr = al.attention_trace(Q, K, V, h)  # "causal", bottom-right
+    np.testing.assert_allclose(sdpa(tr, attn_mask=causal_lower_right(tr.T_q, tr.T_k)), tr.O, rtol=0, atol=TOL)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_multihead_attention_reads_a_boolean_mask_of_any_shape_as_masked(seed):
+    Q, K, V, h, mask = rectangular_case("sliding", seed)
+    tr = al.attention_trace(Q, K, V, h, mask=mask)
+    allowed = al.allowed_of(mask, tr.T_q, tr.T_k)
+    H, P = mha(tr, attn_mask=torch.tensor(~allowed))  # True = masked (conventions.write takes square masks only)
+    rows = allowed.any(axis=1)
+    assert_rows(P, tr.P, rows, 1, np.nan, f"{mask!r}: P")
+    assert_rows(H, tr.H, rows, 0, np.nan, f"{mask!r}: H")
+
+
+def test_the_rectangular_cases_hold_both_shapes_and_rows_with_nothing_to_see():
+    shapes = [rectangular_case(kind, seed)[:2] for kind in KINDS for seed in SEEDS]
+    assert any(len(Q) < len(K) for Q, K in shapes) and any(len(Q) > len(K) for Q, K in shapes)
+    empty = sum(int((~al.allowed_of(mask, len(Q), len(K)).any(axis=1)).sum())
+                for Q, K, _, _, mask in (rectangular_case(kind, seed) for kind in KINDS for seed in SEEDS))
+    assert empty >= 20
+
+
+def test_the_sdpa_pitfall_is_causal_true_on_a_cache_gives_other_numbers_silently():
+    # The article's tokens 2 and 3 as new Query rows against the Keys and Values of all three: a chunk after token 1.
+    full = al.article_example()
+    chunk = al.article_example(queries=2)  # (2 × 3), bottom-right: rows 2 and 3 of the full computation
+    np.testing.assert_allclose(chunk.O, full.O[:, 1:], rtol=0, atol=TOL)
+    wrong = sdpa(chunk, is_causal=True)  # what SDPA computes: token 2 sees token 1 only, token 3 tokens 1 and 2
+    top_left = al.attention_trace(chunk.Q, chunk.K, chunk.V, 2, mask=al.Mask("causal", align="top-left"))
+    np.testing.assert_allclose(wrong, top_left.O, rtol=0, atol=TOL)
+    assert np.abs(wrong - chunk.O).max() > 0.5  # not a rounding difference: other weights altogether
+    np.testing.assert_allclose(top_left.P[0], [[1, 0, 0], [0.731, 0.269, 0]], atol=5e-4)
+    np.testing.assert_allclose(chunk.P[0], [[0.818, 0.182, 0], [0.114, 0.042, 0.844]], atol=5e-4)
+    right = sdpa(chunk, attn_mask=torch.tensor(al.allowed_of("causal", 2, 3)))  # the bottom-right mask, passed
+    np.testing.assert_allclose(right, full.O[:, 1:], rtol=0, atol=TOL)

@@ -8,9 +8,10 @@ A notebook source (one file per notebook in this folder) is a list of cells:
     figure(src, ko, en)     a code cell that draws a figure, and its one-line caption
                             (Markdown) under it: a reader who cannot see the image
                             still knows what it shows
-    exercise(id, ko, en, n) the task (Markdown), the learner's cell (answer = ... and
-                            the check), and the solution folded in a Markdown <details>
-                            block: folded in every renderer, and Run All does not run it
+    exercise(id, ko, en, n) the task (Markdown) and what to write, the learner's cell
+                            (`answer = lambda tr: ...` or `answer = ...`, and the check),
+                            and the solution folded in a Markdown <details> block: folded
+                            in every renderer, and Run All does not run it
     next_link(file, ko, en) the closing link to the next notebook
 
 `edition_link` is the line at the top of every notebook that links to the same
@@ -67,12 +68,23 @@ def folded_code(summary, src):  # -> Markdown: code in a <details> block, folded
     return f"<details>\n<summary>{summary}</summary>\n\n```python\n{src}\n```\n\n</details>"
 
 
+def _how_to_answer(exercise_id):  # -> {"ko": …, "en": …}: the line under a task that says what to write
+    given = exercises.get(exercise_id).given
+    if given is None:
+        return {"ko": "`answer = ...`의 `...`를 답을 계산하는 코드로 바꾸고 셀을 실행하세요.",
+                "en": "Replace the `...` in `answer = ...` with code that computes the answer, and run the cell."}
+    names = ", ".join(f"`{name}`" for name in given.names)
+    line = f"`answer = lambda {given.signature}: ...`"
+    return {"ko": f"{line}의 `...`를 {names}로 계산하는 코드로 바꾸고 셀을 실행하세요.",
+            "en": f"Replace the `...` in {line} with code that computes the answer from {names}, and run the cell."}
+
+
 def exercise(exercise_id, ko, en, number):
-    """Task text, the learner's cell, and the folded solution, for a registered exercise."""
+    """Task text, the line that says what to write, the learner's cell, and the folded solution."""
     solved = exercises.solution_code(exercise_id)  # raises if the id is not registered
+    how = _how_to_answer(exercise_id)
     return [
-        md(f"**연습 {number}.** {ko.strip()}\n\n`answer = ...`의 `...`를 코드로 바꾸고 셀을 실행하세요.",
-           f"**Exercise {number}.** {en.strip()}\n\nReplace the `...` in `answer = ...` with code and run the cell."),
+        md(f"**연습 {number}.** {ko.strip()}\n\n{how['ko']}", f"**Exercise {number}.** {en.strip()}\n\n{how['en']}"),
         code(exercises.learner_code(exercise_id)),
         md(folded_code(f"연습 {number}의 해답 (먼저 직접 풀어 보세요)", solved),
            folded_code(f"Solution {number} (try it yourself first)", solved)),

@@ -14,7 +14,7 @@ CELLS = [
 
 - 글의 예시(T = 3, d = 8, h = 2)를 처음부터 끝까지 한 번에 계산한 결과
 - 토큰 3의 점수가 각 단계에서 어떻게 바뀌는지: 점수 행렬 S → √dh로 나누기 → 마스크 M 더하기 → 가중치 P → 출력 O
-- 노트북을 사용하는 방법
+- 노트북을 사용하는 방법과 연습 문제 푸는 법
 """,
         """
 # 00 — Core Attention, the whole flow
@@ -25,7 +25,7 @@ What you will see:
 
 - the article's example (T = 3, d = 8, h = 2) computed from start to finish in one go
 - how token 3's scores change at each stage: score matrix S → divided by √dh → mask M added → weights P → output O
-- how to use these notebooks
+- how to use these notebooks and do the exercises
 """,
     ),
     md(
@@ -33,19 +33,33 @@ What you will see:
 ## 노트북 사용법
 
 - 셀은 위에서부터 차례로 실행합니다(Shift + Enter). 첫 코드 셀이 `attention_lab`을 불러오고 글의 예시 `tr = al.article_example()`을 만듭니다.
-- `tr`에는 모든 단계의 배열이 각자의 이름으로 들어 있습니다: `tr.Q`, `tr.K`, `tr.V`(T × d), head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.P`(h × T × T), `tr.M`(T × T), `tr.O`(h × T × dh), `tr.H`(T × d).
+- `tr`에는 모든 단계의 배열이 각자의 이름으로 들어 있습니다: `tr.Q`, `tr.K`, `tr.V`(T × d), head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P`(h × T × T), `tr.M`(T × T), `tr.O`(h × T × dh), `tr.H`(T × d).
 - 글은 토큰과 head를 1부터 세지만, 코드의 인덱스는 0부터 셉니다. 예를 들어 Head 1에서 토큰 3의 점수 행은 `tr.S[0, 2]`입니다. 출력에 찍히는 `S[3,·]` 같은 이름은 글과 같이 1부터 셉니다.
 - 그림은 노트북에 저장되어 있어 GitHub이나 nbviewer에서도 보입니다. 그림 아래의 위젯(슬라이더)은 노트북을 직접 실행할 때만 동작합니다.
-- 연습 문제에서는 `answer = ...`의 `...`를 코드로 바꾸고 셀을 실행합니다. 틀리면 먼저 어떻게 생각하면 되는지 알려 주는 힌트가 나오고, 한 번 더 틀리면 어떤 배열·인덱스·함수를 쓰면 되는지 알려 주는 더 자세한 힌트가 나옵니다. 해답은 문제 아래의 접힌 블록에 있으며, 펼치거나 `ex.solution("00.dh", lang=LANG)`처럼 실행할 때만 보입니다.
+
+## 연습 문제 푸는 법
+
+- 답은 대부분 함수로 씁니다. 연습 셀에는 `answer = lambda tr: ...`가 들어 있고, `...`를 `tr`로 계산하는 코드로 바꿉니다. 예를 들어 Head 1의 점수 행렬이 답이라면 `answer = lambda tr: tr.S[0]`입니다. 크기나 점수 한 행을 받는 연습(`lambda T, w: ...`, `lambda x: ...`)도 같은 방식입니다. 몇몇 연습은 값 하나를 답하므로 `answer = ...`만 들어 있습니다.
+- `ex.check`는 이 함수를 글의 예시에 적용하고, 보이지 않는 다른 예시(같은 크기에 다른 숫자, 또는 다른 크기)에도 적용합니다. 그래서 숫자를 직접 적은 답이나 우연히 값만 맞은 계산은 통과하지 못합니다. 계산하는 방법이 맞아야 합니다. 함수가 글의 예시에서 내는 값은 `answer(tr)`로 직접 볼 수 있습니다.
+- 코드가 오류를 내면(`.T`를 빠뜨려 `@`로 곱할 수 없을 때, 두 배열의 모양이 맞지 않을 때, 인덱스가 범위를 벗어날 때) `ex.check`가 그 오류를 받아 무엇이 잘못됐는지 한 줄로 알려 줍니다.
+- 틀린 답에는 힌트가 한 단계씩 나옵니다. 처음에는 어떻게 생각하면 되는지, 한 번 더 틀리면 어떤 단계를 밟으면 되는지 알려 줍니다. 흔한 실수(√d로 나누기, 마스크 빠뜨리기, 두 head의 성분 섞기 등)에는 그 실수에 맞는 힌트가 바로 나옵니다. 힌트와 피드백은 답의 값을 알려 주지 않습니다.
+- 답을 내기 전에 힌트만 보려면 `ex.hint("00.dh", lang=LANG)`를 실행하세요. 한 번 더 실행하면 다음 단계의 힌트가 나옵니다. 해답은 문제 아래의 접힌 블록에 있으며, 펼치거나 `ex.solution("00.dh", lang=LANG)`를 실행할 때만 보입니다.
 """,
         """
 ## How to use these notebooks
 
 - Run the cells from the top (Shift + Enter). The first code cell imports `attention_lab` and builds the article's example, `tr = al.article_example()`.
-- `tr` holds every stage under its own name: `tr.Q`, `tr.K`, `tr.V` (T × d), the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.P` (h × T × T), `tr.M` (T × T), `tr.O` (h × T × dh) and `tr.H` (T × d).
+- `tr` holds every stage under its own name: `tr.Q`, `tr.K`, `tr.V` (T × d), the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P` (h × T × T), `tr.M` (T × T), `tr.O` (h × T × dh) and `tr.H` (T × d).
 - The article counts tokens and heads from 1; indices in code count from 0. Head 1's score row for token 3, for example, is `tr.S[0, 2]`. Printed names such as `S[3,·]` count from 1, as the article does.
 - The figures are stored in the notebooks, so GitHub and nbviewer show them. The widgets (sliders) below the figures work only when you run the notebook yourself.
-- In an exercise, replace the `...` in `answer = ...` with code and run the cell. A wrong answer first gets a hint about the idea; a second one gets a closer hint, naming the array, index or function to use. The solution stays folded in the block under the exercise: it shows only when you open the block or run, say, `ex.solution("00.dh", lang=LANG)`.
+
+## How to do the exercises
+
+- Most answers are functions. An exercise's cell holds `answer = lambda tr: ...`: replace the `...` with code that computes the answer from `tr`. If the answer were Head 1's score matrix, say, you would write `answer = lambda tr: tr.S[0]`. Exercises that give a size or a row of scores (`lambda T, w: ...`, `lambda x: ...`) work the same way. A few exercises ask for a single value and hold `answer = ...` alone.
+- `ex.check` applies your function to the article's example and to examples you do not see (the same sizes with other numbers, or other sizes). So an answer with the numbers typed in, or a computation that gets the value right only by chance, does not pass: the method must be right. `answer(tr)` shows what your function gives on the article's example.
+- When your code raises an error (a `.T` left out, so that `@` cannot multiply; two arrays whose shapes do not fit; an index past the end), `ex.check` catches it and says in one line what went wrong.
+- A wrong answer gets hints one step at a time: first how to think about it, then, after another wrong answer, which step to take. A common mistake (dividing by √d, leaving out the mask, mixing both heads' components, …) gets its own hint at once. Hints and feedback never tell you the answer's value.
+- To see a hint before answering, run `ex.hint("00.dh", lang=LANG)`; run it again for the next step. The solution stays folded in the block under the exercise: it shows only when you open the block or run `ex.solution("00.dh", lang=LANG)`.
 """,
     ),
     code(SETUP),
@@ -147,11 +161,23 @@ You can explore all of the stages above with a widget. The figure below is a sto
            "두 head의 모든 단계를 head마다 한 줄씩 그렸습니다. 아래 위젯이 처음 보여 주는 값과 같습니다.",
            "Every stage of both heads, one row per head: the same numbers the widget below starts with."),
     code("al.explorer(lang=LANG, view=\"article\")"),
-    md("## 연습 문제", "## Exercises"),
-    exercise("00.dh", "글의 예시에서 head 하나의 차원 dh를 `tr`로 계산해 보세요.",
-             "Compute the width dh of one head in the article's example from `tr`.", 1),
-    exercise("00.P_shape", "가중치 P 전체(`tr.P`)의 모양은 무엇일까요? (h, T, T)의 세 수로 답하세요.",
-             "What is the shape of all the weights P (`tr.P`)? Answer with the three numbers (h, T, T).", 2),
+    md(
+        """
+## 연습 문제
+
+위의 "연습 문제 푸는 법"처럼, 답을 내기 전에 힌트를 볼 수 있습니다. 아래 셀은 연습 1의 첫 힌트입니다. 같은 셀을 한 번 더 실행하면 다음 단계의 힌트가 나옵니다.
+""",
+        """
+## Exercises
+
+As "How to do the exercises" above says, you can ask for a hint before answering. The cell below shows the first hint of exercise 1; run it again for the next step.
+""",
+    ),
+    code('ex.hint("00.dh", lang=LANG)'),
+    exercise("00.dh", "글의 예시에서 head 하나의 차원 dh를 계산해 보세요. 보이지 않는 다른 크기의 예시에서도 맞아야 합니다.",
+             "Compute the width dh of one head. It must also come out right on examples of other sizes that you do not see.", 1),
+    exercise("00.P_shape", "가중치 P 전체(`tr.P`)의 모양을 구해 보세요. (h, T, T)의 세 수입니다.",
+             "Find the shape of all the weights P (`tr.P`): the three numbers (h, T, T).", 2),
     md(
         """
 ## 노트북 목록
@@ -175,6 +201,7 @@ You can explore all of the stages above with a widget. The figure below is a sto
 | 09 | [PyTorch로 같은 숫자를](09_pytorch.ipynb) | SDPA와 `nn.MultiheadAttention`으로 얻는 글의 숫자 |
 | 10 | [생성과 KV 캐시](10_kv_cache.ipynb) | 토큰 하나씩 생성하기, KV 캐시의 크기, GQA와 MQA |
 | 11 | [블록 단위 Softmax](11_blockwise_softmax.ipynb) | T × T 행렬 없이 정확하게 계산하기 |
+| 12 | [길이가 다른 Query와 Key](12_queries_and_keys.ipynb) | 디코드 단계, 청크 prefill, cross-attention, Causal mask의 두 모서리 |
 """,
         """
 ## The notebooks
@@ -198,6 +225,7 @@ Beyond the article:
 | 09 | [The same numbers from PyTorch](09_pytorch.ipynb) | the article's numbers from SDPA and `nn.MultiheadAttention` |
 | 10 | [Generation and the KV cache](10_kv_cache.ipynb) | token by token from the cache; its size; GQA and MQA |
 | 11 | [The blockwise softmax](11_blockwise_softmax.ipynb) | exact attention without the T × T matrix |
+| 12 | [Queries and keys of different lengths](12_queries_and_keys.ipynb) | a decode step, chunked prefill, cross-attention; the two corners of the causal mask |
 """,
     ),
     next_link("01_heads.ipynb", "다음: 01 — head 나누기", "Next: 01 — Splitting into heads"),

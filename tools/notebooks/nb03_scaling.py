@@ -56,15 +56,15 @@ for i in range(tr.T):
     ),
     md(
         """
-아래 그림의 위 줄은 나누기 전과 후의 Head 1 점수 행렬입니다. 색의 기준이 같으므로, 나눈 뒤 점수 차이가 줄어든 것이 색으로도 보입니다. 아래 줄은 각 점수에 Softmax를 적용해 얻은 가중치입니다. Softmax는 05에서 자세히 다루지만, 여기서는 점수가 클수록 큰 가중치를 받고 한 행의 가중치를 더하면 1이라는 것만 알면 됩니다. 나누지 않은 점수 [2, 0, 6]에서는 토큰 3이 가중치를 거의 다 가져가고(0.980), √dh로 나눈 [1, 0, 3]에서는 다른 토큰도 가중치를 받습니다. 마스크는 04에서 다루므로 이 그림과 아래 위젯에는 아직 마스크가 없습니다.
+아래 그림의 위 줄은 √dh로 나누지 않은 Head 1의 점수 S와, 그 점수에 Softmax를 적용해 얻은 가중치입니다. 아래 줄은 √dh로 나눈 점수 S / √dh와 그 가중치 P입니다. 두 줄의 점수는 색의 기준이 같으므로, 나눈 뒤 점수 차이가 줄어든 것이 색으로도 보입니다. Softmax는 05에서 자세히 다루지만, 여기서는 점수가 클수록 큰 가중치를 받고 한 행의 가중치를 더하면 1이라는 것만 알면 됩니다. 나누지 않은 점수 [2, 0, 6]에서는 토큰 3이 가중치를 거의 다 가져가고(0.980), √dh로 나눈 [1, 0, 3]에서는 다른 토큰도 가중치를 받습니다. 마스크는 04에서 다루므로 이 그림과 아래 위젯에는 아직 마스크가 없습니다. 그래서 모든 토큰이 모든 토큰을 참조하고, 가중치 행렬에 0인 칸이 없습니다. 그림 제목의 M은 04에서 더할 마스크의 자리이며, 지금은 모든 칸이 0이라 점수를 바꾸지 않습니다.
 """,
         """
-The top line of the figure below is Head 1's score matrix before and after the division. Both use the same colour scale, so the smaller differences after the division show in the colours as well. The bottom line is the weights a softmax makes of each: notebook 05 covers the softmax, and here it is enough that a larger score gets a larger weight and each row's weights add up to 1. From the unscaled scores [2, 0, 6] token 3 takes almost all the weight (0.980); from [1, 0, 3], divided by √dh, the other tokens get some too. The mask comes in notebook 04, so neither this figure nor the widget below has one yet.
+The top line of the figure below is Head 1's scores S without the division by √dh, and the weights a softmax makes of them; the bottom line is the scores divided by √dh, S / √dh, and their weights P. The scores of both lines share one colour scale, so the smaller differences after the division show in the colours as well. As for the weights, notebook 05 covers the softmax, and here it is enough that a larger score gets a larger weight and each row's weights add up to 1. From the unscaled scores [2, 0, 6] token 3 takes almost all the weight (0.980); from [1, 0, 3], divided by √dh, the other tokens get some too. The mask comes in notebook 04, so neither this figure nor the widget below has one yet: every token sees every token, and no weight is 0. The M in the figure's titles stands for the mask that notebook 04 adds; here every cell of it is 0, so it changes no score.
 """,
     ),
-    figure("al.plotting.figure_scaling(tr, head=0, lang=LANG)",
-           "Head 1에서 S와 S / √dh(위), 그리고 √dh로 나누지 않은 P와 나눈 P(아래). 세 번째 행은 [0.018, 0.002, 0.980]과 [0.114, 0.042, 0.844]입니다.",
-           "Head 1's S and S / √dh (top), and P without and with the division by √dh (bottom): row 3 is [0.018, 0.002, 0.980] against [0.114, 0.042, 0.844]."),
+    figure("al.plotting.figure_scaling(al.article_example(mask=None), head=0, lang=LANG)",
+           "마스크 없는 글의 예시, Head 1: √dh로 나누지 않은 S와 그 가중치(위), √dh로 나눈 S / √dh와 그 가중치 P(아래). 세 번째 행의 가중치는 [0.018, 0.002, 0.980]과 [0.114, 0.042, 0.844]입니다.",
+           "The article's example without a mask, Head 1: S and the weights it gives, without the division by √dh (top); S / √dh and its weights P (bottom). Row 3 of the weights is [0.018, 0.002, 0.980] against [0.114, 0.042, 0.844]."),
     md(
         """
 ## 직접 해 보기
@@ -127,17 +127,17 @@ W, family = al.words.table(LANG), al.plotting.font_family(LANG)
 fig = Figure(figsize=(8, 3), layout="constrained")
 ax_std, ax_top = fig.subplots(1, 2)
 ax_std.plot(dims, spread, "o-", label="std(S)")
-ax_std.plot(dims, np.sqrt(dims), "k--", linewidth=1, label=r"$\\sqrt{d_h}$")
-ax_std.plot(dims, spread_scaled, "s-", label=r"std$(S/\\sqrt{d_h})$")
-ax_std.set(xscale="log", yscale="log", xlabel=r"$d_h$")
+ax_std.plot(dims, np.sqrt(dims), "k--", linewidth=1, label="√dh")
+ax_std.plot(dims, spread_scaled, "s-", label="std(S / √dh)")
+ax_std.set(xscale="log", yscale="log", xlabel="dh")
 ax_std.set_title(W["nb_spread"], fontfamily=family)
-ax_top.plot(dims, top, "o-", label=r"softmax$(S)$")
-ax_top.plot(dims, top_scaled, "s-", label=r"softmax$(S/\\sqrt{d_h})$")
-ax_top.set(xscale="log", ylim=(0, 1.05), xlabel=r"$d_h$")
+ax_top.plot(dims, top, "o-", label="softmax(S)")
+ax_top.plot(dims, top_scaled, "s-", label="softmax(S / √dh)")
+ax_top.set(xscale="log", ylim=(0, 1.05), xlabel="dh")
 ax_top.set_title(W["nb_top_weight"], fontfamily=family)
 for ax in (ax_std, ax_top):
     ax.set_xticks(dims, [str(n) for n in dims])
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=9)
 fig
 """,
         "무작위 Q, K에서 dh에 따른 점수의 표준편차(왼쪽)와 행마다 가장 큰 가중치의 평균(오른쪽): √dh로 나누지 않으면 퍼짐이 √dh처럼 커지고 가중치가 한 토큰에 몰립니다.",
@@ -166,7 +166,7 @@ print(f"√d  = {np.sqrt(tr.d):.3f}: softmax(S[3,·] / √d)  =", format_row(al.
     md("## 연습 문제", "## Exercises"),
     exercise("03.row2", "Head 1에서 S / √dh의 두 번째 행을 `tr.S`와 `np.sqrt`로 계산해 보세요.",
              "Compute row 2 of S / √dh for Head 1 from `tr.S` with `np.sqrt`.", 1),
-    exercise("03.divisor", "모델 차원 d = 512, head 수 h = 8인 모델에서 점수를 나누는 값은 얼마일까요?",
-             "In a model with d = 512 and h = 8 heads, what number are the scores divided by?", 2),
+    exercise("03.divisor", "모델 차원이 d이고 head가 h개인 모델에서 점수를 나누는 값을 d와 h로 구해 보세요. 이 노트북에서는 d = 512, h = 8인 모델로 확인하고, 다른 크기의 모델에서도 확인합니다.",
+             "In a model of dimension d with h heads, what number are the scores divided by? Compute it from d and h: it is checked on a model with d = 512 and h = 8, and on models of other sizes.", 2),
     next_link("04_causal_mask.ipynb", "다음: 04 — Causal mask", "Next: 04 — The causal mask"),
 ]

@@ -126,18 +126,19 @@ for mask in ["causal", None]:
     before = al.article_example(mask=mask)
     after = al.attention_trace(tr.Q, K_new, V_new, h=tr.h, mask=mask)
     diff = np.abs(after.O[:, :2] - before.O[:, :2]).max()
-    print(f"mask = {str(mask):<6}  max |ΔO[1..2]| = {al.style.format_value(diff):<5}  unchanged: {bool(diff == 0)}")
+    print(f"mask = {str(mask):<6}  max |ΔO[1..2]| = {al.style.format_value(diff):<5}  "
+          + al.words.say("nb_unchanged", LANG, same=bool(diff == 0)))
 """,
         check=True,
     ),
     md("## 연습 문제", "## Exercises"),
     exercise("04.mask4",
-             "토큰이 4개(T = 4)일 때의 Causal mask M(4 × 4)을 `al.causal_mask`를 쓰지 말고 직접 만들어 보세요. `np.tril`과 `np.where`가 도움이 됩니다.",
-             "Build the causal mask M for T = 4 tokens (4 × 4) yourself, without `al.causal_mask`. "
+             "토큰이 T개일 때의 Causal mask M(T × T)을 `al.causal_mask`를 쓰지 말고 직접 만들어 보세요. 이 노트북에서는 T = 4로 확인하고, 다른 T로도 확인합니다. `np.tril`과 `np.where`가 도움이 됩니다.",
+             "Build the causal mask M for T tokens (T × T) yourself, without `al.causal_mask`; it is checked at T = 4 and at other T. "
              "`np.tril` and `np.where` help.", 1),
     exercise("04.row2", "Head 1에서 스케일링한 점수의 두 번째 행에 마스크를 더한 결과를 계산해 보세요.",
              "Add the mask to row 2 of Head 1's scaled scores.", 2),
-    exercise("04.count", "T = 3일 때 Causal mask에서 참조할 수 있는 (Query 토큰, Key 토큰) 쌍은 몇 개일까요? `tr.M`으로 세어 보세요.",
-             "Under the causal mask with T = 3, how many (Query token, Key token) pairs may attend? Count them with `tr.M`.", 3),
+    exercise("04.count", "Causal mask에서 참조할 수 있는 (Query 토큰, Key 토큰) 쌍은 몇 개일까요? `tr.M`으로 세어 보세요. 글의 예시(T = 3)와, 보이지 않는 다른 T의 예시에서 확인합니다.",
+             "Under the causal mask, how many (Query token, Key token) pairs may attend? Count them with `tr.M`: it is checked on the article's example (T = 3) and on examples of other T that you do not see.", 3),
     next_link("05_softmax.ipynb", "다음: 05 — Softmax", "Next: 05 — Softmax"),
 ]

@@ -81,7 +81,7 @@ print("Σ P[i,·] =", format_row(P.sum(axis=-1), "weights"))
         """
 ## 지수 함수 exp의 결과를 행렬 하나로: E
 
-Softmax의 두 걸음, 지수 함수 exp와 합으로 나누기를 따로 보면 그 사이에 행렬이 하나 더 있습니다. 점수의 모든 칸에 exp를 적용한 E입니다. 코드에서는 각 행의 최댓값을 먼저 빼고 exp를 적용하므로(이유는 아래 "글보다 한 걸음 더"에서 다룹니다) E = exp(S / √dh + M − 행의 최댓값)이고, 행마다 가장 큰 값이 e⁰ = 1입니다. −∞ 칸은 exp를 거쳐 정확히 0입니다. E의 각 행을 그 행의 합으로 나누면 가중치 P가 됩니다. 최댓값을 뺀 것은 나눌 때 약분되므로 P는 글의 숫자 그대로입니다.
+Softmax를 지수 함수 exp를 적용하는 걸음과 합으로 나누는 걸음으로 나누어 보면, 두 걸음 사이에 행렬이 하나 더 있습니다. 점수의 모든 칸에 exp를 적용한 행렬 E입니다. 코드에서는 각 행의 최댓값을 먼저 빼고 exp를 적용하므로(이유는 아래 "글보다 한 걸음 더"에서 다룹니다) E = exp(S / √dh + M − 행의 최댓값)이고, 행마다 가장 큰 값이 e⁰ = 1입니다. −∞ 칸은 exp를 거쳐 정확히 0입니다. E의 각 행을 그 행의 합으로 나누면 가중치 P가 됩니다. 최댓값을 뺀 것은 나눌 때 약분되므로 P는 글의 숫자 그대로입니다.
 """,
         """
 ## The exponentials as a matrix of their own: E
@@ -169,11 +169,11 @@ print("al.softmax(x)        =", format_row(al.softmax(big), "weights"))
         check=True,
     ),
     md("## 연습 문제", "## Exercises"),
-    exercise("05.row3", "`al.softmax`를 쓰지 말고 `np.exp`로 토큰 3의 가중치를 직접 계산해 보세요.",
-             "Compute token 3's weights yourself with `np.exp`, without `al.softmax`.", 1),
+    exercise("05.row3", "`al.softmax`를 쓰지 말고 지수 함수 `np.exp`로 Head 1에서 토큰 3의 가중치를 직접 계산해 보세요.",
+             "Compute token 3's weights in Head 1 yourself with the exponential `np.exp`, without `al.softmax`.", 1),
     exercise("05.row2", "같은 방법으로 토큰 2의 가중치를 계산해 보세요. −∞ 자리는 어떻게 될까요?",
              "Compute token 2's weights the same way. What happens at the −∞ position?", 2),
-    exercise("05.stable", "점수 [1000, 1001, 1002]의 Softmax를 넘침 없이 `np.exp`로 계산해 보세요.",
-             "Compute the softmax of the scores [1000, 1001, 1002] with `np.exp`, without overflow.", 3),
+    exercise("05.stable", "점수 한 행 `x`의 Softmax를 넘침 없이 `np.exp`로 계산해 보세요. 이 노트북에서는 `x = np.array([1000, 1001, 1002])`로 확인하고, 보이지 않는 다른 행으로도 확인합니다.",
+             "Compute the softmax of a row of scores `x` with `np.exp`, without overflow. It is checked on `x = np.array([1000, 1001, 1002])` and on rows you do not see.", 3),
     next_link("06_weighted_sum.ipynb", "다음: 06 — Value의 가중합", "Next: 06 — The weighted sum of Values"),
 ]

@@ -133,14 +133,14 @@ Predict each answer with the explorer first, then compute it in code to check.
     ),
     exercise(
         "07.H_shape",
-        "T = 5, d = 12, h = 3일 때 Concat 결과 H의 모양은 무엇일까요? 탐색기에서 먼저 확인한 뒤, `al.random_example`로 계산해 보세요.",
-        "What is the shape of the concatenated H when T = 5, d = 12, h = 3? Check it in the explorer, then compute it with `al.random_example`.",
+        "토큰이 T개, 모델 차원이 d, head가 h개일 때 Concat 결과 H의 모양을 T, d, h로 구해 보세요. 이 노트북에서는 T = 5, d = 12, h = 3으로 확인하고, 다른 크기로도 확인합니다. 탐색기에서 먼저 본 뒤, `al.random_example`로 계산해도 됩니다.",
+        "What is the shape of the concatenated H for T tokens, model dimension d and h heads? Compute it from T, d and h: it is checked at T = 5, d = 12, h = 3 and at other sizes. Look in the explorer first; `al.random_example` can compute it too.",
         1,
     ),
     exercise(
         "07.no_mask_row1",
-        "글의 예시에서 마스크를 끄면 토큰 1의 가중치(Head 1)는 어떻게 될까요? `al.article_example(mask=None)`으로 계산해 보세요. Causal mask를 쓸 때의 `[1, 0, 0]`과 비교해 보세요.",
-        "In the article's example, what are token 1's weights (Head 1) without the mask? Compute them with `al.article_example(mask=None)` and compare with `[1, 0, 0]` under the causal mask.",
+        "마스크가 없다면 Head 1에서 토큰 1의 가중치는 어떻게 될까요? 탐색기에서 마스크를 끄고 먼저 예상해 본 뒤, `tr`의 스케일링한 점수로 계산해 보세요. Causal mask를 쓸 때의 `[1, 0, 0]`과 비교해 보세요.",
+        "Without a mask, what would token 1's weights in Head 1 be? Predict them in the explorer with the mask off, then compute them from `tr`'s scaled scores, and compare with `[1, 0, 0]` under the causal mask.",
         2,
     ),
     md(
@@ -154,6 +154,38 @@ Core Attention은 head마다 같은 순서로 계산합니다. Q와 K로 점수�
 
 Core Attention runs the same steps in every head: scores from Q and K (S = QKᵀ), division by √dh, the mask M added to set which tokens may be seen, weights P from the softmax, and the weighted sum of V with those weights (O = PV). The heads' outputs, concatenated token by token (Concat) into H, go on to the output projection.
 """,
+    ),
+    md(
+        """
+## H 다음 단계: 출력 projection과 Residual stream
+
+Concat한 H(T × d, 글의 예시에서는 3 × 8)는 Core Attention의 마지막 결과이지만, Attention 블록은 여기서 끝나지 않습니다. 지난 글에서 본 것처럼 H는 출력 projection을 거칩니다. 출력 projection은 d × d 행렬 W_O를 곱하는 단계이고, 그 결과 H·W_O도 T × d입니다. Concat은 각 head의 값을 나란히 놓기만 했으므로, 여러 head의 성분을 조합하는 곳이 바로 이 곱셈입니다. H·W_O의 성분 하나는 H의 한 행 전체, 즉 두 head의 성분 여덟 개를 모두 씁니다. 마지막으로 이 결과를 Residual stream x(T × d)에 더합니다. x는 Q·K·V를 만들 때 입력으로 쓴 값이고, 더한 x + H·W_O도 T × d이므로 다음 블록이 같은 방식으로 읽습니다.
+
+아래 셀은 이 흐름의 모양을 따라갑니다. W_O와 x는 이 글의 범위 밖이라 작은 정수로 된 설명용 값을 씁니다. 실제 모델에서는 학습으로 정해지는 값입니다.
+""",
+        """
+## After H: the output projection and the residual stream
+
+The concatenated H (T × d, 3 × 8 in the article's example) is Core Attention's last result, but not the end of the attention block. As the previous article showed, H goes through the output projection: a multiplication by a d × d matrix W_O, whose result H·W_O is T × d as well. Concat only placed each head's values side by side, so this product is where the heads' components are combined: one component of H·W_O uses a whole row of H, all eight components of both heads. Last, the result is added to the residual stream x (T × d), the input from which Q, K and V were made; x + H·W_O is T × d too, so the next block reads it the same way.
+
+The cell below follows the shapes of this flow. W_O and x are beyond this article, so they are small illustrative integers here; in a real model they are learned.
+""",
+    ),
+    code(
+        """
+rng = np.random.default_rng(1)
+W_O = rng.integers(-1, 2, size=(tr.d, tr.d))  # d × d, illustrative numbers: a real model learns them
+x = rng.integers(-2, 3, size=(tr.T, tr.d))  # the residual stream the block made Q, K, V from
+projected = tr.H @ W_O  # (T, d) @ (d, d) -> (T, d)
+print(f"H {tr.H.shape} @ W_O {W_O.shape} → H·W_O {projected.shape}")
+print(f"x {x.shape} + H·W_O {projected.shape} → {(x + projected).shape}")
+heads = [slice(head * tr.dh, (head + 1) * tr.dh) for head in range(tr.h)]  # each head's columns of H
+parts = [tr.H[0, cols] @ W_O[cols, 0] for cols in heads]  # H·W_O[1,1] = Head 1's part + Head 2's part
+fmt = al.style.format_value
+terms = " + ".join(fmt(p) if p >= 0 else f"({fmt(p)})" for p in parts)
+print(al.words.say("nb_mixed", LANG, parts=terms, total=fmt(projected[0, 0])))
+""",
+        check=True,
     ),
     next_link("08_masks.ipynb", "글보다 한 걸음 더: 08 — 여러 가지 마스크와 표기 방식", "Beyond the article: 08 — Masks and their conventions"),
 ]

@@ -101,12 +101,12 @@ for name in traces:
         """
 그림의 위 줄은 마스크 M, 아래 줄은 그 마스크로 얻은 Head 1의 가중치 P입니다. −∞ 칸은 회색 빗금이고, P에서 그 칸은 정확히 0입니다. 토큰 3의 행이 Causal mask, sliding window(w = 3), padding(L = 4)에서 글과 같은 [0.114, 0.042, 0.844, 0, 0, 0]인 것을 확인해 보세요. Prefix에서도 토큰 3은 토큰 1–3을 참조하므로 같은 행입니다. 마스크가 없을 때만 토큰 3이 토큰 4–6까지 참조해 행이 달라집니다. Padding의 토큰 5와 6은 행 전체가 0입니다.
 
-아래 위젯은 같은 여섯 토큰에서 시작합니다. T와 마스크, 마스크의 설정을 바꿔 가며 M, 마스크를 더한 점수, 가중치 P가 어떻게 바뀌는지 볼 수 있습니다.
+아래 위젯은 같은 여섯 토큰에서 시작합니다. T와 마스크, 마스크의 설정을 바꿔 가며 M, 마스크를 더한 점수, 가중치 P가 어떻게 바뀌는지 볼 수 있습니다. Query 토큰 수 T_q 항목은 Query 행을 마지막 몇 토큰의 것만 남깁니다. 그때 마스크가 어느 모서리에 맞춰지는지는 12에서 다룹니다.
 """,
         """
 The top row of the figure is each mask M, the bottom row Head 1's weights P under it. −∞ cells are grey and hatched, and in P those cells are exactly 0. Check that token 3's row is the article's [0.114, 0.042, 0.844, 0, 0, 0] under the causal mask, the sliding window (w = 3) and padding (L = 4); under prefix too, since token 3 sees tokens 1–3 there as well. Only without a mask does token 3 also see tokens 4–6, which changes its row. Under padding, tokens 5 and 6 have rows of zeros.
 
-The widget below starts on the same six tokens: change T, the mask and its setting, and watch M, the masked scores and the weights P follow.
+The widget below starts on the same six tokens: change T, the mask and its setting, and watch M, the masked scores and the weights P follow. The Query tokens T_q control keeps the Query rows of the last few tokens only; which corner the mask is then aligned to is notebook 12's subject.
 """,
     ),
     figure(
@@ -115,12 +115,13 @@ def mask_title(mask):  # e.g. "sliding window, window w = 3"
     return ", ".join([W[f"mask.{mask.name}"]] + [f"{W[f'param.{mask.name}.{p.name}']} = {p.text(value)}"
                                                  for p, value in mask.items()])
 
-fig = Figure(figsize=(12, 16), layout="constrained")
+fig = Figure(figsize=(8.5, 13), layout="constrained")
 axes = fig.subplots(4, 3)  # three masks a line: M above, P below
 for n, (name, t) in enumerate(traces.items()):
     ax_M, ax_P = axes[2 * (n // 3), n % 3], axes[2 * (n // 3) + 1, n % 3]
-    al.plotting.heatmap(ax_M, t.M, "scores", title=f"{mask_title(t.mask)}\\nM", ylabel=W["query"], lang=LANG)
-    al.plotting.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=W["query"], fontsize=9, lang=LANG)
+    ylabel = W["query"] if n % 3 == 0 else None  # once a line: the panels keep room for their numbers
+    al.plotting.heatmap(ax_M, t.M, "scores", title=f"{mask_title(t.mask)}\\nM", ylabel=ylabel, lang=LANG)
+    al.plotting.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=ylabel, fontsize=9, lang=LANG)
 for ax in axes[2:, 2]:  # five masks: the second line has two
     ax.set_visible(False)
 fig
@@ -151,12 +152,13 @@ real = np.arange(T) < 4  # tokens 1-4 are real, 5-6 padding
 K_other, V_other = tr6.K.copy(), tr6.V.copy()
 K_other[~real] += 3
 V_other[~real] *= -2
-for label, mask in [("no mask", None), ("padding keys masked", np.tile(real, (T, 1)))]:
+for label, mask in [("nb_no_mask", None), ("nb_padding_keys_masked", np.tile(real, (T, 1)))]:
     before = al.attention_trace(tr6.Q, tr6.K, tr6.V, h=tr6.h, mask=mask)
     after = al.attention_trace(tr6.Q, K_other, V_other, h=tr6.h, mask=mask)
-    on_padding = before.P[0, real][:, ~real].sum(axis=1)
+    on_padding = before.P[0, real][:, ~real].sum(axis=1)  # Head 1: the weight each real token gives the padding
     change = np.abs(after.O[:, real] - before.O[:, real]).max()
-    print(f"{label:<20} weight on padding, tokens 1-4: {format_row(on_padding, 'weights'):<30} max |ΔO| = {al.style.format_value(change)}")
+    print(al.words.say("nb_on_padding", LANG, label=W[label], weights=format_row(on_padding, "weights"),
+                       change=al.style.format_value(change)))
 """,
         check=True,
     ),
@@ -187,7 +189,8 @@ The real tokens' rows are the same both ways; only the padding tokens' rows diff
 keys_only = al.article_example(mask=al.causal_allowed(T) & real, T=T)
 padded = traces["padding"]
 for i in range(T):
-    print(f"P[{i + 1},·]  keys only {format_row(keys_only.P[0, i], 'weights'):<38} keys and rows {format_row(padded.P[0, i], 'weights')}")
+    print(f"P[{i + 1},·] = {format_row(keys_only.P[0, i], 'weights'):<36} {format_row(padded.P[0, i], 'weights')}")
+print(W["nb_keys_only_columns"])
 """,
         check=True,
     ),
@@ -212,7 +215,7 @@ def as_written(row):  # True/False for a boolean mask, numbers for a float one
 
 for name, convention in CONVENTIONS.items():
     print(f"{name:<12} " + W[f"convention.{name}"] + " — " + W[f"convention.{name}.used"])
-    print(f"{'':<12} row 3: {as_written(convention.write(allowed)[2])}")
+    print(f"{'':<12} {W['nb_row_3']}: {as_written(convention.write(allowed)[2])}")
 """,
     ),
     md(
@@ -244,9 +247,10 @@ In a figure: the top four rows (the real tokens) are the same in all six, and on
     ),
     figure(
         """
-fig = Figure(figsize=(13, 9), layout="constrained")
-for ax, (name, P) in zip(fig.subplots(2, 3).flat, weights.items(), strict=True):
-    al.plotting.heatmap(ax, P, "weights", title=W[f"convention.{name}"], xlabel=W["key"], ylabel=W["query"], lang=LANG)
+fig = Figure(figsize=(8.5, 6.6), layout="constrained")
+for n, (ax, (name, P)) in enumerate(zip(fig.subplots(2, 3).flat, weights.items(), strict=True)):
+    ylabel = W["query"] if n % 3 == 0 else None  # once a line: the panels keep room for their numbers
+    al.plotting.heatmap(ax, P, "weights", title=W[f"convention.{name}"], xlabel=W["key"], ylabel=ylabel, fontsize=9, lang=LANG)
     al.plotting.outline(ax, 4, 0, nrows=2, ncols=T)
 fig
 """,
@@ -272,11 +276,11 @@ with np.errstate(invalid="ignore"):
     e = np.exp(row)
     naive = e / e.sum()
     shifted = row - row.max()
-print("S/√dh + M [5,·]  =", format_row(row, "scores"))
-print("exp              =", format_row(e, "values"), "  sum =", al.style.format_value(e.sum()))
-print("exp / sum        =", naive.tolist())
-print("x − max x        =", shifted.tolist())
-print("al.softmax       =", format_row(al.softmax(row), "weights"))
+print("S/√dh + M [5,·] =", format_row(row, "scores"))
+print("exp             =", format_row(e, "values"), "  Σ exp =", al.style.format_value(e.sum()))
+print("exp / Σ exp     =", format_row(naive))
+print("x − max x       =", format_row(shifted))
+print("al.softmax      =", format_row(al.softmax(row), "weights"))
 """,
         check=True,
     ),
@@ -294,13 +298,12 @@ Written over the scores instead, as tutorials often do (the Annotated Transforme
     ),
     code(
         """
-print("−1e9 added (float64)  P[5,·] =", format_row(weights["minus_1e9"][4], "weights"))
-print("no mask at all        P[5,·] =", format_row(al.softmax(S_scaled[4]), "weights"))
 written_over = np.where(allowed, S_scaled, -1e9)  # masked_fill: −1e9 replaces the score
-print("−1e9 written over     P[5,·] =", format_row(al.softmax(written_over)[4], "weights"))
 S_masked32 = S_scaled.astype(np.float32) + CONVENTIONS["minus_1e9"].write(allowed).astype(np.float32)
-print("−1e9 added (float32)  S/√dh + M [5,·] =", format_row(S_masked32[4], "scores"))
-print("                      P[5,·] =", format_row(al.softmax(S_masked32)[4], "weights"))
+for label, P5 in [("nb_added_float64", weights["minus_1e9"][4]), ("nb_no_mask_at_all", al.softmax(S_scaled[4])),
+                  ("nb_written_over", al.softmax(written_over)[4]), ("nb_added_float32", al.softmax(S_masked32)[4])]:
+    print(f"P[5,·] = {format_row(P5, 'weights'):<44} {W[label]}")
+print(f"S/√dh + M [5,·] = {format_row(S_masked32[4], 'scores')}   {W['nb_added_float32']}")
 """,
         check=True,
     ),
@@ -332,10 +335,10 @@ with np.errstate(invalid="ignore"):  # the naive softmax's 0 / 0 is what this ce
     O_naive = al.weighted_sum(P_naive, padded.Vh[0])
     # the next layer, reading these outputs as its Values (the same weights, for simplicity)
     next_ours, next_naive = al.weighted_sum(padded.P[0], padded.O[0]), al.weighted_sum(padded.P[0], O_naive)
-print("P row sums     =", format_row(padded.P[0].sum(axis=-1), "weights"))
-print("O[5,·]         =", format_row(padded.O[0, 4], "values"), "  naive:", O_naive[4].tolist())
-print("next layer: rows with NaN, attention_lab:", int(np.isnan(next_ours).any(axis=1).sum()), "of", T,
-      "  naive:", int(np.isnan(next_naive).any(axis=1).sum()), "of", T)
+print("Σ P[i,·] =", format_row(padded.P[0].sum(axis=-1), "weights"))
+print("O[5,·]   =", format_row(padded.O[0, 4], "values"), f"  ({W['nb_naive']}: {format_row(O_naive[4])})")
+print(al.words.say("nb_nan_rows", LANG, ours=int(np.isnan(next_ours).any(axis=1).sum()),
+                   naive=int(np.isnan(next_naive).any(axis=1).sum()), T=T))
 """,
         check=True,
     ),
@@ -358,7 +361,7 @@ with np.errstate(over="ignore"):  # the overflow to −∞ is what this cell sho
     in_float16 = {"−1e9": np.float16(-1e9), "−1e4": np.float16(-1e4), "finfo(float16).min": fmin,
                   "min + min": fmin + fmin}
 for label, value in in_float16.items():
-    print(f"{label:<20} in float16 = {al.style.format_value(float(value), 'scores')}")
+    print(f"{label:<20} → float16: {al.style.format_value(float(value), 'scores')}")
 """,
         check=True,
     ),
@@ -384,7 +387,8 @@ causal = al.causal_allowed(T)
 P_sdpa = al.softmax(al.apply_mask(tr6.S_scaled[0], CONVENTIONS["may_attend"].additive(causal)))
 P_mha = al.softmax(al.apply_mask(tr6.S_scaled[0], CONVENTIONS["masked"].additive(causal)))
 for i in range(T):
-    print(f"P[{i + 1},·]  read as may attend {format_row(P_sdpa[i], 'weights'):<40} read as masked {format_row(P_mha[i], 'weights')}")
+    print(f"P[{i + 1},·] = {format_row(P_sdpa[i], 'weights'):<44} {format_row(P_mha[i], 'weights')}")
+print(al.words.say("nb_read_both", LANG, left=W["convention.may_attend"], right=W["convention.masked"]))
 """,
         check=True,
     ),
@@ -413,13 +417,13 @@ The same bug is common with padding: Hugging Face's `attention_mask` has 1 for a
     ),
     md("## 연습 문제", "## Exercises"),
     exercise("08.sliding",
-             "토큰이 5개(T = 5)이고 창 크기가 w = 2인 sliding window 마스크 M(5 × 5)을 직접 만들어 보세요. 참조할 수 있는 칸은 0, 없는 칸은 −∞입니다.",
-             "Build the sliding-window mask M for T = 5 tokens and a window of w = 2 (5 × 5) yourself: 0 where a token may be seen, −∞ where not.", 1),
+             "토큰이 T개이고 창 크기가 w인 sliding window 마스크 M(T × T)을 직접 만들어 보세요. 참조할 수 있는 칸은 0, 없는 칸은 −∞입니다. 이 노트북에서는 T = 5, w = 2로 확인하고, 다른 T와 w로도 확인합니다.",
+             "Build the sliding-window mask M for T tokens and a window of w (T × T) yourself: 0 where a token may be seen, −∞ where not. It is checked at T = 5, w = 2 and at other T and w.", 1),
     exercise("08.wrong_api",
-             "동료가 연습 1의 sliding window를 bool 배열 `allowed`(True = 참조 가능, SDPA의 방식)로 만들어 `nn.MultiheadAttention`의 `attn_mask`에 넘겼습니다. `nn.MultiheadAttention`이 실제로 점수에 더하는 M(5 × 5, 0 / −∞)은 무엇일까요?",
-             "A colleague built exercise 1's sliding window as a boolean array `allowed` (True = may attend, as SDPA reads it) and passed it to `nn.MultiheadAttention` as `attn_mask`. Which M (5 × 5, 0 / −∞) does `nn.MultiheadAttention` actually add to the scores?", 2),
+             "동료가 마스크를 bool 배열 `allowed`(True = 참조 가능, SDPA의 방식)로 만들어 `nn.MultiheadAttention`의 `attn_mask`에 넘겼습니다. `nn.MultiheadAttention`이 실제로 점수에 더하는 M(0 / −∞)을 `allowed`로 구해 보세요. 이 노트북에서는 연습 1의 sliding window(T = 5, w = 2)로 확인하고, 다른 `allowed`로도 확인합니다.",
+             "A colleague built a mask as a boolean array `allowed` (True = may attend, as SDPA reads it) and passed it to `nn.MultiheadAttention` as `attn_mask`. Which M (0 / −∞) does `nn.MultiheadAttention` actually add to the scores? Compute it from `allowed`: it is checked on exercise 1's sliding window (T = 5, w = 2) and on other masks.", 2),
     exercise("08.padding_row",
-             "글의 예시를 토큰 5개로 늘리고 앞의 3개만 실제 토큰인 padding 마스크를 씁니다(`al.article_example(mask=al.Mask(\"padding\", length=3), T=5)`). 마스크된 점수를 −∞ 대신 −1e9로 덮어쓰면(`masked_fill`), padding 토큰 4의 가중치(Head 1의 P의 네 번째 행)는 어떻게 될까요? 먼저 예측해 본 뒤 계산해 보세요.",
-             "Grow the article's example to 5 tokens with a padding mask whose first 3 tokens are real (`al.article_example(mask=al.Mask(\"padding\", length=3), T=5)`). If the masked scores are overwritten with −1e9 instead of −∞ (`masked_fill`), what are padding token 4's weights (row 4 of Head 1's P)? Predict first, then compute.", 3),
+             "글의 예시를 토큰 5개로 늘리고 앞의 3개만 실제 토큰인 padding 마스크를 씁니다. 함수가 받는 `padded`가 이 예시입니다(`al.article_example(mask=al.Mask(\"padding\", length=3), T=5)`, 직접 만들어 `answer(padded)`로 확인할 수 있습니다). 마스크된 점수를 −∞ 대신 −1e9로 덮어쓰면(`masked_fill`), padding 토큰 4의 가중치(Head 1의 P의 네 번째 행)는 어떻게 될까요? 먼저 예측해 본 뒤 계산해 보세요.",
+             "Grow the article's example to 5 tokens with a padding mask whose first 3 tokens are real: that is the `padded` your function receives (`al.article_example(mask=al.Mask(\"padding\", length=3), T=5)`; make it yourself to try `answer(padded)`). If the masked scores are overwritten with −1e9 instead of −∞ (`masked_fill`), what are padding token 4's weights (row 4 of Head 1's P)? Predict first, then compute.", 3),
     next_link("09_pytorch.ipynb", "다음: 09 — 같은 숫자를 PyTorch로", "Next: 09 — The same numbers from PyTorch"),
 ]

@@ -56,7 +56,7 @@ except ImportError:
     torch = None
     print(al.words.table(LANG)["no_torch"])
 else:
-    print("torch", torch.__version__)
+    print("PyTorch", torch.__version__.split("+")[0])
 
 from matplotlib.figure import Figure
 
@@ -65,12 +65,9 @@ from attention_lab.numeric.conventions import CONVENTIONS
 W = al.words.table(LANG)  # the figures' words, in the reader's language
 
 
-def largest_difference(torch_result, ours):  # -> str: how far PyTorch's numbers are from the trace's
-    return f"{np.abs(torch_result.numpy() - ours).max():.1e}"
-
-
-def as_text(row, kind="values"):  # a row as the article writes numbers, NaN as NaN (format_row has no NaN)
-    return "[" + ", ".join("NaN" if np.isnan(x) else al.style.format_value(x, kind) for x in np.asarray(row).tolist()) + "]"
+def difference(what, torch_result, ours, name):  # -> one line: how far PyTorch's numbers are from the trace's
+    value = f"{np.abs(np.asarray(torch_result) - ours).max():.1e}"
+    return al.words.say("nb_difference", LANG, what=what, name=name, value=value)
 """,
     ),
     md(
@@ -97,12 +94,12 @@ print("O[3,·] =", format_row(tr.O[0, 2]))
         """
 ## SDPA: head마다 Core Attention
 
-`F.scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=False, scale=None)`는 softmax(query keyᵀ × scale + 마스크) × value를 계산합니다. 마지막 두 축이 (토큰, 성분)이고, 앞의 축은 모두 batch처럼 따로 계산합니다. 그래서 head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh)를 그대로 넣으면 head마다 Core Attention을 한 결과 O(h × T × dh)가 나옵니다. `scale`을 주지 않으면 1 / √dh를 곱합니다. `is_causal=True`는 Causal mask를 뜻합니다. SDPA는 가중치 P를 돌려주지 않고 출력 O만 돌려줍니다.
+`F.scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=False, scale=None)`는 softmax(query keyᵀ × scale + 마스크) × value를 계산합니다. 마지막 두 축이 (토큰, 성분)이고, 앞의 축은 모두 batch처럼 따로 계산합니다. 그래서 head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh)를 그대로 넣으면 head마다 Core Attention을 한 결과 O(h × T × dh)가 나옵니다. `scale`을 주지 않으면 1 / √dh를 곱합니다. `is_causal=True`는 Causal mask를 뜻합니다. 다만 Query 토큰과 Key 토큰의 수가 다르면(KV 캐시의 디코드 단계 등) `is_causal=True`는 왼쪽 위 모서리에 맞춘 마스크라서 틀린 숫자를 냅니다: [12 — 길이가 다른 Query와 Key](12_queries_and_keys.ipynb). SDPA는 가중치 P를 돌려주지 않고 출력 O만 돌려줍니다.
 """,
         """
 ## SDPA: Core Attention, head by head
 
-`F.scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=False, scale=None)` computes softmax(query keyᵀ × scale + mask) × value. The last two axes are (token, component), and every axis in front of them is computed separately, like a batch. So the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), passed as they are, give each head's Core Attention output O (h × T × dh). Without `scale` it multiplies by 1 / √dh. `is_causal=True` means the causal mask. SDPA does not return the weights P, only the output O.
+`F.scaled_dot_product_attention(query, key, value, attn_mask=None, is_causal=False, scale=None)` computes softmax(query keyᵀ × scale + mask) × value. The last two axes are (token, component), and every axis in front of them is computed separately, like a batch. So the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), passed as they are, give each head's Core Attention output O (h × T × dh). Without `scale` it multiplies by 1 / √dh. `is_causal=True` means the causal mask; but when the numbers of Query and Key tokens differ (a decode step with the KV cache, say) it is a mask aligned to the top-left corner, which gives wrong numbers: see [12 — Queries and keys of different lengths](12_queries_and_keys.ipynb). SDPA does not return the weights P, only the output O.
 """,
     ),
     code(
@@ -110,8 +107,8 @@ print("O[3,·] =", format_row(tr.O[0, 2]))
 if torch:
     q, k, v = (torch.tensor(x) for x in (tr.Qh, tr.Kh, tr.Vh))  # (h, T, dh) float64: one head per batch entry
     O_causal = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # (h, T, dh)
-    print("O[3,·] from SDPA =", format_row(O_causal[0, 2].numpy()))
-    print("largest difference from the trace's O:", largest_difference(O_causal, tr.O))
+    print("SDPA: O[3,·] =", format_row(O_causal[0, 2].numpy()))
+    print(difference("SDPA, is_causal=True", O_causal, tr.O, "O"))
 """,
     ),
     md(
@@ -129,13 +126,13 @@ if torch:
     O_bool = F.scaled_dot_product_attention(q, k, v, attn_mask=torch.tensor(allowed))
     O_float = F.scaled_dot_product_attention(q, k, v, attn_mask=torch.tensor(tr.M))
     O_ones = F.scaled_dot_product_attention(q, k, v, attn_mask=torch.tensor(allowed.astype(float)))
-    print("bool mask, True = may attend:  largest difference from the trace's O", largest_difference(O_bool, tr.O))
-    print("float mask, M = 0 / −∞:        largest difference from the trace's O", largest_difference(O_float, tr.O))
-    print("float mask of 1 and 0:         largest difference from the trace's O", largest_difference(O_ones, tr.O))
+    print(difference(W["convention.may_attend"], O_bool, tr.O, "O"))
+    print(difference(W["convention.additive"], O_float, tr.O, "O"))
+    print(difference(W["nb_ones_mask"], O_ones, tr.O, "O"))
 P_ones = al.softmax(al.apply_mask(tr.S_scaled, allowed.astype(float)))  # +1 where allowed, +0 where not: nothing hidden
-print("P[1,·] with a float mask of 1 and 0, Head 1 =", format_row(P_ones[0, 0], "weights"))
+print(f"P[1,·] = {format_row(P_ones[0, 0], 'weights')}  ({W['nb_ones_mask']}, {W['head_n'].format(n=1)})")
 if torch:
-    print("SDPA computed that: largest difference", largest_difference(O_ones, al.weighted_sum(P_ones, tr.Vh)))
+    print(al.words.say("nb_sdpa_did", LANG, value=f"{np.abs(O_ones.numpy() - al.weighted_sum(P_ones, tr.Vh)).max():.1e}"))
 """,
     ),
     md(
@@ -172,7 +169,8 @@ if torch:
     print("H:", tuple(H.shape), " P:", tuple(P.shape))  # (batch, T, d) and (batch, h, T, T)
     for i in range(tr.T):
         print(f"P[{i + 1},·], Head 1 = {format_row(P[0, 0, i].numpy(), 'weights')}")
-    print("largest difference from the trace's P:", largest_difference(P[0], tr.P), " H:", largest_difference(H[0], tr.H))
+    print(difference("nn.MultiheadAttention", P[0], tr.P, "P"))
+    print(difference("nn.MultiheadAttention", H[0], tr.H, "H"))
 """,
     ),
     md(
@@ -242,22 +240,21 @@ In notebook 08's padding example (T = 6, 4 real tokens), every cell of the rows 
         """
 padded = al.article_example(mask=al.Mask("padding", length=4), T=6)
 pad_allowed = al.allowed_of(al.Mask("padding", length=4), 6)
-print("attention_lab           O[5,·], Head 1 =", format_row(padded.O[0, 4]))
+print("attention_lab                            O[5,·], Head 1 =", format_row(padded.O[0, 4]))
 if torch:
-    print("torch", torch.__version__)
     O_sdpa = F.scaled_dot_product_attention(*(torch.tensor(x) for x in (padded.Qh, padded.Kh, padded.Vh)),
                                             attn_mask=torch.tensor(pad_allowed))
-    print("SDPA                    O[5,·], Head 1 =", as_text(O_sdpa[0, 4]))
+    print("SDPA                                     O[5,·], Head 1 =", format_row(O_sdpa[0, 4].numpy()))
     mha6 = identity_attention(padded.d, padded.h)
     Q6, K6, V6 = (torch.tensor(x)[None] for x in (padded.Q, padded.K, padded.V))
     with torch.no_grad():
         H_w, P_w = mha6(Q6, K6, V6, attn_mask=torch.tensor(~pad_allowed), need_weights=True, average_attn_weights=False)
         H_fast, _ = mha6(Q6, K6, V6, attn_mask=torch.tensor(~pad_allowed), need_weights=False)
-    print("MHA, need_weights=True  P[5,·], Head 1 =", as_text(P_w[0, 0, 4], "weights"))
-    print("                        H[5,·]         =", as_text(H_w[0, 4]))
-    print("MHA, need_weights=False H[5,·]         =", as_text(H_fast[0, 4]))
+    print("nn.MultiheadAttention, need_weights=True  P[5,·], Head 1 =", format_row(P_w[0, 0, 4].numpy(), "weights"))
+    print("                                         H[5,·]         =", format_row(H_w[0, 4].numpy()))
+    print("nn.MultiheadAttention, need_weights=False H[5,·]         =", format_row(H_fast[0, 4].numpy()))
     real_rows = slice(0, 4)
-    print("real tokens' rows of H: largest difference", largest_difference(H_w[0, real_rows], padded.H[real_rows]))
+    print(difference(W["nb_real_rows"], H_w[0, real_rows], padded.H[real_rows], "H"))
 """,
     ),
     md(
@@ -276,14 +273,14 @@ if torch:
         """
 real = np.arange(6) < 4
 keys_only = al.article_example(mask=al.causal_allowed(6) & real, T=6)
-print("attention_lab, keys only  P[5,·], Head 1 =", format_row(keys_only.P[0, 4], "weights"))
+print(f"attention_lab ({W['nb_keys_only']}) P[5,·], Head 1 =", format_row(keys_only.P[0, 4], "weights"))
 if torch:
     with torch.no_grad():
         H_kpm, P_kpm = mha6(Q6, K6, V6, attn_mask=torch.tensor(~al.causal_allowed(6)),
                             key_padding_mask=torch.tensor(~real)[None], average_attn_weights=False)
-    print("MHA, key_padding_mask     P[5,·], Head 1 =", format_row(P_kpm[0, 0, 4].numpy(), "weights"))
-    print("largest difference from the keys-only trace: P", largest_difference(P_kpm[0], keys_only.P),
-          " H", largest_difference(H_kpm[0], keys_only.H))
+    print("nn.MultiheadAttention, key_padding_mask P[5,·], Head 1 =", format_row(P_kpm[0, 0, 4].numpy(), "weights"))
+    print(difference("key_padding_mask", P_kpm[0], keys_only.P, "P"))
+    print(difference("key_padding_mask", H_kpm[0], keys_only.H, "H"))
 """,
     ),
     md(
@@ -305,19 +302,20 @@ if torch:
     with torch.no_grad():
         _, P_bug = mha(Q, K, V, attn_mask=torch.tensor(allowed), average_attn_weights=False)  # True read as "masked"
 for i in range(tr.T):
-    line = f"P[{i + 1},·], Head 1:  attention_lab, mask ~allowed {format_row(inverted.P[0, i], 'weights'):<22}"
-    print(line + (f" nn.MultiheadAttention given allowed {as_text(P_bug[0, 0, i], 'weights')}" if torch else ""))
+    line = f"P[{i + 1},·], Head 1:  attention_trace(mask=~allowed) {format_row(inverted.P[0, i], 'weights'):<22}"
+    print(line + (f" nn.MultiheadAttention(attn_mask=allowed) {format_row(P_bug[0, 0, i].numpy(), 'weights')}"
+                  if torch else ""))
 """,
     ),
     md("## 연습 문제", "## Exercises"),
     exercise("09.scale",
-             "SDPA에 `scale`을 주지 않으면 점수에 어떤 수를 곱할까요? 글의 예시(`tr`)의 head에 대해 계산해 보세요.",
-             "Without `scale`, what number does SDPA multiply the scores by? Compute it for the heads of the article's example (`tr`).", 1),
+             "SDPA에 `scale`을 주지 않으면 점수에 어떤 수를 곱할까요? `tr`의 head에 대해 계산해 보세요. 글의 예시와, head 차원이 다른 예시에서도 확인합니다.",
+             "Without `scale`, what number does SDPA multiply the scores by? Compute it for the heads of `tr`: it is checked on the article's example and on examples of other head sizes.", 1),
     exercise("09.key_padding",
-             "토큰 5개 중 앞의 3개가 실제 토큰인 문장을 `nn.MultiheadAttention`에 넣으면서 `attn_mask`로 Causal mask를, `key_padding_mask`로 토큰 4와 5를 padding으로 주었습니다. 모듈이 점수에 더하는 M(5 × 5, 0 / −∞)을 만들어 보세요.",
-             "A sentence of 5 tokens, the first 3 real, goes into `nn.MultiheadAttention` with the causal mask as `attn_mask` and tokens 4 and 5 marked as padding in `key_padding_mask`. Build the M (5 × 5, 0 / −∞) that the module adds to the scores.", 2),
+             "토큰 T개 중 앞의 `real`개가 실제 토큰인 문장을 `nn.MultiheadAttention`에 넣으면서 `attn_mask`로 Causal mask를, `key_padding_mask`로 나머지 토큰을 padding으로 주었습니다. 모듈이 점수에 더하는 M(T × T, 0 / −∞)을 만들어 보세요. 이 노트북에서는 T = 5, `real` = 3으로 확인하고, 다른 크기로도 확인합니다.",
+             "A sentence of T tokens, the first `real` of them real, goes into `nn.MultiheadAttention` with the causal mask as `attn_mask` and the other tokens marked as padding in `key_padding_mask`. Build the M (T × T, 0 / −∞) that the module adds to the scores. It is checked at T = 5, `real` = 3 and at other sizes.", 2),
     exercise("09.average",
-             "`need_weights=True`이고 `average_attn_weights`를 기본값(True)으로 두면, 글의 예시에서 `nn.MultiheadAttention`은 어떤 가중치를 돌려줄까요? `tr.P`로 계산해 보세요.",
-             "With `need_weights=True` and `average_attn_weights` left at its default (True), which weights does `nn.MultiheadAttention` return for the article's example? Compute them from `tr.P`.", 3),
+             "`need_weights=True`이고 `average_attn_weights`를 기본값(True)으로 두면, `nn.MultiheadAttention`은 어떤 가중치를 돌려줄까요? `tr.P`로 계산해 보세요.",
+             "With `need_weights=True` and `average_attn_weights` left at its default (True), which weights does `nn.MultiheadAttention` return? Compute them from `tr.P`.", 3),
     next_link("10_kv_cache.ipynb", "다음: 10 — 생성과 KV 캐시", "Next: 10 — Generation and the KV cache"),
 ]

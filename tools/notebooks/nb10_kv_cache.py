@@ -48,7 +48,7 @@ Under the causal mask each Query token sees only itself and the tokens before it
 for t in range(1, tr.T + 1):
     first = al.attention_trace(tr.Q[:t], tr.K[:t], tr.V[:t], h=tr.h)
     same = np.allclose(first.O, tr.O[:, :t], rtol=0, atol=1e-12)
-    print(f"tokens 1..{t} alone give the rows 1..{t} of O: {same}")
+    print(al.words.say("nb_first_tokens", LANG, tokens="1" if t == 1 else f"1–{t}", same=same))
 """,
         check=True,
     ),
@@ -56,12 +56,12 @@ for t in range(1, tr.T + 1):
         """
 ## 토큰 하나씩 생성하기
 
-`al.decode_steps`는 토큰을 하나씩 추가하며 계산합니다. 각 단계에서 새 토큰의 Key 행과 Value 행을 캐시에 넣고, 새 토큰의 Query 하나로 캐시에 있는 모든 Key와의 점수를 계산합니다. 캐시에는 Causal mask가 참조를 허용하는 토큰만 들어 있으므로 마스크를 더할 필요가 없습니다. 점수를 √dh로 나누고 Softmax를 적용한 뒤, 캐시에 있는 Value를 가중합합니다. 아래는 단계마다 Head 1에서 계산한 값입니다.
+`al.decode_steps`는 토큰을 하나씩 추가하며 계산합니다. 위치 t의 단계에는 토큰 t가 들어옵니다. 프롬프트의 토큰이거나, 앞 단계의 출력으로 예측한 토큰입니다. 이 단계는 토큰 t의 Key 행과 Value 행을 캐시에 넣고, 토큰 t의 Query 하나로 캐시에 있는 모든 Key와의 점수를 계산합니다. 캐시에는 Causal mask가 참조를 허용하는 토큰만 들어 있으므로 마스크를 더할 필요가 없습니다. 점수를 √dh로 나누고 Softmax를 적용한 뒤, 캐시에 있는 Value를 가중합한 것이 위치 t의 출력입니다. 글에서 말한 대로 각 위치의 출력으로 다음 토큰을 예측하므로, 위치 t의 출력은 토큰 t + 1을 예측하는 데 쓰입니다. 아래는 단계마다 Head 1에서 계산한 값입니다. 캐시의 값 수는 두 head의 K와 V를 모두 센 것입니다.
 """,
         """
 ## Generating one token at a time
 
-`al.decode_steps` computes while adding one token at a time. At each step it puts the new token's Key row and Value row into the cache, and scores the new token's single Query against every Key in the cache. The cache holds exactly the tokens the causal mask lets it see, so no mask needs to be added. The scores are divided by √dh, the softmax is applied, and the Values in the cache are summed with those weights. Here is what each step computes in Head 1.
+`al.decode_steps` computes while adding one token at a time. Token t comes in at the step of position t: a token of the prompt, or the one predicted from the previous step's output. The step puts token t's Key row and Value row into the cache, and scores token t's single Query against every Key in the cache. The cache holds exactly the tokens the causal mask lets it see, so no mask needs to be added. The scores are divided by √dh, the softmax is applied, and the Values in the cache summed with those weights are the output at position t. As the article says, the next token is predicted from each position's output: the output at position t is what predicts token t + 1. Here is what each step computes in Head 1; the cache's count of values counts the K and V of both heads.
 """,
     ),
     code(
@@ -69,35 +69,39 @@ for t in range(1, tr.T + 1):
 steps = al.decode_steps(tr.Q, tr.K, tr.V, tr.h)
 for step in steps:
     t = step.t + 1
-    print(f"step {t}: the cache holds the K and V rows of tokens 1..{t} ({step.cache_values} values)")
-    print(f"  Query of token {t} =", format_row(step.q[0]))
-    print(f"  S/√dh, row {t}     =", format_row(step.S_scaled_row[0], "scores"))
-    print(f"  P, row {t}         =", format_row(step.P_row[0], "weights"))
-    print(f"  O, row {t}         =", format_row(step.O_row[0]))
+    print(al.words.say("nb_step_cache", LANG, t=t, tokens="1" if t == 1 else f"1–{t}", values=step.cache_values))
+    print(f"  Q[{t},·]       =", format_row(step.q[0]))
+    print(f"  S/√dh [{t},·]  =", format_row(step.S_scaled_row[0], "scores"))
+    print(f"  P[{t},·]       =", format_row(step.P_row[0], "weights"))
+    print(f"  O[{t},·]       =", format_row(step.O_row[0]))
 """,
         check=True,
     ),
     md(
         """
-세 번째 단계에서 새로 계산하는 것은 토큰 3의 행 하나뿐입니다. 토큰 3의 Query [−1, 1, 1, 2]와 캐시에 있는 Key 세 개의 점수를 √dh = 2로 나누면 [1, 0, 3]이고, Softmax를 적용하면 글의 가중치 [0.114, 0.042, 0.844]가 됩니다. 이 가중치로 캐시의 Value를 가중합한 출력이 [0.114, 0.042, 0.844, 1]입니다. 토큰 1과 2의 행은 앞 단계에서 이미 계산했으므로 다시 계산하지 않습니다. 캐시로 만든 H가 한 번에 계산한 H와 같은지 확인해 봅니다.
+위치 3의 단계에서 새로 계산하는 것은 토큰 3의 행 하나뿐입니다. 토큰 3의 Query [−1, 1, 1, 2]와 캐시에 있는 Key 세 개의 점수를 √dh = 2로 나누면 [1, 0, 3]이고, Softmax를 적용하면 글의 가중치 [0.114, 0.042, 0.844]가 됩니다. 이 가중치로 캐시의 Value를 가중합한 출력이 [0.114, 0.042, 0.844, 1]입니다. 토큰 1과 2의 행은 앞 단계에서 이미 계산했으므로 다시 계산하지 않습니다. 캐시로 만든 H가 한 번에 계산한 H와 같은지 확인해 봅니다.
 """,
         """
-Step 3 computes one new row only, token 3's. The scores of token 3's Query [−1, 1, 1, 2] with the three Keys in the cache, divided by √dh = 2, are [1, 0, 3], and the softmax gives the article's weights [0.114, 0.042, 0.844]. The Values in the cache, summed with these weights, give the output [0.114, 0.042, 0.844, 1]. The rows of tokens 1 and 2 were computed at the earlier steps and are not computed again. Let us check that H built from the cache is the H computed all at once.
+The step at position 3 computes one new row only, token 3's. The scores of token 3's Query [−1, 1, 1, 2] with the three Keys in the cache, divided by √dh = 2, are [1, 0, 3], and the softmax gives the article's weights [0.114, 0.042, 0.844]. The Values in the cache, summed with these weights, give the output [0.114, 0.042, 0.844, 1]. The rows of tokens 1 and 2 were computed at the earlier steps and are not computed again. Let us check that H built from the cache is the H computed all at once.
 """,
     ),
     code(
         """
 H_cached = al.decode_with_cache(tr.Q, tr.K, tr.V, tr.h)
-print("H from the cache equals the H of the full computation:", np.allclose(H_cached, tr.H, rtol=0, atol=1e-12))
+print(al.words.say("nb_cache_equals", LANG, same=np.allclose(H_cached, tr.H, rtol=0, atol=1e-12)))
 """,
         check=True,
     ),
     md(
         """
-아래 그림은 단계마다 캐시에 들어 있는 Key 행(K₁…ₜ)과 Value 행(V₁…ₜ), 그리고 그 단계에서 새로 계산한 P의 행과 O의 행을 보여 줍니다. 굵은 테두리는 그 단계에서 캐시에 추가한 행입니다. 캐시는 한 행씩 늘어나고, 이미 들어 있는 행은 바뀌지 않습니다. 아래 위젯에서는 ◀ ▶ 버튼으로 단계를 넘기며 같은 값을 볼 수 있고, 오른쪽 끝에는 한 번에 계산한 P의 같은 행이 함께 나옵니다(아직 생성되지 않은 토큰의 자리는 0).
+아래 그림은 단계마다 캐시에 들어 있는 Key 행(K₁…ₜ)과 Value 행(V₁…ₜ), 그리고 그 단계에서 새로 계산한 P의 행과 O의 행을 보여 줍니다. 굵은 테두리는 그 단계에서 캐시에 추가한 행입니다. 캐시는 한 행씩 늘어나고, 이미 들어 있는 행은 바뀌지 않습니다.
+
+아래 위젯에서는 ◀ ▶ 버튼으로 단계를 넘기며 같은 값을 볼 수 있고, head도 바꿀 수 있습니다. 토큰 수 T 슬라이더(1–8)로 예시를 늘리면 글의 예시가 그 모서리에서 자랍니다. 토큰 1–3은 글의 숫자 그대로입니다. 단계마다 캐시로 계산한 P의 행이 한 번에 계산한 P의 같은 행과 같은지(아직 오지 않은 토큰의 자리는 0), 그리고 지금까지 캐시가 아낀 곱셈-덧셈의 수가 함께 나옵니다. 이 수는 아래 "캐시가 아끼는 계산"과 같은 방법으로 센 것입니다.
 """,
         """
-The figure below shows, step by step, the Key rows (K₁…ₜ) and Value rows (V₁…ₜ) in the cache, and the row of P and the row of O computed at that step. The thick frame marks the row the step added to the cache. The cache grows by one row per step, and the rows already in it never change. In the widget below, the ◀ ▶ buttons step through the same values; at the far right is the same row of P from the computation all at once (0 at the tokens not generated yet).
+The figure below shows, step by step, the Key rows (K₁…ₜ) and Value rows (V₁…ₜ) in the cache, and the row of P and the row of O computed at that step. The thick frame marks the row the step added to the cache. The cache grows by one row per step, and the rows already in it never change.
+
+In the widget below, the ◀ ▶ buttons step through the same values, and the head can be changed. The T slider (1–8) grows the article's example from its corner: tokens 1–3 keep the article's numbers. Each step says whether the row of P from the cache equals the same row of P computed all at once (0 at the tokens still to come), and counts the multiply-adds the cache has saved so far, counted as in "What the cache saves" below.
 """,
     ),
     figure("al.plotting.figure_decode_steps(steps, head=0)",
@@ -108,23 +112,40 @@ The figure below shows, step by step, the Key rows (K₁…ₜ) and Value rows (
         """
 ## 캐시가 아끼는 계산, 캐시가 차지하는 메모리
 
-토큰 t를 만드는 단계에서 드는 곱셈-덧셈(MAC, multiply-add)의 수를 세어 봅니다. 지난 글의 projection으로 토큰 하나의 Q·K·V 행을 만드는 데 d · (d + 2 · g · dh)번이 듭니다. 여기서 g는 K/V head의 수이고, 지금까지처럼 head마다 K와 V가 있으면 g = h입니다. Core Attention에서는 점수 한 행과 출력 한 행에 2 · h · t · dh번이 듭니다. 캐시가 없으면 단계마다 토큰 t개 모두의 projection과, head마다 t × t인 점수 행렬 전체를 다시 계산합니다.
+위치 t의 단계에서 드는 곱셈-덧셈(MAC, multiply-add)의 수를 세어 봅니다. 지난 글의 projection으로 토큰 하나의 Q·K·V 행을 만드는 데 d · (d + 2 · g · dh)번이 듭니다. 여기서 g는 K/V head의 수이고, 지금까지처럼 head마다 K와 V가 있으면 g = h입니다. Core Attention에서는 점수 한 행과 출력 한 행에 2 · h · t · dh번이 듭니다. 캐시가 없으면 단계마다 토큰 t개 모두의 projection과, head마다 t × t인 점수 행렬 전체를 다시 계산합니다.
 
 메모리는 그 단계에서 들고 있는 값의 수로 셉니다. 토큰 t개의 Key 행과 Value 행(캐시에 있든 다시 계산했든) 2 · t · g · dh개에, 캐시가 있으면 점수 한 행(h · t개)이, 캐시가 없으면 점수 행렬 전체(h · t²개)가 더해집니다. 다만 캐시의 값은 단계가 끝나도 남아 있어야 합니다. 출력 projection과 MLP는 세지 않았습니다. 캐시가 없으면 이 부분도 이전 토큰마다 다시 계산하므로 실제 차이는 더 큽니다. 아래는 GPT-2 (124M)의 attention layer 하나(d = 768, h = 12) 기준입니다. 마지막 열의 ×는 캐시가 없을 때 몇 배의 계산이 드는지입니다.
 """,
         """
 ## What the cache saves, and the memory it takes
 
-Let us count the multiply-adds (MAC) of the step that makes token t. The projections of the previous article take d · (d + 2 · g · dh) of them to make one token's Q, K, V rows; g is the number of K/V heads, g = h when every head has its own K and V, as so far. Core Attention takes 2 · h · t · dh for one row of scores and one row of output. Without the cache, every step computes the projections of all t tokens again, and the whole t × t score matrix of every head.
+Let us count the multiply-adds (MAC) of the step at position t. The projections of the previous article take d · (d + 2 · g · dh) of them to make one token's Q, K, V rows; g is the number of K/V heads, g = h when every head has its own K and V, as so far. Core Attention takes 2 · h · t · dh for one row of scores and one row of output. Without the cache, every step computes the projections of all t tokens again, and the whole t × t score matrix of every head.
 
 Memory is counted as the values held during the step: the Key and Value rows of the t tokens (kept in the cache, or computed again), 2 · t · g · dh values, plus one row of scores per head (h · t) with the cache, or the whole score matrix (h · t²) without it. The cache's values, however, must stay when the step is over. The output projection and the MLP are not counted; without the cache they too are computed again for every earlier token, so the real difference is larger. Below is one attention layer of GPT-2 (124M), d = 768 and h = 12. The × column says how many times more work a step takes without the cache.
 """,
     ),
     code(
         """
+import unicodedata
+
+
+def columns(text):  # how many columns `text` takes in a monospaced font: a Hangul letter takes two
+    return sum(1 + (unicodedata.east_asian_width(c) == "W") for c in text)
+
+
+def right(text, n):  # `text` right-aligned in n columns
+    return " " * max(0, n - columns(text)) + text
+
+
+def left(text, n):  # `text` left-aligned in n columns
+    return text + " " * max(0, n - columns(text))
+
+
+W = al.words.table(LANG)
 d, h = 768, 12
 costs = al.generation_cost(1024, d, h)
-print(f"{'t':>5} | {'MAC, cache':>11} {'MAC, no cache':>14} {'×':>7} | {'values, cache':>14} {'values, no cache':>17}")
+print(f"{'t':>5} | {right(W['nb_mac_cache'], 11)} {right(W['nb_mac_no_cache'], 14)} {'×':>7} | "
+      f"{right(W['nb_values_cache'], 14)} {right(W['nb_values_no_cache'], 17)}")
 for t in (1, 2, 3, 10, 100, 1000):
     c = costs[t - 1]
     print(f"{t:>5} | {c.macs_with_cache:>11.2e} {c.macs_without_cache:>14.2e} {c.macs_without_cache / c.macs_with_cache:>7.1f} | "
@@ -148,7 +169,8 @@ for T in T_values:
     costs = al.generation_cost(T, d, h)
     totals.append((sum(c.macs_with_cache for c in costs), sum(c.macs_without_cache for c in costs),
                    costs[-1].values_with_cache, costs[-1].values_without_cache))
-print(f"{'T':>5} | {'Σ MAC, cache':>13} {'Σ MAC, no cache':>16} {'×':>6} | {'memory, cache':>14} {'memory, no cache':>17}")
+print(f"{'T':>5} | {right('Σ ' + W['nb_mac_cache'], 13)} {right('Σ ' + W['nb_mac_no_cache'], 16)} {'×':>6} | "
+      f"{right(W['nb_memory_cache'], 14)} {right(W['nb_memory_no_cache'], 17)}")
 for T, (mac_c, mac_n, val_c, val_n) in zip(T_values, totals):
     print(f"{T:>5} | {mac_c:>13.2e} {mac_n:>16.2e} {mac_n / mac_c:>6.0f} | "
           f"{al.style.bytes_text(2 * val_c):>14} {al.style.bytes_text(2 * val_n):>17}")
@@ -185,7 +207,8 @@ Every layer has its own cache, and for every token it keeps (K/V heads × dh) Ke
     ),
     code(
         """
-print(f"{'model':<14} {'layers':>6} {'d':>5} {'h':>3} {'g':>3} {'dh':>4} {'context':>8} | {'KV cache':>9} | {'if g = h':>9} {'×':>3}")
+print(f"{left(W['nb_model'], 14)} {right(W['nb_layers'], 6)} {'d':>5} {'h':>3} {'g':>3} {'dh':>4} {right(W['nb_context'], 8)} | "
+      f"{right(W['nb_kv_cache'], 9)} | {right(W['nb_if_g_is_h'], 9)} {'×':>3}")
 for m in al.PUBLISHED:
     size, without_gqa = m.cache_bytes(), m.cache_bytes(kv_heads=m.heads)
     print(f"{m.name:<14} {m.layers:>6} {m.d:>5} {m.heads:>3} {m.kv_heads:>3} {m.dh:>4} {m.context:>8,} | "
@@ -195,16 +218,16 @@ for m in al.PUBLISHED:
     ),
     md(
         """
-각 설정의 출처는 다음과 같습니다. Hugging Face에 공개된 각 모델의 config.json과, 설정을 밝힌 논문입니다.
+각 설정의 출처는 Hugging Face에 공개된 각 모델의 config.json입니다(아래). 설정을 밝힌 논문도 있습니다. GPT-2는 Radford et al. 2019, Llama 2는 Touvron et al. 2023 (arXiv:2307.09288), Llama 3.1은 Llama Team 2024 (arXiv:2407.21783, Table 3), Gemma는 Gemma Team 2024 (arXiv:2403.08295, Table 1)이고, Falcon 7B는 config.json의 `multi_query: true`와 model card에 나옵니다.
 """,
         """
-Where each configuration comes from: the model's config.json published on Hugging Face, and the paper that gives it.
+Where each configuration comes from: the model's config.json published on Hugging Face (below), and the papers that give them: Radford et al. 2019 for GPT-2, Touvron et al. 2023 (arXiv:2307.09288) for Llama 2, Llama Team 2024 (arXiv:2407.21783, Table 3) for Llama 3.1 and Gemma Team 2024 (arXiv:2403.08295, Table 1) for Gemma; Falcon 7B's `multi_query: true` is in its config.json and model card.
 """,
     ),
     code(
         """
 for m in al.PUBLISHED:
-    print(f"{m.name:<14} {m.source}")
+    print(f"{m.name:<14} {m.source.split()[0].rstrip(';')}")  # the config.json each source starts with
 """,
         check=True,
     ),
@@ -231,7 +254,7 @@ With fewer K/V heads g than Query heads h, h / g Query heads read one K/V head t
     code(
         """
 for g in (8, 4, 2, 1):
-    print(f"h = 8, g = {g}: Query heads 1..8 read K/V heads", format_row(al.kv_head_index(8, g) + 1))
+    print(al.words.say("nb_heads_read", LANG, g=g, heads=format_row(al.kv_head_index(8, g) + 1)))
 """,
         check=True,
     ),
@@ -248,22 +271,22 @@ With g = 1, the article's example (h = 2) keeps one head in K and V, the article
 mqa = al.article_example(kv_heads=1)
 print("K, V:", mqa.K.shape, mqa.V.shape, "  Kh, Vh:", mqa.Kh.shape)
 for i in range(mqa.h):
-    print(f"Query head {i + 1} reads K/V head {mqa.kv_head_of(i) + 1}: P, row 3 =", format_row(mqa.P[i, 2], "weights"))
-print("Head 1 unchanged:", np.allclose(mqa.O[0], tr.O[0]), "  Head 2 changed:", not np.allclose(mqa.O[1], tr.O[1]))
+    print(f"Query head {i + 1} → K/V head {mqa.kv_head_of(i) + 1}: P[3,·] =", format_row(mqa.P[i, 2], "weights"))
+print(al.words.say("nb_mqa_heads", LANG, same=np.allclose(mqa.O[0], tr.O[0]), changed=not np.allclose(mqa.O[1], tr.O[1])))
 cache_mha = steps[-1].cache_values
 cache_mqa = al.decode_steps(mqa.Q, mqa.K, mqa.V, mqa.h, kv_heads=1)[-1].cache_values
-print(f"cache after 3 tokens: {cache_mha} values with g = 2, {cache_mqa} values with g = 1")
-print("generated from the cache = full computation:",
-      np.allclose(al.decode_with_cache(mqa.Q, mqa.K, mqa.V, mqa.h, kv_heads=1), mqa.H, rtol=0, atol=1e-12))
+print(al.words.say("nb_cache_after", LANG, mha=cache_mha, mqa=cache_mqa))
+print(al.words.say("nb_cache_equals", LANG, same=np.allclose(al.decode_with_cache(mqa.Q, mqa.K, mqa.V, mqa.h, kv_heads=1),
+                                                             mqa.H, rtol=0, atol=1e-12)))
 """,
         check=True,
     ),
     md(
         """
-탐색기에도 이제 **K/V head 수 g** 항목이 있습니다. h의 약수 중에서 고르며, h가 2 이상일 때만 보입니다. 아래 탐색기는 글의 예시를 g = 1로 바꾼 모습에서 시작합니다. 맨 위의 K와 V는 열이 네 개뿐이고, 두 head의 V가 같습니다. h를 8로 늘리고 g를 1, 2, 4, 8로 바꾸어 보세요. 그림은 g = 1일 때 두 head의 모든 단계입니다.
+탐색기에도 이제 **K/V head 수 g** 항목이 있습니다. h의 약수 중에서 고르며, h가 2 이상일 때만 보입니다. 아래 탐색기는 글의 예시를 g = 1로 바꾼 모습에서 시작합니다. 맨 위의 K와 V는 열이 네 개뿐이고, 두 head의 V가 같습니다. h를 8로 늘리고 g를 1, 2, 4, 8로 바꾸어 보세요. **Query 토큰 수 T_q** 항목을 1로 줄이면 마지막 토큰의 Query 행 하나만 남습니다. 바로 위치 T의 단계가 계산하는 1 × T 점수 한 행입니다. Query 토큰과 Key 토큰의 수가 다른 계산은 12에서 자세히 다룹니다. 그림은 g = 1일 때 두 head의 모든 단계입니다.
 """,
         """
-The explorer now has a **K/V heads g** control too: the divisors of h, shown when h is 2 or more. The explorer below starts on the article's example with g = 1: K and V at the top have four columns only, and both heads show the same V. Raise h to 8 and try g = 1, 2, 4, 8. The figure is every stage of both heads with g = 1.
+The explorer now has a **K/V heads g** control too: the divisors of h, shown when h is 2 or more. The explorer below starts on the article's example with g = 1: K and V at the top have four columns only, and both heads show the same V. Raise h to 8 and try g = 1, 2, 4, 8. Bring the **Query tokens T_q** control down to 1 and only the last token's Query row is left: the single 1 × T row of scores that the step at position T computes. Notebook 12 covers computations with different numbers of Query and Key tokens. The figure is every stage of both heads with g = 1.
 """,
     ),
     figure("al.plotting.figure_all_heads(mqa, lang=LANG)",
@@ -272,8 +295,8 @@ The explorer now has a **K/V heads g** control too: the divisors of h, shown whe
     code("al.explorer(lang=LANG, view=\"all\", kv_heads=1)"),
     md("## 연습 문제", "## Exercises"),
     exercise("10.step2",
-             "토큰 2를 만드는 단계를 직접 계산해 보세요. 토큰 2의 Query와 캐시에 있는 토큰 1·2의 Key만으로 Head 1의 가중치(값 두 개)를 구합니다.",
-             "Compute the step that makes token 2 yourself: Head 1's weights (two values) from token 2's Query and the cached Keys of tokens 1 and 2 alone.", 1),
+             "위치 2의 단계를 직접 계산해 보세요. 토큰 2가 들어와 캐시에 토큰 1·2의 Key가 있을 때, 토큰 2의 Query와 이 두 Key만으로 Head 1의 가중치(값 두 개)를 구합니다. 이 단계의 출력으로 토큰 3을 예측합니다.",
+             "Compute the step at position 2 yourself: token 2 has come in and the cache holds the Keys of tokens 1 and 2; from token 2's Query and these two Keys alone, find Head 1's weights (two values). This step's output is what predicts token 3.", 1),
     exercise("10.cache_size",
              "Llama 2 70B(layer 80개, K/V head 8개, dh = 128, 값 하나에 2바이트)로 토큰 4096개의 문장 하나를 생성할 때 KV 캐시의 크기를 GiB(2의 30제곱 바이트) 단위로 계산해 보세요.",
              "Compute the size of Llama 2 70B's KV cache (80 layers, 8 K/V heads, dh = 128, 2 bytes per value) for one sequence of 4096 tokens, in GiB (2 to the 30th bytes).", 2),

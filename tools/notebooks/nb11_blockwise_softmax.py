@@ -44,16 +44,17 @@ Let us read token 3's scores [1, 0, 3] one at a time. Call m the largest score s
     code(
         """
 fmt = al.style.format_value
+W = al.words.table(LANG)
 row = tr.S_masked[0, 2]  # token 3's scores, Head 1
 m, l = -np.inf, 0.0
 for j, s in enumerate(row, start=1):
     m_new = max(m, s)
     rescale = np.exp(m - m_new)
     l = l * rescale + np.exp(s - m_new)
-    print(f"Key token {j}: s = {fmt(s, 'scores')}   m: {fmt(m, 'scores')} → {fmt(m_new, 'scores')}   "
+    print(f"{W['nb_key_token'].format(j=j)}: s = {fmt(s, 'scores')}   m: {fmt(m, 'scores')} → {fmt(m_new, 'scores')}   "
           f"e^(m_old − m_new) = {fmt(rescale, 'weights')}   l = {fmt(l)}")
     m = m_new
-print("weights e^(s − m) / l =", format_row(np.exp(row - m) / l, "weights"))
+print("P[3,·] = e^(s − m) / l =", format_row(np.exp(row - m) / l, "weights"))
 """,
         check=True,
     ),
@@ -81,9 +82,9 @@ The weights need not be kept either. The output so far, O_acc = Σ e^(s − m) �
         """
 steps = al.blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block=1)
 for step in steps:
-    print(f"Key token {step.keys.start + 1}: m = {fmt(step.m[0, 2], 'scores')}  "
-          f"e^(m_old − m) = {fmt(step.rescale[0, 2], 'weights')}  l = {fmt(step.l[0, 2])}  "
-          f"O_acc = {format_row(step.O_acc[0, 2])}  O_acc / l = {format_row(step.O[0, 2])}")
+    print(f"{W['nb_key_token'].format(j=step.keys.start + 1)}: m = {fmt(step.m[0, 2], 'scores')}  "
+          f"e^(m_old − m) = {fmt(step.rescale[0, 2], 'weights')}  l = {fmt(step.l[0, 2])}")
+    print(f"    O_acc = {format_row(step.O_acc[0, 2])}   O_acc / l = {format_row(step.O[0, 2])}")
 """,
         check=True,
     ),
@@ -93,14 +94,14 @@ for step in steps:
 
 이제 모든 Query 토큰(행)을 한꺼번에 계산하면서, Key 토큰은 block개씩 묶어 읽습니다. 블록 하나에 필요한 것은 그 블록의 점수 T × block개와 마스크의 같은 부분뿐입니다. 마스크도 T × T 행렬로 만들지 않고, 필요한 열만 마스크의 규칙으로 계산합니다. 아래 그림은 토큰 6개로 늘린 글의 예시(앞의 세 토큰은 글의 숫자 그대로)를 Key 토큰 세 개씩 읽을 때 Head 1에서 블록마다 바뀌는 값입니다. 왼쪽부터 그 블록의 점수 S/√dh + M, 블록 전후의 최댓값 m_old와 m, 다시 맞추는 값 e^(m_old − m), 누적 합 ℓ(위의 l), 지금까지의 출력 O_acc / ℓ이고, j는 그 블록의 Key 토큰입니다.
 
-아래 위젯에서는 블록 크기를 바꾸고 ◀ ▶ 버튼으로 블록을 넘겨 볼 수 있습니다. 마지막 블록에서는 한 번에 계산한 O가 옆에 나타납니다.
+아래 위젯에서는 토큰 수 T(1–8)와 블록 크기를 바꾸고, ◀ ▶ 버튼으로 블록을 넘겨 볼 수 있습니다. 따라갈 Query 토큰을 고르면 그 행의 점수, m, l, 출력이 블록마다 어떻게 바뀌는지 한 줄씩 쌓여 보입니다. 마지막 블록에서는 한 번에 계산한 O가 옆에 나타납니다. 블록 크기가 T보다 작을 때만 T × T 행렬 없이 계산한 것이고, 블록 크기가 T이면 블록이 하나뿐이라 보통의 계산과 같습니다.
 """,
         """
 ## The whole attention, block by block
 
 Now every Query token (row) is computed at once, while the Key tokens are read block Key tokens at a time. One block needs only its own scores, T × block of them, and the same part of the mask. The mask is not made as a T × T matrix either: only the columns needed are computed from the mask's rule. The figure shows what changes at each block in Head 1 when the article's example, grown to six tokens (the first three are the article's numbers), is read three Key tokens at a time. From the left: the block's scores S/√dh + M, the maximum before and after the block, m_old and m, the rescaling factor e^(m_old − m), the running sum ℓ (the l above), and the output so far O_acc / ℓ; j are the block's Key tokens.
 
-In the widget below you can change the block size and step through the blocks with the ◀ ▶ buttons. At the last block, the O computed all at once appears beside it.
+In the widget below you can change the number of tokens T (1–8) and the block size, and step through the blocks with the ◀ ▶ buttons. Pick a Query token to follow, and its row's scores, m, l and output pile up block by block, one line each. At the last block, the O computed all at once appears beside it. Only a block smaller than T computes without the T × T matrix: with a block of T there is one block, which is the ordinary computation.
 """,
     ),
     figure(
@@ -133,8 +134,8 @@ for mask in [al.Mask("causal"), al.Mask("none"), al.Mask("sliding", window=3), a
     outputs[mask.name] = [al.blockwise_attention(full.Q, full.K, full.V, full.h, block, mask)
                           for block in range(1, 13)]
     equal = all(np.allclose(H, full.H, rtol=0, atol=1e-12) for H in outputs[mask.name])
-    print(f"mask {mask.name:<8} blocks of 1..12 Key tokens: equal to the full computation: {equal}")
-print("padding tokens 10..12: their rows of H are 0, never NaN:", all((H[9:] == 0).all() for H in outputs["padding"]))
+    print(al.words.say("nb_blocks_equal", LANG, mask=W[f"mask.{mask.name}"], equal=equal))
+print(al.words.say("nb_padding_zero", LANG, zero=all((H[9:] == 0).all() for H in outputs["padding"])))
 """,
         check=True,
     ),
@@ -153,10 +154,10 @@ Computed all at once, every head needs the T × T score matrix and the weights P
     code(
         """
 dh, block, nbytes = 128, 128, 4
-print(f"{'T':>8} | {'P alone: T × T':>15} | {'blockwise: T × block + 2T + T × dh':>35}")
+print(f"{'T':>8} | {'P: T × T':>15} | {'blockwise_attention: T × block + 2T + T × dh':>45}")
 for T in (1024, 4096, 16384, 32768, 131072):
     print(f"{T:>8,} | {al.style.bytes_text(T * T * nbytes):>15} | "
-          f"{al.style.bytes_text((T * block + 2 * T + T * dh) * nbytes):>35}")
+          f"{al.style.bytes_text((T * block + 2 * T + T * dh) * nbytes):>45}")
 """,
         check=True,
     ),
@@ -185,8 +186,9 @@ peaks = {}
 for T in (256, 1024):
     Q, K, V = al.example_qkv(T, 64, 1, seed=0)
     peaks[T] = peak_mib(al.attention_trace, Q, K, V, 1), peak_mib(al.blockwise_attention, Q, K, V, 1, 128)
-    print(f"T = {T:>4}: trace {peaks[T][0]:5.1f} MiB   blockwise_attention {peaks[T][1]:4.1f} MiB")
-print(f"T × 4 → trace × {peaks[1024][0] / peaks[256][0]:.0f}, blockwise × {peaks[1024][1] / peaks[256][1]:.0f}")
+    print(f"T = {T:>4}: attention_trace {peaks[T][0]:5.1f} MiB   blockwise_attention {peaks[T][1]:4.1f} MiB")
+print(f"T × 4 → attention_trace × {peaks[1024][0] / peaks[256][0]:.0f}, "
+      f"blockwise_attention × {peaks[1024][1] / peaks[256][1]:.0f}")
 """,
     ),
     md("## 연습 문제", "## Exercises"),
@@ -199,5 +201,5 @@ print(f"T × 4 → trace × {peaks[1024][0] / peaks[256][0]:.0f}, blockwise × {
     exercise("11.weight",
              "마지막의 m = 3과 연습 2의 l만으로 Key 토큰 1(점수 1)의 가중치를 계산해 보세요. P 행렬은 쓰지 않습니다.",
              "From the final m = 3 and the l of exercise 2 alone, compute the weight of Key token 1 (score 1), without the matrix P.", 3),
-    next_link("00_overview.ipynb", "처음으로: 00 — 전체 흐름", "Back to the start: 00 — The whole flow"),
+    next_link("12_queries_and_keys.ipynb", "다음: 12 — 길이가 다른 Query와 Key", "Next: 12 — Queries and keys of different lengths"),
 ]
