@@ -21,6 +21,7 @@ The only text that differs between the editions' code cells is the language
 literal of the first code cell, written here as `LANG = LANG_LITERAL`.
 """
 
+import re
 from dataclasses import dataclass
 
 from attention_lab import exercises
@@ -55,12 +56,20 @@ def code(src, check=False):
     return Cell("code", {"ko": src, "en": src}, tags=(CHECK_TAG,) if check else ())
 
 
-CAPTION = {"ko": "**그림.**", "en": "**Figure.**"}  # how a caption starts, so a test can find every one
+CAPTION = {"ko": "그림", "en": "Figure"}  # how a caption starts, in bold, so a test can find every one
+
+
+def _caption(lang, text):  # "그림 4. Head 1에서 …" -> "**그림 4.** Head 1에서 …"; else "**그림.** …"
+    number = re.match(rf"{CAPTION[lang]} (\d+)[.:]\s*", text)
+    if number:
+        return f"**{CAPTION[lang]} {number.group(1)}.** {text[number.end():]}"
+    return f"**{CAPTION[lang]}.** {text}"
 
 
 def figure(src, ko, en):
-    """A figure's code cell and its caption, one line in each language, right under it."""
-    return [code(src), md(f"{CAPTION['ko']} {ko.strip()}", f"{CAPTION['en']} {en.strip()}")]
+    """A figure's code cell and its caption, one line in each language, right under it (the article's figure
+    number, where it has one, in the bold start)."""
+    return [code(src), md(_caption("ko", ko.strip()), _caption("en", en.strip()))]
 
 
 def folded_code(summary, src):  # -> Markdown: code in a <details> block, folded until opened
