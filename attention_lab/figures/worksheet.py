@@ -26,6 +26,7 @@ from .heatmap import check_head, check_trace, look_of, use_font
 A4 = (8.27, 11.69)  # inches
 MARGIN = 0.75
 BOX_W, BOX_H = 0.95, 0.36  # a blank, in inches
+QUESTION_ROOM = 0.14  # inches above a question, more than between its boxes
 TEXT_PT, TITLE_PT, ANSWER_PT = 11, 16, 12
 ANSWER_INK = "#0b3d91"  # dark blue: the key's answers stand apart from the printed numbers, dark on light
 FILES = ("worksheet.pdf", "answer_key.pdf")
@@ -50,6 +51,10 @@ class _Sheet:
         self.text(MARGIN, self.y, s, size)
         self.y += gap
 
+    def question(self, s):  # a question opens with room above it: it belongs to the boxes under it
+        self.y += QUESTION_ROOM
+        self.line(s, gap=0.28)
+
     def cells(self, labels, header=None, row_label=None, answers=None, width=BOX_W, x0=MARGIN + 1.3, advance=True):
         """A row of boxes at the current height: given numbers (labels) or blanks (answers=None on the worksheet,
         filled in the key)."""
@@ -69,7 +74,7 @@ class _Sheet:
                 self.text(x + width / 2, self.y + BOX_H / 2, shown, ha="center", color=ink,
                           size=TEXT_PT if answers is None else ANSWER_PT)
         if advance:
-            self.y += BOX_H + 0.1
+            self.y += BOX_H + 0.06
 
 
 def page(tr, lang="en", answers=False, head=0, seed=None, command=None):  # AttentionTrace -> Figure (A4)
@@ -110,27 +115,27 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None):  # Atte
                         row_label=f"{W['token']} {t + 1}" if k == 0 else None)
     sheet.y += 0.1
 
-    sheet.line(W["ws_q_shapes"], gap=0.28)
+    sheet.question(W["ws_q_shapes"])
     shapes = {f"Q{sub}": Qh.shape, f"K{sub}ᵀ": Kh.T.shape, "S": S.shape, "P": P.shape, f"V{sub}": Vh.shape,
               f"O{sub}": O.shape}
     sheet.cells([""] * len(shapes), header=list(shapes), answers=blank(f"{a} × {b}" for a, b in shapes.values()),
                 width=(A4[0] - 2 * MARGIN) / len(shapes), x0=MARGIN)
-    sheet.line(W["ws_q_scores"].format(i=i, sub=sub), gap=0.28)
+    sheet.question(W["ws_q_scores"].format(i=i, sub=sub))
     sheet.cells([""] * T, header=tokens,
                 answers=blank(formats.format_value(x, "scores") for x in S[i - 1]))
     root = formats.format_value(np.sqrt(dh))
-    sheet.line(W["ws_q_scaled"].format(i=i, dh=dh, root=root), gap=0.28)
+    sheet.question(W["ws_q_scaled"].format(i=i, dh=dh, root=root))
     sheet.cells([""] * T, answers=blank(formats.format_value(x, "scores") for x in S_scaled[i - 1]))
-    sheet.line(W["ws_q_masked"].format(r=r, row=formats.format_row(S_scaled[r - 1], "scores")), gap=0.28)
+    sheet.question(W["ws_q_masked"].format(r=r, row=formats.format_row(S_scaled[r - 1], "scores")))
     sheet.cells([""] * T, answers=blank(formats.format_value(x, "scores") for x in S_masked[r - 1]))
-    sheet.line(W["ws_q_softmax"].format(i=i), gap=0.28)
+    sheet.question(W["ws_q_softmax"].format(i=i))
     sheet.cells([formats.format_value(x, "scores") for x in S_masked[i - 1]], header=[*tokens, W["fig_sum"]],
                 row_label=W["ws_score"])
     sheet.cells([""] * (T + 1), row_label="eˢ",
                 answers=blank([*(formats.format_approx(e) for e in exps), formats.format_approx(float(exps.sum()))]))
     sheet.cells([""] * T, row_label=W["ws_weight"], answers=blank(formats.format_value(p, "weights")
                                                                       for p in P[i - 1]))
-    sheet.line(W["ws_q_output"].format(i=i), gap=0.28)
+    sheet.question(W["ws_q_output"].format(i=i))
     sheet.cells([""] * dh, header=components, answers=blank(formats.format_value(x) for x in O[i - 1]))
     if command:
         sheet.text(MARGIN, A4[1] - 0.35, W["ws_how"].format(command=command), size=10, color="0.3")
