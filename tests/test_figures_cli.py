@@ -146,7 +146,8 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--row", "4"], "--row: the Query rows are tokens 1 … 3; got 4"),
     (["--queries", "1", "--row", "2"], "--row: the Query rows are tokens 3 … 3; got 2"),
     (["--key", "0"], "--key: the Key tokens are 1 … 3; got 0"),
-    (["--deck", "--slides"], "--deck: writes one PDF of 16:9 slides by itself"),
+    (["--deck", "--slides"], "--deck: writes one deck of 16:9 slides by itself"),
+    (["--deck", "ppt"], "argument --deck: invalid choice: 'ppt'"),
     (["--mask", "sliding:window=9"], "--mask sliding:window=…: must be from 1 to 3, got 9"),
     (["--mask", "sliding:window"], "--mask: write each parameter as PARAM=WHOLE_NUMBER"),
     (["--mask", "custom"], "--mask: unknown mask 'custom'"),
@@ -277,3 +278,37 @@ def test_the_deck_is_one_16_9_pdf_with_captions_and_real_text(tmp_path, capsys):
     assert "head마다 독립적으로 계산합니다" in words
     fonts = subprocess.run(["pdffonts", str(tmp_path / "deck.pdf")], capture_output=True, text=True).stdout
     assert "Type 3" not in fonts and "TrueType" in fonts
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_editable_deck_has_the_pdf_decks_slides_with_captions_as_text(tmp_path, capsys, lang):
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    from attention_lab.figures import export
+
+    status, out, err = run(["--out", str(tmp_path), "--deck", "pptx", "--lang", lang], capsys)
+    assert (status, err) == (0, []) and out.split() == [str(tmp_path / "deck.pptx")]
+    deck = Presentation(str(tmp_path / "deck.pptx"))
+    assert (deck.slide_width.inches, deck.slide_height.inches) == pytest.approx(plotting.SLIDE_SIZE)
+    tr = al.article_example()
+    assert len(deck.slides) == len(export.DECK)
+    for name, slide in zip(export.DECK, deck.slides, strict=True):
+        caption = export.caption(name, tr, lang)
+        pictures = [s for s in slide.shapes if s.shape_type == MSO_SHAPE_TYPE.PICTURE]
+        texts = [s.text_frame.text for s in slide.shapes if s.has_text_frame]
+        assert texts == [caption] and slide.notes_slide.notes_text_frame.text == caption, name
+        (picture,) = pictures
+        width, height = picture.image.size
+        assert width >= 2000 and width / height == pytest.approx(16 / 9, abs=0.01), name  # sharp, and 16:9
+        assert picture.top + picture.height <= deck.slide_height and picture.left >= 0, name  # above the caption
+        assert picture._element.nvPicPr.cNvPr.get("descr") == caption, name  # its alt text
+    assert "그림 4." in export.caption("fig4_softmax", tr, "ko")
+
+
+def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pptx", None)  # as if python-pptx were not installed
+    status, out, err = run(["--out", str(tmp_path), "--deck", "pptx"], capsys)
+    assert status == 2 and err == ["error: --deck pptx: needs python-pptx; install it with pip install "
+                                   "'attention-lab[pptx]', or use --deck for the PDF."]
+    assert not list(tmp_path.iterdir())

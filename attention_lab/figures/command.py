@@ -3,6 +3,7 @@
     python -m attention_lab.figures --out figs                          # the article's example, SVG, English
     python -m attention_lab.figures --out figs --lang ko --slides       # Korean, 16:9 slides (13.33 × 7.5 in)
     python -m attention_lab.figures --out figs --deck --lang ko         # one PDF: figures 1–5 and the scaling figure
+    python -m attention_lab.figures --out figs --deck pptx --lang ko    # the same deck, editable (the pptx extra)
     python -m attention_lab.figures --out figs --format png --T 8 --d 16 --h 4
     python -m attention_lab.figures --out figs --mask sliding:window=2 --seed 1
     python -m attention_lab.figures --out figs --T 9 --mask packed:lengths=3+2+4
@@ -72,12 +73,13 @@ def _silence_stdout():
 
 
 def write_figures(args, tr, listing=None, chosen=None):  # -> [Path]
-    from .export import figures_to_write, save, write_deck
+    from .export import figures_to_write, save, write_deck, write_pptx
 
     listing = listing or Listing()
     chosen = picks(args, tr) if chosen is None else chosen
     if args.deck:
-        path = write_deck(tr, args.lang, args.out / "deck.pdf", chosen)
+        write = write_pptx if args.deck == "pptx" else write_deck
+        path = write(tr, args.lang, args.out / f"deck.{args.deck}", chosen)
         listing.add(path)
         return [path]
     paths = []

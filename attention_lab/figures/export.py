@@ -3,6 +3,7 @@
     from attention_lab.figures import export
     export.save(fig, "fig4.pdf")                       # text that can be selected, copied and searched
     export.write_deck(al.article_example(), "ko", "deck.pdf")
+    export.write_pptx(al.article_example(), "ko", "deck.pptx")   # editable: needs python-pptx (the pptx extra)
 
 PDF (and PostScript) embed the fonts as TrueType (Type 42), so Korean copies as Korean; SVG keeps its text as
 outlines, or as editable text with svg_text=True. Both are set for that one savefig only
@@ -10,12 +11,14 @@ outlines, or as editable text with svg_text=True. Both are set for that one save
 """
 
 import inspect
+import io
 
 import matplotlib
 import numpy as np
 from matplotlib.backends.backend_pdf import PdfPages
 
 from ..look import formats, words
+from .heatmap import SLIDE_SIZE
 from .overview import slide_groups
 
 TEXT_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}  # TrueType, not Type 3: real, copyable text
@@ -59,13 +62,15 @@ def caption(name, tr, lang):  # -> the deck's caption of a figure, from the word
                      root=formats.format_value(np.sqrt(tr.dh)))
 
 
-def deck_figures(tr, lang, chosen=None):  # yields the deck's slides, in order
-    """The deck: figures 1–5 in the article's order, then the scaling figure, each a 16:9 slide with its caption."""
+def deck_figures(tr, lang, chosen=None, captions=True):  # yields the deck's slides, in order
+    """The deck: figures 1–5 in the article's order, then the scaling figure, each a 16:9 slide with its caption
+    (captions=False: without it, for a deck that sets the caption as text of its own)."""
     from . import FIGURES
 
     for name in DECK:
         make = FIGURES[name]
-        yield make(tr, lang=lang, slides=True, caption=caption(name, tr, lang), **_given(make, chosen or {}))
+        yield make(tr, lang=lang, slides=True, caption=caption(name, tr, lang) if captions else None,
+                   **_given(make, chosen or {}))
 
 
 def write_deck(tr, lang, path, chosen=None):  # -> path
@@ -73,4 +78,42 @@ def write_deck(tr, lang, path, chosen=None):  # -> path
     with matplotlib.rc_context(TEXT_RC), PdfPages(path, metadata={"Title": words.say("deck_title", lang)}) as pdf:
         for fig in deck_figures(tr, lang, chosen):
             pdf.savefig(fig)  # no bbox_inches: every page keeps the slide's 13.33 × 7.5 in
+    return path
+
+
+PPTX_DPI = 200  # the slides' pictures: sharp when projected at 2560 px across
+PPTX_CAPTION_IN = 1.1  # the band under each picture that holds its caption, in inches
+PPTX_CAPTION_PT = 16
+
+
+def write_pptx(tr, lang, path, chosen=None):  # -> path
+    """The deck as an editable PowerPoint file (16:9, the same slides as `write_deck`): each figure as a picture,
+    its caption under it as a text box to edit, and again in the speaker notes and the picture's alt text."""
+    try:
+        from pptx import Presentation
+        from pptx.enum.text import PP_ALIGN
+        from pptx.util import Inches, Pt
+    except ImportError:
+        raise ModuleNotFoundError("write_pptx: needs python-pptx; install it with pip install 'attention-lab[pptx]', "
+                                  "or write the PDF deck (write_deck, --deck).") from None
+    width, height = SLIDE_SIZE
+    deck = Presentation()
+    deck.slide_width, deck.slide_height = Inches(width), Inches(height)
+    deck.core_properties.title = words.say("deck_title", lang)
+    picture_h = height - PPTX_CAPTION_IN  # the figure keeps its 16:9 shape, a little smaller
+    for name, fig in zip(DECK, deck_figures(tr, lang, chosen, captions=False), strict=True):
+        png = io.BytesIO()
+        save(fig, png, "png", PPTX_DPI, slide=True)
+        text = caption(name, tr, lang)
+        slide = deck.slides.add_slide(deck.slide_layouts[6])  # the blank layout
+        picture = slide.shapes.add_picture(png, Inches((width - picture_h * width / height) / 2), 0,
+                                           height=Inches(picture_h))
+        picture._element.nvPicPr.cNvPr.set("descr", text)  # alt text (python-pptx has no public setter)
+        box = slide.shapes.add_textbox(Inches(0.6), Inches(picture_h), Inches(width - 1.2),
+                                       Inches(PPTX_CAPTION_IN - 0.15))
+        box.text_frame.word_wrap = True
+        paragraph = box.text_frame.paragraphs[0]
+        paragraph.text, paragraph.alignment, paragraph.font.size = text, PP_ALIGN.CENTER, Pt(PPTX_CAPTION_PT)
+        slide.notes_slide.notes_text_frame.text = text
+    deck.save(path)
     return path

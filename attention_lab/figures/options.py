@@ -5,6 +5,7 @@ names: a ValueError of the package is renamed here (`in_options`).
 """
 
 import argparse
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -125,9 +126,10 @@ def parser():
     parse.add_argument("--slides", action="store_true",
                        help="16:9 slides, 13.33 × 7.5 in, no text under 10 pt (all heads: as many slides as it "
                             "takes, all_heads_1-2, …)")
-    parse.add_argument("--deck", action="store_true",
-                       help="write one 16:9 PDF, deck.pdf: figures 1–5 in the article's order, then the scaling "
-                            "figure, each with the article's caption")
+    parse.add_argument("--deck", nargs="?", const="pdf", choices=("pdf", "pptx"),
+                       help="write one 16:9 deck: figures 1–5 in the article's order, then the scaling figure, each "
+                            "with the article's caption; deck.pdf, or with --deck pptx an editable PowerPoint "
+                            "deck.pptx (needs python-pptx: pip install 'attention-lab[pptx]')")
     parse.add_argument("--svg-text", action="store_true", help=SVG_TEXT_HELP)
     meaning = {"T": "number of tokens", "d": f"model width, divisible by h, d/h ≤ {MAX_DH}", "h": "number of heads"}
     for name, (lo, hi) in LIMITS.items():
@@ -183,8 +185,11 @@ def parse_args(argv):
     if args.svg_text and args.format != "svg":
         raise ArgumentError(f"--svg-text: applies to SVG files only; add --format svg (got --format {args.format}).")
     if args.deck and (args.slides or args.svg_text or args.format != "svg"):
-        raise ArgumentError("--deck: writes one PDF of 16:9 slides by itself; leave out --slides, --svg-text and "
+        raise ArgumentError("--deck: writes one deck of 16:9 slides by itself; leave out --slides, --svg-text and "
                             "--format.")
+    if args.deck == "pptx" and importlib.util.find_spec("pptx") is None:
+        raise ArgumentError("--deck pptx: needs python-pptx; install it with pip install 'attention-lab[pptx]', "
+                            "or use --deck for the PDF.")
     return args
 
 
