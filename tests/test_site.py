@@ -55,6 +55,24 @@ def refs_of(path):
     return parser
 
 
+@pytest.mark.parametrize("argv, message", [
+    (["--binder", "bad url!"], "error: --binder: 'bad url!' is not OWNER/NAME[@REF]"),
+    (["--notebooks", "/nonexistent"], "error: --notebooks: no stored notebooks in /nonexistent/ko"),
+    (["--bogus"], "error: unrecognized arguments: --bogus"),
+])
+def test_a_bad_argument_gets_one_line_and_status_2(tmp_path, capsys, argv, message):
+    assert main(["--out", str(tmp_path / "site"), *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and err.startswith(message), err
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_file_given_as_the_folder_is_refused_and_kept(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("mine")
+    assert main(["--out", str(tmp_path / "notes.txt")]) == 2
+    assert capsys.readouterr().err.startswith("error: --out: ") and (tmp_path / "notes.txt").read_text() == "mine"
+
+
 def test_one_command_builds_every_stored_notebook_of_both_editions(tmp_path, capsys):
     assert main(["--out", str(tmp_path / "site")]) == 0
     said = capsys.readouterr().out

@@ -12,6 +12,7 @@ owns its controls: a move redraws in the page, with no kernel on its path, and i
 state to the pure parts: views (live.views), state (live.state), picture (live.picture), controls (live.controls).
 """
 
+import contextlib
 import logging
 from dataclasses import replace
 
@@ -168,12 +169,17 @@ class Explorer(anywidget.AnyWidget):
     def _take(self, state):  # a checked state: its trace first (so a failure changes nothing), then the page
         state = checked_state(state, self.spec, self._base)
         self.trace = trace_of(resolve(state, self.spec, self._own), self._own)
+        with self._from_python():
+            self.state = state
+        self.step += 1
+
+    @contextlib.contextmanager
+    def _from_python(self):  # what is set inside is not taken again as a move from the page (_on_state, _on_own)
         self._taking = True
         try:
-            self.state = state
+            yield
         finally:
             self._taking = False
-        self.step += 1
 
     def pick(self, name, i, j):
         """What a click on cell (i, j) of stage `name` does in the page: the breakdowns follow that cell."""
@@ -209,11 +215,8 @@ class Explorer(anywidget.AnyWidget):
             self.message = {"kind": "bad", "text": L[key].format(what=what, n=n, m=bad, bad=bad)}
             return
         self._own, self.trace = edited, tr
-        self._taking = True
-        try:
+        with self._from_python():
             self.own = {n: self._own[n].tolist() for n in "QKV"}
-        finally:
-            self._taking = False
         self.message = {"kind": "ok", "text": L["edit_done"].format(what=what, row=format_row(row))}
         self.step += 1
 
@@ -227,11 +230,8 @@ class Explorer(anywidget.AnyWidget):
             self.trace = trace_of(resolve(state, self.spec, self._own), self._own)
         except (ValueError, TypeError, KeyError) as error:
             log.warning("explorer: ignored a state from the page (%s)", error)
-            self._taking = True
-            try:
+            with self._from_python():
                 self.state = change["old"]  # the page goes back to the last good state
-            finally:
-                self._taking = False
             return
         self.step += 1
 

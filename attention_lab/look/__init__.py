@@ -12,7 +12,7 @@ uses (`al.style` is this module):
 `al.style.format_value(0.1142)`, `al.style.format_row(row, "weights")`, `al.style.cell_style(m, "scores")`.
 """
 
-from . import cells, colors, fonts, formats, tables, words  # noqa: E402,F401  (the modules, by name)
+from . import cells, colors, fonts, formats, tables, words  # noqa: F401  (the modules, by name)
 from .colors import (
     CMAPS,
     HEAD_COLORS,
@@ -62,6 +62,5 @@ __all__ = [
     "relative_luminance", "scale_limits", "token_labels", "value_range", "FALLBACK_FONT", "FONT_FAMILIES",
     "FONT_SYMBOLS", "KO_FONT", "KO_FONT_FILE", "KO_FONT_POSTSCRIPT", "font_characters", "MINUS", "NAN_LABEL",
     "NEG_INF_LABEL", "bytes_text", "dot_product_text", "equals", "format_approx", "format_row", "format_value",
-    "FALLBACK_FONT", "FONT_FAMILIES", "FONT_SYMBOLS", "KO_FONT", "KO_FONT_FILE", "KO_FONT_POSTSCRIPT",
-    "font_characters", "ordinal", "say",
+    "ordinal", "say",
 ]
