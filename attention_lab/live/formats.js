@@ -75,9 +75,9 @@ function formatValue(x, kind = "values") {  // one cell's label: look.formats.fo
   if (Number.isNaN(x)) return RULES.nan;
   if (!Number.isFinite(x)) return x < 0 ? RULES.negInf : RULES.inf;
   if (Math.abs(x) >= RULES.powersFrom) return powerOfTen(x, RULES.approxDigits);
-  x = Number(fixedPy(x, RULES.decimals[kind] + RULES.guardDigits));
   const whole = Math.round(x);  // within wholeWithin of a whole number there is no tie to break
   if (Math.abs(x - whole) < RULES.wholeWithin) return signed(String(whole));
+  x = Number(fixedPy(x, RULES.decimals[kind] + RULES.guardDigits));
   let text = fixedPy(x, RULES.decimals[kind]);
   if (!RULES.keepZeros.includes(kind)) text = stripZeros(text);
   return signed(text);

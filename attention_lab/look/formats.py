@@ -78,9 +78,9 @@ def format_value(x, kind="values"):
         return NEG_INF_LABEL if x < 0 else INF_LABEL
     if abs(x) >= POWERS_FROM:
         return _power_of_ten(x, APPROX_DIGITS)
-    x = float(f"{x:.{DECIMALS[kind] + GUARD_DIGITS}f}")
     if abs(x - round(x)) < WHOLE_WITHIN:
         return _signed(str(int(round(x))))
+    x = float(f"{x:.{DECIMALS[kind] + GUARD_DIGITS}f}")
     text = f"{x:.{DECIMALS[kind]}f}"
     if kind not in KEEP_ZEROS:
         text = text.rstrip("0").rstrip(".")
