@@ -28,8 +28,8 @@ SVG_TEXT_HELP = ("keep the text of SVG files as text, editable in slide software
 OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed": "--seed", "queries": "--queries",
              "align": "--align", "Q": "--q", "K": "--k", "V": "--v", "Q, K": "--q, --k", "T, d": "--T, --d",
              "mask": "--mask", "head": "--head", "row": "--row", "query": "--query", "key": "--key",
-             "out": "--out", "binder": "--binder", "notebooks": "--notebooks", "dh": "--dh", "d, dh": "--d, --dh",
-             "h, dh": "--h, --dh"}
+             "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks", "dh": "--dh",
+             "d, dh": "--d, --dh", "h, dh": "--h, --dh"}
 PYTHON_NAME = re.compile(r"\b(kv_heads)\b")  # a Python name inside a message, said as its option
 
 
