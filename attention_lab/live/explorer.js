@@ -59,11 +59,11 @@ class ExplorerView {
     for (const [name, fn] of this.listeners) this.model.off(name, fn);
   }
 
-  fit() {  // the output's width changed: lay the heatmaps out again for it
+  fit() {  // the output's width changed: lay every heatmap out again for it, on screen or not (none may overflow)
     const width = this.root.clientWidth;
     if (width && Math.abs(width - this.width) >= 1) {
       this.width = width;
-      this.draw();
+      this.draw(true);
     }
   }
 
