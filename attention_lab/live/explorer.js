@@ -309,15 +309,3 @@ function place(parent, node, prev) {  // put node right after prev (or first), m
   const want = prev ? prev.nextSibling : parent.firstChild;
   if (want !== node) parent.insertBefore(node, want);
 }
-
-function parseRow(source, n) {  // state.parse_row
-  const values = [];
-  for (const token of String(source).replace(/\u2212/g, "-").split(/[\s,;[\]()]+/).filter(Boolean)) {
-    if (/^[+-]?(inf|infinity|nan)$/i.test(token)) return [null, ["edit_finite", token]];
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(token)) return [null, ["edit_number", token]];
-    values.push(Number(token));
-    if (!Number.isFinite(values[values.length - 1])) return [null, ["edit_finite", token]];
-  }
-  if (values.length !== n) return [null, ["edit_count", values.length]];
-  return [values, null];
-}

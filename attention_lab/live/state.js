@@ -73,3 +73,20 @@ function moved(state, name, value, on) {
 function resetState(state, reset) {  // ↺: the article's example (reset: what the view starts with)
   return { ...state, ...reset };
 }
+
+const GRAMMAR = RULES.rowGrammar;
+const SEPARATORS = new RegExp(GRAMMAR.separators), NOT_FINITE = new RegExp(`^(?:${GRAMMAR.notFinite})$`);
+const NUMBER = new RegExp(`^(?:${GRAMMAR.number})$`);
+
+function parseRow(source, n) {  // one typed row -> [numbers, null] or [null, [message key, detail]]
+  const text = Array.from(String(source), (c) => GRAMMAR.readAs[c] ?? c).join("");
+  const values = [];
+  for (const token of text.split(SEPARATORS).filter(Boolean)) {
+    if (NOT_FINITE.test(token)) return [null, ["edit_finite", token]];
+    if (!NUMBER.test(token)) return [null, ["edit_number", token]];
+    values.push(Number(token));
+    if (!Number.isFinite(values[values.length - 1])) return [null, ["edit_finite", token]];
+  }
+  if (values.length !== n) return [null, ["edit_count", values.length]];
+  return [values, null];
+}

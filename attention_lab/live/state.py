@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..look.formats import READ_AS, ROW_GRAMMAR
 from ..numeric import checks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 from ..numeric.masks import ALIGNS, MASKS, Lengths, Mask, Param
@@ -185,17 +186,17 @@ def trace_of(on, own=None):  # -> AttentionTrace: the Python reference of what t
     return random_example(on.T, on.d, on.h, on.seed, on.mask, kv_heads=on.kv_heads, queries=queries)
 
 
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")  # what a row's number may be (compute.js: the same)
-NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
-
-
 def parse_row(source, n):  # -> (float array [n], None) or (None, (message key, detail))
-    """One row typed as text: "[-1, 1, 1, 2]", "-1 1 1 2" or "−1, 1, 1, 2" → n finite numbers, or what is wrong."""
+    """One row typed as text ("[-1, 1, 1, 2]", "−1 1 1 2", "－１，１") → n finite numbers, or what is wrong.
+
+    The grammar is look.formats.ROW_GRAMMAR, the page's too.
+    """
+    text = "".join(READ_AS.get(c, c) for c in str(source))
     values = []
-    for token in re.findall(r"[^\s,;\[\]()]+", str(source).replace("\u2212", "-")):
-        if NOT_FINITE.fullmatch(token):
+    for token in filter(None, re.split(ROW_GRAMMAR["separators"], text)):
+        if re.fullmatch(ROW_GRAMMAR["notFinite"], token):
             return None, ("edit_finite", token)
-        if not NUMBER.fullmatch(token):
+        if not re.fullmatch(ROW_GRAMMAR["number"], token):
             return None, ("edit_number", token)
         values.append(float(token))
         if not np.isfinite(values[-1]):  # 1e999
