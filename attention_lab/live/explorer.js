@@ -198,6 +198,7 @@ class ExplorerView {
       this.body.replaceChildren();
       this.heatmaps.clear();
       this.sections.clear();
+      this.onScreen.disconnect();  // the heatmaps it watched are gone
       return;
     }
     const hasMask = offeredMasks(this.view, this.state.mask).length > 0;
