@@ -1,5 +1,6 @@
 """The export command: every figure to a file, in either language, 16:9 on request; every error one line."""
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -332,3 +333,44 @@ def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, arg
     assert command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_titles_break_between_terms_never_inside_a_formula(lang):
+    from attention_lab.figures.heatmap import font_family
+    from attention_lab.figures.layout import stage_title, wrap
+
+    titles = [stage_title(name, lang) for name in al.pipeline.HEAD_STAGES]
+    assert any("/ √dh" in t for t in titles)
+    for title in titles:
+        for width in range(20, 320, 10):
+            lines = wrap(title, width, 12, font_family(lang))
+            assert " ".join(lines) == title
+            for line in lines:  # no break beside /, ×, ·, "(" or before "="
+                assert not line.endswith(("/", "×", "·", "(")), (title, width, lines)
+                assert not line.startswith(("/", "×", "·", ")", "=")), (title, width, lines)
+    assert wrap("E = exp(S / √dh + M − row max)", 130, 10, font_family("en")) == ["E = exp(S / √dh",
+                                                                                   "+ M − row max)"]
+
+
+def test_svg_text_names_fallback_families(tmp_path, capsys):
+    status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
+    assert (status, err) == (0, [])
+    svg = (tmp_path / "fig3_mask.svg").read_text()
+    families = set(re.findall(r"font-family: ([^;\"]+)", svg))
+    assert families and all(f.endswith("'Apple SD Gothic Neo', sans-serif") and "'Noto Sans CJK KR'" in f
+                            for f in families), families
+    ET.fromstring(svg)  # still well-formed
+
+
+def test_all_heads_slides_are_named_by_their_heads(tmp_path, capsys):
+    from attention_lab.figures.overview import slide_groups
+
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "8", "--d", "16", "--h", "4"]))
+    status, out, _ = run(["--out", str(tmp_path), "--slides", "--format", "png", "--dpi", "30", "--T", "8", "--d",
+                          "16", "--h", "4"], capsys)
+    groups = slide_groups(tr, "en")
+    names = sorted(name for name in (p.split("/")[-1] for p in out.split()) if name.startswith("all_heads"))
+    expected = sorted(f"all_heads_{g.start + 1}.png" if len(g) == 1 else f"all_heads_{g.start + 1}-{g.stop}.png"
+                      for g in groups)
+    assert status == 0 and names == expected and len(groups) > 1

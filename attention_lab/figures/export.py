@@ -12,6 +12,8 @@ outlines, or as editable text with svg_text=True. Both are set for that one save
 
 import inspect
 import io
+import re
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -25,11 +27,22 @@ TEXT_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}  # TrueType, not Type 3: real,
 DECK = ("fig1_heads", "fig2_scores", "fig3_mask", "fig4_softmax", "fig5_weighted_sum", "scaling_head1")
 
 
+# After the package's own families, an SVG with text names fonts a viewer is likely to have, then a generic family:
+# the Korean subset is ours alone, so without these a viewer that lacks it draws Hangul in some random font.
+SVG_FALLBACK = ", 'Noto Sans CJK KR', 'Noto Sans KR', 'Malgun Gothic', 'Apple SD Gothic Neo', sans-serif"
+
+
 def save(fig, path, fmt=None, dpi=150, svg_text=False, slide=False):
     """Write one figure: a slide at its exact 16:9 size, any other figure cropped to what it draws."""
     rc = {**TEXT_RC, "svg.fonttype": "none" if svg_text else "path"}
     with matplotlib.rc_context(rc):
-        fig.savefig(path, format=fmt, dpi=dpi, bbox_inches=None if slide else "tight")
+        if not svg_text:
+            fig.savefig(path, format=fmt, dpi=dpi, bbox_inches=None if slide else "tight")
+            return
+        svg = io.StringIO()
+        fig.savefig(svg, format="svg", bbox_inches=None if slide else "tight")
+    text = re.sub(r"(font-family: [^;\"]+)", lambda m: m.group(1) + SVG_FALLBACK, svg.getvalue())
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def _given(make, chosen):  # -> the picks (head, row, query, key) this figure function takes

@@ -128,7 +128,7 @@ def parser():
     parse.add_argument("--lang", default="en", choices=("en", "ko"), help="language of the figures (default: en)")
     parse.add_argument("--slides", action="store_true",
                        help="16:9 slides, 13.33 × 7.5 in, no text under 10 pt (all heads: as many slides as it "
-                            "takes, all_heads_1-2, …)")
+                            "takes, named by their heads: all_heads_1-2, … or all_heads_1, … one head a slide)")
     parse.add_argument("--deck", nargs="?", const="pdf", choices=("pdf", "pptx"),
                        help="write one 16:9 deck: figures 1–5 in the article's order, then the scaling figure, each "
                             "with the article's caption; deck.pdf, or with --deck pptx an editable PowerPoint "
