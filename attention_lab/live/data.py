@@ -22,9 +22,10 @@ from ..look import colors, formats
 from ..look import words as text
 from ..numeric import masks
 from ..numeric.examples import example_qkv
+from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
-from .views import LIMITS, MAX_SEED
+from .views import LIMITS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
 
@@ -43,7 +44,7 @@ def look_data():  # -> dict of JSON types, the same for every explorer
                "highlight": s.highlight, "path": s.path, "computed": s.compute is not None} for s in PIPELINE]
     return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
             "words": {lang: {k: text.table(lang)[k] for k in keys} for lang in text.LANGS},
-            "limits": LIMITS, "maxSeed": MAX_SEED, "aligns": list(masks.ALIGNS), "font": _font_steps()}
+            "limits": LIMITS, "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS), "font": _font_steps()}
 
 
 def _font_steps():  # -> [[columns up to, px], …]: look.tables.font_px as data

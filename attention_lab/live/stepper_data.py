@@ -22,10 +22,11 @@ from ..numeric import checks, core
 from ..numeric.blockwise import blockwise_steps
 from ..numeric.examples import example_qkv
 from ..numeric.kv_cache import decode_steps, generation_cost
+from ..numeric.limits import STEPPER_T
 from ..numeric.masks import Mask
 from ..numeric.trace import AttentionTrace, attention_trace
 
-MAX_T = 8  # the T slider's end: the records of every size up to it travel with the widget
+MAX_T = STEPPER_T  # the T slider's end: the records of every size up to it travel with the widget
 EXACT = {"rtol": 0, "atol": 1e-12}  # "equal to the full computation" means this close, checked here
 
 
