@@ -154,6 +154,18 @@ def explorers():  # -> [(id, explorer)]: every view, both languages, a view of e
     allowed = rng.random((4, 7)) < 0.6
     allowed[:, -1] = True
     made.append(("own-ko", al.explorer(Q=Q[3:], K=K, V=V, h=3, mask=allowed, lang="ko", view="article")))
+    # a mask array in a view that offers the alignment: the array decides, whatever the state's alignment says
+    made.append(("own-array-all", al.explorer(Q=Q[3:], K=K, V=V, h=3, mask=allowed, lang="en", view="all")))
+    # your own top-left alignment, kept; and e^s overflowing in every row (the softmax table shifts by the maximum)
+    big = np.zeros((7, 4))
+    big[0, 0] = 1e150
+    made.append(("own-top-left-overflowing-exp", al.explorer(Q=np.ones((4, 4)), K=big, V=big + 1, h=1, view="queries",
+                                                             mask=al.Mask("causal", align="top-left"))))
+    # numbers near the explorer's limit, with T = 16: NumPy and the page's plain sums both stay finite (a power of
+    # two, so that every sum is exact in any order and the last digits cannot differ)
+    edge = np.full((16, 8), 2.0 ** 498) * rng.choice([-1, 1], (16, 8))
+    assert 2.0 ** 498 < al.live.views.OWN_LIMITS["value"] < 2.0 ** 499
+    made.append(("own-at-the-limit", al.explorer(Q=edge, K=edge, V=np.abs(edge), h=2, mask=None, view="all")))
     return made
 
 
@@ -170,6 +182,8 @@ def test_the_page_shows_what_python_computes(browser, tmp_path, name, ex):
     stages_seen = set()
     for k in range(STATES + 1):
         state = dict(ex.state) if k == 0 else random_state(rng, ex)
+        if k == 1 and ex.state["mask"] == "custom":  # a mask array with the other alignment asked for: it decides
+            state.update(mask="custom", align="top-left")
         if k:
             page.evaluate("(s) => attentionLab.mounted[0].setState(s)", state)
         found = page.evaluate(READ)

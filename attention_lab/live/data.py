@@ -25,7 +25,7 @@ from ..numeric.examples import example_qkv
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
-from .views import LIMITS
+from .views import LIMITS, OWN_LIMITS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
 
@@ -44,7 +44,8 @@ def look_data():  # -> dict of JSON types, the same for every explorer
                "highlight": s.highlight, "path": s.path, "computed": s.compute is not None} for s in PIPELINE]
     return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
             "words": {lang: {k: text.table(lang)[k] for k in keys} for lang in text.LANGS},
-            "limits": LIMITS, "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS), "font": _font_steps()}
+            "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
+            "font": _font_steps()}
 
 
 def _font_steps():  # -> [[columns up to, px], …]: look.tables.font_px as data

@@ -55,7 +55,7 @@ function resolve(state, view, data) {  // what is on screen: sizes, mask, head a
   const head = state.head === -1 && h > 1 ? -1 : Math.min(Math.max(state.head, 0), h - 1);
   return {
     source: state.source, seed: state.seed, T, T_q, h, dh, g, d: h * dh, mask, params,
-    align: view.queries ? state.align : "bottom-right", head, compare: state.compare,
+    align: view.queries && mask !== "custom" ? state.align : "bottom-right", head, compare: state.compare,
     query: Math.min(state.query, T_q - 1), key: Math.min(state.key, T - 1), row: Math.min(state.row, T_q - 1),
     marks: state.marks, firstQuery: T - T_q + 1,
   };

@@ -23,7 +23,7 @@ from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import ALIGNS, MASKS, Lengths, Mask, Param
 from ..numeric.trace import attention_trace
-from .views import LIMITS
+from .views import LIMITS, OWN_LIMITS
 
 ARTICLE = {"T": ARTICLE_SIZES["T"], "h": ARTICLE_SIZES["h"], "dh": ARTICLE_SIZES["d"] // ARTICLE_SIZES["h"]}
 ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based)
@@ -178,13 +178,19 @@ def moved(state, name, value, on):  # -> the state after control `name` moved to
 
 
 def trace_of(on, own=None):  # -> AttentionTrace: the Python reference of what the page shows
-    """attention_trace of what is on screen (ValueError if the numbers overflow, e.g. after an edited row)."""
+    """attention_trace of what is on screen (your own numbers are within `too_large`'s limit: nothing overflows)."""
     queries = None if on.T_q == on.T else on.T_q
     if own is not None:
         return attention_trace(own["Q"], own["K"], own["V"], on.h, mask=on.mask, kv_heads=on.kv_heads)
     if on.source == "article":
         return article_example(on.mask, T=on.T, d=on.d, h=on.h, kv_heads=on.kv_heads, queries=queries)
     return random_example(on.T, on.d, on.h, on.seed, on.mask, kv_heads=on.kv_heads, queries=queries)
+
+
+def too_large(numbers):  # -> the first number beyond ±OWN_LIMITS["value"], or None
+    """The explorer's one rule for your own numbers' size (the page's row editor applies it too: LOOK.largest)."""
+    beyond = np.abs(np.asarray(numbers, dtype=float)) > OWN_LIMITS["value"]
+    return float(np.asarray(numbers, dtype=float)[beyond][0]) if beyond.any() else None
 
 
 def parse_row(source, n):  # -> (float array [n], None) or (None, (message key, detail))
