@@ -153,7 +153,7 @@ def test_a_reader_does_every_drill_wrong_first_then_right_by_keyboard_offline(br
         section = page.locator(f'section.al-drill:has(input[id^="al-drill-{exercise_id.replace(".", "-")}-f"])')
         fields, said = section.locator(".al-drill-fields input"), section.locator(".al-drill-feedback")
 
-        def answer(values):
+        def answer(values, fields=fields, said=said):
             for i, value in enumerate(values):
                 fields.nth(i).fill("−∞" if value == "-inf" else str(value))
             fields.nth(len(values) - 1).press("Enter")
