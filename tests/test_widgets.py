@@ -21,6 +21,7 @@ from attention_lab.live.state import initial_state, param_names, parse_row
 from attention_lab.look import NEG_INF_LABEL
 from attention_lab.look import words as text
 from attention_lab.look.cells import cells
+from attention_lab.look.formats import format_value
 from attention_lab.look.tables import CSS
 from attention_lab.numeric import masks
 from attention_lab.numeric import pipeline as stages
@@ -469,9 +470,11 @@ def test_the_plain_text_form_is_one_short_line_in_the_readers_language(lang):
 def test_the_picture_is_a_pure_function_of_the_state():
     spec = views.VIEWS["softmax"]
     state = {**initial_state(spec), "T": 5, "head": 1}
-    ex = al.explorer(view="softmax", T=5)
-    ex.controls["head"].value = 1
-    assert picture(state, spec, "en") == ex.picture()
+    drawn = picture(state, spec, "en")  # no widget made
+    assert drawn == picture(dict(state), spec, "en")
+    P = al.article_example(T=5, d=8, h=2).P[1]  # the reference: the trace of the same sizes, made directly
+    p_item = next(it for sec in drawn["sections"] for it in sec["items"] if it["key"] == "P@1")
+    assert p_item["labels"] == [format_value(x, "weights") for x in P.ravel()]
     assert "ipywidgets" not in picture.__module__ and "anywidget" not in str(picture.__globals__.keys())
 
 
