@@ -245,3 +245,38 @@ def test_the_command_refuses_bad_options_in_one_line(argv, words, capsys, tmp_pa
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and words in err, err
     assert not list(tmp_path.iterdir())  # nothing written
+
+
+# ---------------------------------------------------------------- notebook 13's figures
+
+
+def test_the_training_figure_draws_each_curve_on_a_log_scale(shipped):
+    import attention_lab as al
+
+    fig = al.plotting.figure_training({"h = 2": shipped["losses"], "h = 1": shipped["losses"][:10]}, lang="ko")
+    (ax,) = fig.axes
+    assert ax.get_yscale() == "log" and [line.get_label() for line in ax.get_lines()] == ["h = 2", "h = 1"]
+    np.testing.assert_array_equal(ax.get_lines()[1].get_xdata(), np.arange(1, 11))  # steps count from 1
+    assert ax.get_xlabel() == "학습 단계"
+
+
+@pytest.mark.parametrize("curves, words", [({}, "need a dict"), ({"a": [1.0, 0.0]}, "positive losses"),
+                                           ({"a": [[1.0]]}, "positive losses"), ([1.0], "need a dict")])
+def test_the_training_figure_refuses_what_is_not_losses(curves, words):
+    import attention_lab as al
+
+    with pytest.raises(ValueError, match=words):
+        al.plotting.figure_training(curves)
+
+
+def test_the_mean_weights_figure_has_a_panel_per_head_on_the_fixed_weights_scale(shipped):
+    import attention_lab as al
+
+    P = tm.forward(shipped, tm.all_sequences()[:50])["P"].mean(axis=0)
+    fig = al.plotting.figure_mean_weights(P, title="mean P", lang="en")
+    assert [ax.get_title() for ax in fig.axes] == ["Head 1", "Head 2"]
+    assert all(ax.images[0].get_clim() == (0, 1) for ax in fig.axes)  # heads compare on one scale
+    with pytest.raises(ValueError, match=r"need shape \(h, T, T\)"):
+        al.plotting.figure_mean_weights(P[0], title="mean P")
+    with pytest.raises(ValueError, match="panels: need at least one"):
+        al.plotting.figure_matrices([])
