@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 import attention_lab as al
 from attention_lab.live import views
 from attention_lab.numeric import masks as masks
+from attention_lab.numeric.limits import SEED_CONTROL
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -26,7 +27,9 @@ def act(ex, name, n, stage):
         c["reset"].click()
         return True
     if name == "click":
-        ex._on_msg(ex, {"pick": [stage, n % 20, n % 17]}, [])
+        if stage not in ex.spec.items:
+            return False
+        ex.pick(stage, n % ex.trace.T_q, n % ex.trace.T_k)
         return None
     if name == "edit":
         d = ex.trace.d
@@ -46,7 +49,7 @@ def act(ex, name, n, stage):
     elif control.type == "check":
         value = bool(n % 2)
     elif name == "seed":
-        value = n % (views.MAX_SEED + 1)
+        value = n % (SEED_CONTROL[1] + 1)
     else:
         value = control.min + n % (control.max - control.min + 1)
     changed = control.value != value

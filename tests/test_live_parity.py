@@ -22,9 +22,10 @@ from attention_lab.live import page as pages
 from attention_lab.live.controls import control_specs, param_option_key
 from attention_lab.live.picture import picture
 from attention_lab.live.state import checked_state, param_names, resolve
-from attention_lab.live.views import LIMITS, MAX_SEED, VIEWS
+from attention_lab.live.views import LIMITS, VIEWS
 from attention_lab.look import colors
 from attention_lab.numeric.checks import divisors
+from attention_lab.numeric.limits import SEED_CONTROL
 from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS, Lengths, Param
 from attention_lab.numeric.pipeline import STAGES
 
@@ -128,7 +129,7 @@ def random_state(rng, ex):
     if ex._own is None:
         s.update(T=rng.randint(*LIMITS["T"]), h=rng.randint(*LIMITS["h"]), dh=rng.randint(*LIMITS["dh"]),
                  kv_heads=rng.choice([None, rng.randint(1, 8)]), queries=rng.choice([None, rng.randint(1, 16)]),
-                 source=rng.choice(["article", "random"]), seed=rng.choice([0, 7, rng.randint(0, MAX_SEED)]))
+                 source=rng.choice(["article", "random"]), seed=rng.choice([0, 7, rng.randint(*SEED_CONTROL)]))
     s["align"] = rng.choice(ALIGNS)
     if offered:
         s["mask"] = rng.choice([v for _, v in offered])

@@ -18,6 +18,7 @@ from attention_lab import look as style
 from attention_lab.figures import layout, tighten
 from attention_lab.figures.heatmap import MIN_PANEL_WIDTH, NOTEBOOK_WIDTH
 from attention_lab.look import words as text
+from attention_lab.numeric.pipeline import PIPELINE, STAGES
 
 MINUS_INF = "\u2212\u221e"
 LANGS = ("en", "ko")
@@ -67,10 +68,10 @@ def new_ax(size=(4, 4)):
 
 # --- heatmap -----------------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["S", "S_scaled", "S_masked", "P", "O"])
+@pytest.mark.parametrize("name", [s.name for s in PIPELINE if s.heads == "query"])  # every per-head stage
 def test_labels_are_the_trace_values_in_the_article_format(tr, name):
     matrix = getattr(tr, name)[0]
-    kind = style.kind_of(name)
+    kind = STAGES[name].kind
     drawn = plotting.heatmap(new_ax(), matrix, kind)
     rows, cols = matrix.shape
     assert [t.get_text() for t in drawn.texts] == [style.format_value(x, kind) for x in matrix.ravel()]

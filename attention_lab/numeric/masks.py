@@ -34,7 +34,7 @@ from difflib import get_close_matches
 
 import numpy as np
 
-from . import checks
+from . import calls, checks
 from .calls import named_arguments
 
 ALIGNS = ("bottom-right", "top-left")
@@ -154,8 +154,16 @@ MASKS = {m.name: m for m in (
 MASK_NAMES = tuple(name for name, kind in MASKS.items() if kind.rule is not None)  # the masks chosen by name
 
 
-def _owners(param):  # -> the masks that take a parameter of this name
+def owners(param):  # -> the names of the masks that take a parameter of this name
+    """Which masks take a parameter `param` (what a message says of a misplaced `window=2`)."""
     return [kind.name for kind in MASKS.values() if any(p.name == param for p in kind.params)]
+
+
+def _in_a_mask(key):  # -> "mask=Mask('sliding', window=…)" for a mask parameter's name, or None
+    return " or ".join(f"mask=Mask({o!r}, {key}=…)" for o in owners(key)) or None
+
+
+calls.WHERE_ELSE.append(_in_a_mask)  # a function called with window=2 says which mask takes it
 
 
 class Mask:
@@ -278,9 +286,9 @@ def _mask(name, align, params):
 
 def _unknown_param(mask, key, known):
     takes = f"takes {', '.join(sorted(known))}" if known else "takes no parameters"
-    owners = _owners(key)
-    if owners:
-        where = " or ".join(f"Mask({o!r}, {key}=…)" for o in owners)
+    takers = owners(key)
+    if takers:
+        where = " or ".join(f"Mask({o!r}, {key}=…)" for o in takers)
         return f"{key}: mask {mask!r} {takes}; {key} belongs to {where}."
     close = get_close_matches(key, sorted(known), n=1)
     return f"{key}: mask {mask!r} {takes}" + (f"; did you mean {close[0]}=…?" if close else "; remove it.")

@@ -10,6 +10,7 @@
 import shutil
 from pathlib import Path
 
+from ..exercises import drills
 from ..live import page
 from . import notebook, pages
 
@@ -67,6 +68,7 @@ def _assets(out):
     (assets / "attention_lab.js").write_text(f'(() => {{\n"use strict";\n{js}\nmountAll(document);\n}})();\n',
                                              encoding="utf-8")
     (assets / "attention_lab.css").write_text(css, encoding="utf-8")
+    (assets / "drills.js").write_text(drills.assets()[0], encoding="utf-8")  # exercises by hand: exercises/drills.py
     code = HtmlFormatter(style="default").get_style_defs(".al-code")
     (assets / "site.css").write_text((HERE / "site.css").read_text(encoding="utf-8") + "\n" + code + "\n",
                                      encoding="utf-8")
