@@ -5,6 +5,7 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 import textwrap
 
 from packaging.requirements import Requirement
@@ -164,3 +165,15 @@ def test_ci_runs_the_suite_against_the_newest_releases_on_demand(tmp_path):
     assert code == 0 and calls[0] == "pip install -q --upgrade -e .[test]"  # no constraints
     assert (tmp_path / "attention-lab-newest" / "bin" / "pip").exists()  # a venv of its own, not .venv
     assert _run_ci(tmp_path / "typo", 0, "--newset")[0] == 2
+
+
+def test_the_suite_passes_with_another_virtual_environment_active(tmp_path):
+    """The README's test command from a shell where another venv is active (VIRTUAL_ENV names it): the tests run in
+    this interpreter all the same. The slice run here starts an IPython shell, which warns about such a VIRTUAL_ENV
+    (an error under filterwarnings = error) unless the suite sets it aside (tests/conftest.py)."""
+    other = tmp_path / "other-venv"
+    (other / "bin").mkdir(parents=True)
+    env = {**os.environ, "VIRTUAL_ENV": str(other), "PATH": f"{other / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_stored_figures.py",
+                           "-k", "03_scaling and en"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-2000:]

@@ -105,14 +105,6 @@ def test_a_nan_cell_is_labelled_nan_in_a_colour_of_its_own():
     assert style.contrast(matplotlib.colors.to_rgb(nan_text.get_color()), style.NAN_RGBA) >= style.MIN_CONTRAST
 
 
-def test_the_html_renderer_reads_the_same_nan_style():
-    from attention_lab.look import tables as html
-
-    out = html.heatmap_html(np.array([[np.nan, 1.0]]), "weights")
-    fill = "#{:02x}{:02x}{:02x}".format(*(round(255 * c) for c in style.NAN_RGBA[:3]))
-    assert ">NaN<" in out and fill in out
-
-
 @pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0)])
 def test_an_empty_matrix_is_refused_by_name(shape):
     with pytest.raises(ValueError, match=r"matrix: a heatmap needs at least one row and one column"):

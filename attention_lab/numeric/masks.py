@@ -96,9 +96,15 @@ class Lengths:
 
     def check(self, value, T, where):  # -> tuple of int
         name = self.name
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__") or not hasattr(value, "__len__"):
+            also = " (an iterator such as map(…) is read once: pass tuple(…) of it)" if hasattr(value, "__iter__") \
+                else ""
             raise ValueError(f"{name}: must be a tuple of sequence lengths adding up to T_k={T}, e.g. "
-                             f"{self.default_for(T)}; got {value!r:.60}.")
+                             f"{self.default_for(T)}; got {type(value).__name__} {value!r:.60}{also}.")
+        if len(value) > T:  # each sequence has a token at least: refuse before reading a million of them
+            raise ValueError(f"{name}: {len(value):,} sequence lengths for T_k={T} Key tokens; each sequence has at "
+                             f"least one token, so give at most {T} lengths adding up to {T}, e.g. "
+                             f"{self.default_for(T)}.")
         lengths = tuple(checks.whole_number(name, x, 1, T, f" (sequence {n + 1} of {len(value)})")
                         for n, x in enumerate(value))
         if sum(lengths) != T:
