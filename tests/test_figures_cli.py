@@ -310,7 +310,15 @@ def test_the_editable_deck_has_the_pdf_decks_slides_with_captions_as_text(tmp_pa
         assert width >= 2000 and width / height == pytest.approx(16 / 9, abs=0.01), name  # sharp, and 16:9
         assert picture.top + picture.height <= deck.slide_height and picture.left >= 0, name  # above the caption
         assert picture._element.nvPicPr.cNvPr.get("descr") == caption, name  # its alt text
+        (box,) = [s for s in slide.shapes if s.has_text_frame]
+        font = box.text_frame.paragraphs[0].runs[0].font
+        east_asian = font._rPr.find("{http://schemas.openxmlformats.org/drawingml/2006/main}ea")
+        assert font.name == "DejaVu Sans" and east_asian.get("typeface") == (  # Latin and Hangul each named
+            "Noto Sans CJK KR" if lang == "ko" else "DejaVu Sans"), name
     assert "그림 4." in export.caption("fig4_softmax", tr, "ko")
+    props = deck.core_properties  # ours, not the template's (created 2013, modified by a stranger)
+    assert props.author == props.last_modified_by == "attention-lab" and props.created.year >= 2025
+    assert props.title == al.look.words.say("deck_title", lang) and props.revision == 1
 
 
 def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, capsys, monkeypatch):

@@ -99,6 +99,29 @@ PPTX_CAPTION_IN = 1.1  # the band under each picture that holds its caption, in 
 PPTX_CAPTION_PT = 16
 
 
+def _own_properties(props, title):
+    """The file's properties are ours, not python-pptx's template's (created 2013, modified by a stranger)."""
+    import datetime
+
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0, tzinfo=None)
+    props.title, props.author, props.last_modified_by = title, "attention-lab", "attention-lab"
+    props.created, props.modified, props.revision = now, now, 1
+    props.subject, props.keywords, props.comments = "Core Attention", "attention, transformer", ""
+
+
+def _fonts(font, lang):
+    """A caption's run names its fonts for Latin and for Hangul, so no viewer spaces the two scripts apart."""
+    from pptx.oxml.ns import qn
+
+    font.name = "DejaVu Sans"  # <a:latin>
+    rpr = font._rPr  # python-pptx has no setter for the East Asian font
+    east_asian = rpr.find(qn("a:ea"))
+    if east_asian is None:
+        east_asian = rpr.makeelement(qn("a:ea"), {})
+        rpr.append(east_asian)
+    east_asian.set("typeface", "Noto Sans CJK KR" if lang == "ko" else "DejaVu Sans")
+
+
 def write_pptx(tr, lang, path, chosen=None):  # -> path
     """The deck as an editable PowerPoint file (16:9, the same slides as `write_deck`): each figure as a picture,
     its caption under it as a text box to edit, and again in the speaker notes and the picture's alt text."""
@@ -112,7 +135,7 @@ def write_pptx(tr, lang, path, chosen=None):  # -> path
     width, height = SLIDE_SIZE
     deck = Presentation()
     deck.slide_width, deck.slide_height = Inches(width), Inches(height)
-    deck.core_properties.title = words.say("deck_title", lang)
+    _own_properties(deck.core_properties, words.say("deck_title", lang))
     picture_h = height - PPTX_CAPTION_IN  # the figure keeps its 16:9 shape, a little smaller
     for name, fig in zip(DECK, deck_figures(tr, lang, chosen, captions=False), strict=True):
         png = io.BytesIO()
@@ -127,6 +150,7 @@ def write_pptx(tr, lang, path, chosen=None):  # -> path
         box.text_frame.word_wrap = True
         paragraph = box.text_frame.paragraphs[0]
         paragraph.text, paragraph.alignment, paragraph.font.size = text, PP_ALIGN.CENTER, Pt(PPTX_CAPTION_PT)
+        _fonts(paragraph.runs[0].font, lang)
         slide.notes_slide.notes_text_frame.text = text
     deck.save(path)
     return path
