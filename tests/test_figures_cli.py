@@ -343,24 +343,6 @@ def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, arg
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
-def test_titles_break_between_terms_never_inside_a_formula(lang):
-    from attention_lab.figures.heatmap import font_family
-    from attention_lab.figures.layout import stage_title, wrap
-
-    titles = [stage_title(name, lang) for name in al.pipeline.HEAD_STAGES]
-    assert any("/ √dh" in t for t in titles)
-    for title in titles:
-        for width in range(20, 320, 10):
-            lines = wrap(title, width, 12, font_family(lang))
-            assert " ".join(lines) == title
-            for line in lines:  # no break beside /, ×, ·, "(" or before "="
-                assert not line.endswith(("/", "×", "·", "(")), (title, width, lines)
-                assert not line.startswith(("/", "×", "·", ")", "=")), (title, width, lines)
-    assert wrap("E = exp(S / √dh + M − row max)", 130, 10, font_family("en")) == ["E = exp(S / √dh",
-                                                                                   "+ M − row max)"]
-
-
 def test_svg_text_names_fallback_families(tmp_path, capsys):
     status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
     assert (status, err) == (0, [])
