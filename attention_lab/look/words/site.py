@@ -18,4 +18,12 @@ WORDS = {
     'site_code': ('코드', 'code'),
     'site_output': ('출력', 'output'),
     'site_both': ('한국어 / English', '한국어 / English'),
+    'theme_dark': ('어둡게 보기', 'Dark theme'),
+    'site_search': ('검색', 'Search'),
+    'site_search_label': ('두 판의 노트북에서 검색', 'Search both editions'),
+    'site_on_this_page': ('이 페이지에서', 'On this page'),
+    'site_download': ('.ipynb 내려받기', 'Download .ipynb'),
+    'site_copy': ('복사', 'Copy'),
+    'site_copied': ('복사했습니다', 'Copied'),
+    'site_menu': ('차례 보기', 'Contents'),
 }
