@@ -1,15 +1,37 @@
 """Fixtures shared by the test files."""
 
 import functools
+import os
+import random
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from attention_lab.look import words
 from attention_lab.numeric import masks
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/strategies.py
+
+# Hypothesis: in CI (CI set) the same examples on every run; elsewhere each run draws a seed, printed in the header,
+# and `pytest --hypothesis-seed=N` replays that run. A failure prints the blob that replays its one example.
+IN_CI = bool(os.environ.get("CI"))
+settings.register_profile("attention-lab", derandomize=IN_CI, print_blob=True)
+settings.load_profile("attention-lab")
+
+
+@pytest.hookimpl(tryfirst=True)  # before Hypothesis's plugin reads --hypothesis-seed
+def pytest_configure(config):
+    if not IN_CI and config.getoption("hypothesis_seed", None) is None:
+        config.option.hypothesis_seed = str(random.randrange(2**32))
+
+
+def pytest_report_header(config):
+    if IN_CI:
+        return "hypothesis: derandomized (CI is set): the same examples on every run"
+    seed = config.getoption("hypothesis_seed", None)
+    return f"hypothesis seed: {seed} (replay this run's examples: pytest --hypothesis-seed={seed})"
 
 
 @pytest.fixture

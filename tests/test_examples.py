@@ -13,11 +13,12 @@ def by_position(X, heads, dh):  # [T, heads*dh] -> [T, heads, dh]
     return X.reshape(X.shape[0], heads, dh)
 
 
-def test_the_article_example_is_the_articles_numbers():
+def test_the_article_example_is_the_articles_numbers():  # as the article's text writes them (figures 2, 4, 5)
     tr = al.article_example()
-    np.testing.assert_array_equal(tr.Q, examples.ARTICLE_Q)
-    np.testing.assert_array_equal(tr.K, examples.ARTICLE_K)
-    np.testing.assert_array_equal(tr.V, examples.ARTICLE_V)
+    assert tr.Q[2, :4].tolist() == [-1, 1, 1, 2] and tr.K[0, :4].tolist() == [1, -1, 2, 1]  # token 3, token 1
+    assert tr.S[0, 2].tolist() == [2, 0, 6] and tr.S_scaled[0, 2].tolist() == [1, 0, 3]
+    assert tr.P[0, 2].round(3).tolist() == [0.114, 0.042, 0.844] and tr.P[0, 0].tolist() == [1, 0, 0]
+    assert tr.O[0, 2].round(3).tolist() == [0.114, 0.042, 0.844, 1]
 
 
 sizes = st.tuples(st.integers(1, 20), st.integers(1, 8), st.integers(1, 8))  # T, h, dh

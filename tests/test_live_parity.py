@@ -153,6 +153,18 @@ def explorers():  # -> [(id, explorer)]: every view, both languages, a view of e
     allowed = rng.random((4, 7)) < 0.6
     allowed[:, -1] = True
     made.append(("own-ko", al.explorer(Q=Q[3:], K=K, V=V, h=3, mask=allowed, lang="ko", view="article")))
+    # a mask array in a view that offers the alignment: the array decides, whatever the state's alignment says
+    made.append(("own-array-all", al.explorer(Q=Q[3:], K=K, V=V, h=3, mask=allowed, lang="en", view="all")))
+    # your own top-left alignment, kept; and e^s overflowing in every row (the softmax table shifts by the maximum)
+    big = np.zeros((7, 4))
+    big[0, 0] = 1e150
+    made.append(("own-top-left-overflowing-exp", al.explorer(Q=np.ones((4, 4)), K=big, V=big + 1, h=1, view="queries",
+                                                             mask=al.Mask("causal", align="top-left"))))
+    # numbers near the explorer's limit, with T = 16: NumPy and the page's plain sums both stay finite (a power of
+    # two, so that every sum is exact in any order and the last digits cannot differ)
+    edge = np.full((16, 8), 2.0 ** 498) * rng.choice([-1, 1], (16, 8))
+    assert 2.0 ** 498 < al.live.views.OWN_LIMITS["value"] < 2.0 ** 499
+    made.append(("own-at-the-limit", al.explorer(Q=edge, K=edge, V=np.abs(edge), h=2, mask=None, view="all")))
     return made
 
 
@@ -169,6 +181,8 @@ def test_the_page_shows_what_python_computes(browser, tmp_path, name, ex):
     stages_seen = set()
     for k in range(STATES + 1):
         state = dict(ex.state) if k == 0 else random_state(rng, ex)
+        if k == 1 and ex.state["mask"] == "custom":  # a mask array with the other alignment asked for: it decides
+            state.update(mask="custom", align="top-left")
         if k:
             page.evaluate("(s) => attentionLab.mounted[0].setState(s)", state)
         found = page.evaluate(READ)
@@ -244,4 +258,95 @@ def test_every_colour_gives_pythons_fill_and_ink(browser, tmp_path):
                                                                                                  strict=True) if ok]
         assert [f for f, ok in zip(got["ink"], keep, strict=True) if ok] == [f for f, ok in zip(want["ink"], keep,
                                                                                                 strict=True) if ok]
+    page.close()
+# appended to tests/test_live_parity.py
+DECIMAL_PAGES = 150  # random explorers of one-decimal Q, K, V (issue 27: 56 of 150 showed another last digit)
+STAGE_LABELS = """([inputs, c]) => {
+  const arrays = attentionLab.runPipeline(inputs, c), out = {};
+  for (const s of attentionLab.stages) {
+    const flat = (x) => (Array.isArray(x) ? x.flatMap(flat) : [x]);
+    out[s.name] = flat(arrays[s.name]).map((x) => attentionLab.formatValue(x, s.kind));
+  }
+  return out;
+}"""
+
+
+def decimal_cases(n):  # -> [(Q, K, V, h, g, allowed)]: one-decimal numbers, random sizes, masks and alignments
+    rng = np.random.default_rng(27)
+    for _ in range(n):
+        h = int(rng.choice([1, 2, 4]))
+        g = int(rng.choice([d for d in (1, 2, 4) if h % d == 0]))
+        dh, T_k = int(rng.integers(1, 9)), int(rng.integers(1, 9))
+        T_q = int(rng.integers(1, T_k + 1))
+        Q = rng.integers(-30, 31, (T_q, h * dh)) / 10
+        K, V = rng.integers(-30, 31, (2, T_k, g * dh)) / 10
+        allowed = rng.random((T_q, T_k)) < 0.7
+        yield Q, K, V, h, g, allowed
+
+
+def test_the_page_and_python_show_the_same_digits_for_decimal_inputs(browser, tmp_path):
+    """Every label of every stage, for random one-decimal Q, K, V: the two sides sum in different orders (the
+    page left to right, NumPy's matmul in its own), so their last bits differ; the shown value must not."""
+    from attention_lab.look.formats import format_value
+
+    path = tmp_path / "decimals.html"
+    path.write_text(pages.standalone_html(al.explorer(view="scores").page_config()), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    differ = []
+    for Q, K, V, h, g, allowed in decimal_cases(DECIMAL_PAGES):
+        tr = al.attention_trace(Q, K, V, h, mask=allowed, kv_heads=g)
+        c = {"h": h, "g": g, "dh": tr.dh, "kv": (np.arange(h) // (h // g)).tolist(), "scaled": True,
+             "allowed": allowed.tolist()}
+        got = page.evaluate(STAGE_LABELS, [{"Q": Q.tolist(), "K": K.tolist(), "V": V.tolist()}, c])
+        for s in STAGES.values():
+            want = [format_value(x, s.kind) for x in getattr(tr, s.name).ravel()]
+            differ += [(s.name, w, g_) for w, g_ in zip(want, got[s.name], strict=True) if w != g_]
+    assert not differ, (len(differ), differ[:10])
+    page.close()
+
+
+# One table of typed rows, read by both sides (look.formats.ROW_GRAMMAR): what each must give, wrong answers first.
+ROW_CASES = [
+    ("1e999 1", 2, ["edit_finite", "1e999"]),
+    ("inf 1", 2, ["edit_finite", "inf"]),
+    ("-Infinity 2", 2, ["edit_finite", "-Infinity"]),
+    ("NaN, 1", 2, ["edit_finite", "NaN"]),
+    ("−∞, 1", 2, ["edit_finite", "-∞"]),
+    ("１, ｉｎｆ", 2, ["edit_finite", "inf"]),
+    ("١ ٢", 2, ["edit_number", "١"]),  # Arabic-Indic digits: float() reads them, the grammar does not
+    ("1_000 2", 2, ["edit_number", "1_000"]),  # so does float(): not a way people write a number here
+    ("0x10 1", 2, ["edit_number", "0x10"]),
+    ("1e 2", 2, ["edit_number", "1e"]),
+    ("² 1", 2, ["edit_number", "²"]),
+    ("1–2", 2, ["edit_number", "1–2"]),  # an en dash is not a minus
+    ("1 - 2", 3, ["edit_number", "-"]),
+    ("1.2.3 4", 2, ["edit_number", "1.2.3"]),
+    ("1,2,3", 2, ["edit_count", 3]),
+    ("", 2, ["edit_count", 0]),
+    ("[ ]", 1, ["edit_count", 0]),
+    ("[-1, 1, 1, 2]", 4, [-1, 1, 1, 2]),
+    ("−1 1 1 2", 4, [-1, 1, 1, 2]),
+    ("１, ２", 2, [1, 2]),  # full-width, as a Korean input method types them
+    ("－１，２．５", 2, [-1, 2.5]),
+    ("1\u30002\u00a03", 3, [1, 2, 3]),  # the ideographic and the no-break space
+    ("(1; 2)\n", 2, [1, 2]),
+    ("1e3, .5, +3, 4., -0", 5, [1000, 0.5, 3, 4, 0]),
+    ("1E-2\t２e１", 2, [0.01, 20]),
+]
+
+
+def test_a_typed_row_reads_the_same_on_both_sides(browser, tmp_path):
+    from attention_lab.live.state import parse_row
+
+    path = tmp_path / "rows.html"
+    path.write_text(pages.standalone_html(al.explorer(view="scores").page_config()), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    got = page.evaluate("(cases) => cases.map(([typed, n]) => attentionLab.parseRow(typed, n))", ROW_CASES)
+    for (typed, n, want), (page_row, page_problem) in zip(ROW_CASES, got, strict=True):
+        row, problem = parse_row(typed, n)
+        python = list(problem) if problem else row.tolist()
+        assert python == want, (typed, python)
+        assert (list(page_problem) if page_problem else page_row) == want, (typed, page_row, page_problem)
     page.close()

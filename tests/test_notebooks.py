@@ -19,6 +19,7 @@ import pytest
 
 import attention_lab as al
 from attention_lab import exercises as ex
+from attention_lab.numeric.tiny_model import TOKENS
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -169,6 +170,8 @@ def test_korean_outputs_have_no_english_words_outside_code_names_and_formulas(na
         for word in WORD.findall(URL.sub(" ", text)):
             if len(word) == 1 or "_" in word or any(ch.isdigit() for ch in word):
                 continue  # a symbol (i, j, Q) or a code name (attn_mask, float16)
+            if name == "13_learned_attention" and set(word) <= set(TOKENS):
+                continue  # notebook 13's tokens and answers: CABDDA, "CA"
             assert word in allowed, (name, word, text[:300])
 
 

@@ -19,6 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from servers import offline
 
@@ -233,4 +234,33 @@ def test_two_explorers_mounted_in_one_page_work_side_by_side(browser, tmp_path):
     settle(page)
     assert [s.startswith("T=4 ") for s in page.locator(".al-shape").all_text_contents()] == [True, False]
     assert not refused and not errors
+    page.close()
+
+
+def test_a_config_is_json_whatever_text_it_holds():
+    config = {"kind": "explorer", "viewName": "<!-- x </script><script>alert(1)</script> -->", "ko": "한국어 <b>"}
+    fragment = pages.mount_html(config)
+    inline = fragment.split('class="al-config">', 1)[1].rsplit("</script></div>", 1)[0]
+    assert "<" not in inline and json.loads(inline) == config
+
+
+def test_a_broken_config_costs_its_own_place_only(browser, tmp_path):
+    js, css = pages.bundle()
+    first = al.explorer(view="scores").page_config()
+    first["viewName"] = "<!-- a comment's marks --> </script>"  # text that once made the config invalid JSON
+    rows_over = al.explorer(view="softmax", Q=np.ones((3, 4)), K=np.ones((3, 4)), V=np.ones((3, 4)), h=2).page_config()
+    rows_over["data"]["own"]["Q"] = [[1.0] * 4] * 5  # 5 Query rows for 3 Key tokens: no explorer can show it
+    last = al.explorer(view="softmax", lang="ko").page_config()
+    parts = [pages.mount_html(first), '<div class="al-mount"><script type="application/json" class="al-config">{'
+             "</script></div>", pages.mount_html(rows_over), pages.mount_html(last)]
+    path = tmp_path / "site.html"
+    path.write_text(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>site</title><style>{css}"
+                    f"</style></head><body><main>{''.join(parts)}</main>"
+                    f"<script type='module'>{js}\nmountAll(document);</script></body></html>", encoding="utf-8")
+    page, refused, errors = open_page(browser, path)
+    assert page.evaluate("() => attentionLab.mounted.length") == 2 and page.locator(".al-live").count() == 2
+    said = page.locator(".al-mount .al-msg-bad[role=alert]").all_text_contents()
+    assert len(said) == 2 and all(s.startswith("This explorer cannot be drawn: ") for s in said), said
+    assert page.locator(".al-live .al-hm").count() > 2 and "Softmax" in page.locator(".al-live").last.text_content()
+    assert not refused and not errors, (refused, errors)
     page.close()

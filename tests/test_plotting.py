@@ -608,6 +608,20 @@ def test_rectangular_traces_draw_their_query_rows_as_tokens():
     assert "0.114" in all_texts(plotting.figure_softmax(tr))
 
 
+@pytest.mark.parametrize("align", al.masks.ALIGNS)
+def test_a_query_row_is_labelled_with_its_own_token_in_either_corner(align):
+    """The Query rows are the last T_q tokens' in both corners: top-left changes which Keys a row sees, not whose
+    Query it is. Token 3's Query is [−1, 1, 1, 2] (the article's), whatever the alignment."""
+    tr = al.article_example(al.Mask("causal", align=align), queries=1)
+    said = all_texts(plotting.figure_scores(tr))
+    assert any("Query of token 3 = [−1, 1, 1, 2]" in t for t in said) and not any("token 1 = [−1, 1" in t for t in said)
+    for make in (plotting.figure_mask, plotting.figure_softmax):
+        fig = make(tr)
+        rows = [[t.get_text() for t in ax.get_yticklabels()] for ax in fig.axes if ax.get_title() in
+                ("S / √dh", "S / √dh + M", "P")]  # the panels whose rows are Query rows
+        assert rows and all(r == ["3"] for r in rows), (make.__name__, rows)
+
+
 def test_wrapping_keeps_a_formula_or_a_shape_whole():
     family = plotting.font_family("ko")
     assert layout.wrap("가중치 P = softmax(S / √dh + M)", 110, 10, family) == ["가중치 P =", "softmax(S / √dh + M)"]

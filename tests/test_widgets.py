@@ -545,16 +545,50 @@ def test_a_bad_row_gets_one_line_and_the_picture_and_state_stay(own, matrix, typ
     assert own.trace.mask_name == "none"
 
 
-def test_one_big_row_is_accepted_and_the_edit_that_would_overflow_is_not(own):
-    own.controls["edit_row"].value = "1e200 " * 8  # Query token 3: its scores are 1e200 · small integers
-    assert own.message["kind"] == "ok" and own.trace.Q[2, 0] == 1e200
+def test_numbers_up_to_the_limit_are_taken_and_one_beyond_it_is_not(own):
+    own.controls["edit_row"].value = "1e150 " * 8  # Query token 3 at the limit
+    assert own.message["kind"] == "ok" and own.trace.Q[2, 0] == 1e150
     state, Q = dict(own.state), own.trace.Q
     own.controls["edit_matrix"].value = "K"
-    own.controls["edit_row"].value = "1e200 " * 8  # now Query 3 · Key 3 would be 8e400
-    assert own.message["kind"] == "bad" and "overflow" in own.message["text"]
+    own.controls["edit_row"].value = "-1e150 " * 8  # K too: scores of 4e300, still finite
+    assert own.message["kind"] == "ok" and np.isfinite(own.trace.S).all()
+    own.controls["edit_row"].value = "1 1 1 1 1 1 1 -2e150"
+    assert own.message == {"kind": "bad", "text": "K token 3: −2×10¹⁵⁰ is too large: the explorer takes numbers up "
+                           "to ±1×10¹⁵⁰ (beyond, the scores or the weighted sum could overflow to ±∞). The picture "
+                           "is unchanged."}
     assert own.state == {**state, "edit_matrix": "K"} and np.array_equal(own.trace.Q, Q)
     own.controls["head"].value = 1  # and every later move works
     assert own.on.head == 1
+
+
+def largest_sum_of_products(P, V):  # the largest |partial sum| of Σ_j p_j·v_j, left to right and right to left
+    worst = 0.0
+    for p, v in ((P, V), (P[::-1], V[::-1])):
+        total = 0.0
+        for a, b in zip(p, v, strict=True):
+            total += float(a) * float(b)
+            worst = max(worst, abs(total))
+    return worst
+
+
+def test_no_summation_order_overflows_within_the_limit():
+    """The limit is the one rule both sides apply to your own numbers: within it, S and every partial sum of O are
+    finite in any order (checked here with plain loops), so the page and Python never disagree about an overflow."""
+    big = al.live.views.OWN_LIMITS["value"]
+    rng = np.random.default_rng(3)
+    for T, dh in ((16, 64), (11, 4), (2, 1)):
+        Q = K = np.full((T, dh), big) * rng.choice([-1, 1], (T, dh))
+        V = np.full((T, dh), big)
+        ex = al.explorer(Q=Q, K=K, V=V, h=1, mask=None)
+        assert np.isfinite(ex.trace.H).all() and np.isfinite(ex.trace.S).all()
+        P = np.full(T, np.nextafter(1 / T, 1))  # weights whose sum rounds above 1
+        assert np.isfinite(largest_sum_of_products(P, V[:, 0]))
+        assert np.isfinite(sum(float(q) * float(k) for q, k in zip(Q[0], K[0], strict=True)))
+    with pytest.raises(ValueError, match=r"^V: the explorer takes numbers up to"):
+        al.explorer(Q=np.zeros((11, 4)), K=np.zeros((11, 4)), V=np.full((11, 4), np.finfo(float).max), h=2)
+    # the case that blanked the page: a plain loop overflows where NumPy's matmul does not
+    P, V = np.full(11, 1 / 11), np.full(11, np.finfo(float).max)
+    assert not np.isfinite(largest_sum_of_products(P, V))
 
 
 def test_an_edit_from_the_page_moves_python_and_a_malformed_one_is_ignored(own, caplog):
@@ -646,3 +680,74 @@ def test_start_on_a_random_example():
 def test_the_front_end_and_its_styles_come_with_the_widget(ex):
     assert ex._esm == page.esm() and "export default { render }" in ex._esm
     assert ex._css.startswith(CSS) and widgets.Explorer.__doc__
+
+
+# ---- what you pass is what the explorer shows, or a ValueError says why it cannot (issue 27) -------------------------
+
+def own_numbers(T_q, T_k, d=4, seed=0):
+    rng = np.random.default_rng(seed)
+    return {"Q": rng.integers(-2, 3, (T_q, d)).astype(float), "K": rng.integers(-2, 3, (T_k, d)).astype(float),
+            "V": rng.integers(-2, 3, (T_k, d)).astype(float)}
+
+
+@pytest.mark.parametrize("how", ["mask", "align"])
+def test_your_own_numbers_keep_the_alignment_you_pass(how):
+    qkv = own_numbers(2, 4)
+    corner = {"mask": al.Mask("causal", align="top-left")} if how == "mask" else {"align": "top-left"}
+    ex = al.explorer(**qkv, h=2, view="queries", **corner)
+    top_left = np.tril(np.ones((2, 4), bool))  # row i sees Key tokens 1 … i + 1: written out, not computed
+    assert ex.trace.mask.align == "top-left" and ex.controls["align"].value == "top-left"
+    np.testing.assert_array_equal(np.isfinite(ex.trace.M), top_left)
+    assert "top-left" in ex.picture()["note"] and grid(ex, "M@0")[0] == ["0", NEG_INF_LABEL, NEG_INF_LABEL,
+                                                                         NEG_INF_LABEL]
+    assert al.explorer(**qkv, h=2, view="queries").trace.mask.align == "bottom-right"
+
+
+@pytest.mark.parametrize(("view", "kwargs"), [
+    ("article", {"T": 6, "queries": 2}),
+    ("article", {"T": 6, "queries": 2, "mask": al.Mask("causal", align="top-left")}),
+    ("softmax", {"align": "top-left"}), ("mask", {"mask": al.Mask("causal", align="top-left")}),
+    (["S", "P"], {"queries": 1}), ("article", {**own_numbers(2, 4), "h": 2, "align": "top-left"}),
+])
+def test_a_view_that_cannot_show_an_argument_says_so(view, kwargs):
+    name = "queries" if "queries" in kwargs else "align"
+    with pytest.raises(ValueError, match=f"^{name}: .*(view 'article'|view 'softmax'|view 'mask'|list of names).*"
+                                         "'masks', 'all', 'queries'"):
+        al.explorer(view=view, **kwargs)
+    ok = {k: v for k, v in kwargs.items() if k not in ("queries", "align", "mask")}
+    assert al.explorer(view="all", **ok).trace.mask.align == "bottom-right"  # the same numbers, a view that shows all
+
+
+def test_a_mask_array_sets_its_own_rows_so_the_alignment_control_hides_and_the_note_says_bottom_right():
+    allowed = np.array([[True, True, False, False], [False, True, True, True]])
+    ex = al.explorer(**own_numbers(2, 4), h=2, mask=allowed, view="all")
+    assert ex.trace.mask_name == "custom" and not ex.controls["align"].visible
+    for align in ("top-left", "bottom-right"):  # whatever the page's state says: the array decides
+        ex.set_state({"state": {**ex.state, "align": align}})
+        assert "bottom-right" in ex.picture()["note"] and "top-left" not in ex.picture()["note"]
+        np.testing.assert_array_equal(np.isfinite(ex.trace.M), allowed)
+    ex.controls["mask"].value = "causal"  # a mask by name: the alignment is a choice again
+    assert ex.controls["align"].visible
+    with pytest.raises(ValueError, match="^align: a mask array"):
+        al.explorer(**own_numbers(2, 4), h=2, mask=allowed, view="all", align="top-left")
+
+
+def test_more_query_rows_than_keys_are_refused_with_what_to_do():
+    assert al.attention_trace(**own_numbers(5, 3), h=2).T_q == 5  # attention_trace takes them ...
+    with pytest.raises(ValueError, match=r"^Q: the explorer shows the Query rows of the last T_q ≤ T_k tokens, got "
+                                         r"5 Query rows for 3 Key tokens; give K and V at least as many rows"):
+        al.explorer(**own_numbers(5, 3), h=2)  # ... the explorer, whose rows are the last T_q tokens, cannot
+
+
+def test_the_softmax_table_shows_shifted_exponentials_when_the_plain_ones_overflow():
+    K = np.array([[1e150, 0, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0]])  # row 3's scaled scores: 5e149, 1, 0.5
+    ex = al.explorer(Q=np.ones((3, 4)), K=K, V=K, h=1, mask=None, view="softmax", lang="en")
+    said = words(ex, "softmax@0")
+    assert "∞" not in said.replace("overflows to ∞", "").replace("(∞ / ∞ is no weight)", ""), said
+    assert "e 5×10¹⁴⁹ − 5×10¹⁴⁹ = 1 1 / 1 = 1" in said and "e 1 − 5×10¹⁴⁹ = 0 0 / 1 = 0" in said
+    assert "each score minus the row&#x27;s largest, 5×10¹⁴⁹" in said
+    np.testing.assert_array_equal(ex.trace.P[0, 2], [1, 0, 0])
+    ko = words(al.explorer(Q=np.ones((3, 4)), K=K, V=K, h=1, mask=None, view="softmax", lang="ko"), "softmax@0")
+    assert "최댓값을 뺀 e^(s − 5×10¹⁴⁹)" in ko
+    plain = words(al.explorer(view="softmax"), "softmax@0")  # the article's row keeps e^s as the article writes it
+    assert "e 1 ≈ 2.718 2.718 / " in plain and "largest" not in plain

@@ -33,7 +33,8 @@ exactly one feedback; the `Feedback` it returns (truthy when right) displays not
 (look/words/exercises.py).
 
 Banks: the exercises live in modules of this package, one per group of notebooks (`article`: notebooks
-00–03; `weights`: 04–07; `masks`: 08–09; `generation`: 10–11; `queries`: 12). A bank module defines `EXERCISES`,
+00–03; `weights`: 04–07; `masks`: 08–09; `generation`: 10–11; `queries`: 12; `learned`: 13). A bank module
+defines `EXERCISES`,
 a list of `Exercise` (with a `Given` from `givens` when the answer is a function), and is registered by adding its
 name to `BANKS`. The modules: `define` (what an exercise is), `givens` (the examples a function is checked on),
 `read` (any value → numbers, a shape, or why not), `slips` (an error of the learner's code, in one line), `judge`
@@ -49,7 +50,7 @@ from .judge import judge
 from .read import expected_form
 from .show import Feedback, Message, as_html, plain, show
 
-BANKS = ("article", "weights", "masks", "generation", "queries")  # the bank modules; a new bank is one more name
+BANKS = ("article", "weights", "masks", "generation", "queries", "learned")  # the bank modules; a new bank: one more
 
 
 def learner_code(exercise_id):  # -> str

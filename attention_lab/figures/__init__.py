@@ -6,6 +6,7 @@
     overview    every stage of one head, of every head, and the scaling figure of notebook 03
     generation  the figures of notebooks 10–11: decoding from the KV cache, the online softmax, the cost over T
     heads       figure 1: Q, K, V split into heads, O₁ … Oₕ, Concat into H
+    learned     notebook 13: the tiny model's training, its other matrices, its heads' mean weights
     export      figures to files with real text (PDF Type 42), the slides of --slides, the deck
     options     the command's options and the trace they ask for (your own Q, K, V from .npy or .csv)
     command     `python -m attention_lab.figures`: every figure to SVG, PNG or PDF, or the deck
@@ -32,6 +33,7 @@ from .article import figure_mask, figure_scores, figure_softmax, figure_weighted
 from .generation import cost_lines, figure_blockwise_steps, figure_decode_steps, figure_generation_cost
 from .heads import figure_heads
 from .heatmap import NUMBER_GID, SLIDE_SIZE, Heatmap, font_family, head_box, heatmap, outline
+from .learned import figure_matrices, figure_mean_weights, figure_training, loss_lines
 from .overview import figure_all_heads, figure_scaling, figure_stages, slide_groups
 
 # Stable names, used as file names by `python -m attention_lab.figures`.
@@ -51,4 +53,5 @@ SLIDE_FIGURES = tuple(FIGURES)  # every figure takes slides=True (all heads: one
 __all__ = ["FIGURES", "ARTICLE_FIGURES", "SLIDE_FIGURES", "NUMBER_GID", "SLIDE_SIZE", "Heatmap", "heatmap", "outline",
            "head_box", "font_family", "figure_heads", "figure_scores", "figure_mask", "figure_softmax",
            "figure_weighted_sum", "figure_scaling", "figure_stages", "figure_all_heads", "figure_decode_steps",
-           "figure_blockwise_steps", "figure_generation_cost", "cost_lines", "slide_groups"]
+           "figure_blockwise_steps", "figure_generation_cost", "cost_lines", "slide_groups",
+           "figure_training", "figure_matrices", "figure_mean_weights", "loss_lines"]

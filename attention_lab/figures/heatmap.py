@@ -114,9 +114,10 @@ def token_index(tr, n, name, default):
 
 
 def query_offset(tr):  # -> how many Key tokens come before the first Query row's token
-    """The Query rows are the last T_q tokens ("bottom-right", a decode step or a chunk of new tokens) or the first
-    ("top-left"); with more Query than Key tokens, rows are counted from 1."""
-    return max(tr.T_k - tr.T_q, 0) if tr.mask.align == "bottom-right" else 0
+    """The Query rows are the last T_q tokens (a decode step or a chunk of new tokens), whichever corner the mask
+    lines them up with: "top-left" changes which Key tokens a row sees, not whose Query it is (the explorer labels
+    them so too). With more Query than Key tokens, rows are counted from 1."""
+    return max(tr.T_k - tr.T_q, 0)
 
 
 def query_labels(tr):  # -> the token number of each Query row, as the figures label them

@@ -29,7 +29,7 @@ SVG_TEXT_HELP = ("keep the text of SVG files as text, editable in slide software
 OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed": "--seed", "queries": "--queries",
              "align": "--align", "Q": "--q", "K": "--k", "V": "--v", "Q, K": "--q, --k", "T, d": "--T, --d",
              "mask": "--mask", "head": "--head", "row": "--row", "query": "--query", "key": "--key",
-             "out": "--out", "binder": "--binder", "notebooks": "--notebooks"}
+             "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks"}
 
 
 class ArgumentError(Exception):

@@ -34,7 +34,10 @@ function controlSpecs(ex) {  // controls.control_specs
   const offered = offeredMasks(view, state.mask);
   if (offered.length) {
     add("mask", "mask", "select", on.mask, { options: offered.map((m) => [m, L[`mask.${m}`]]) });
-    if (view.queries) add("mask", "align", "select", state.align, { options: LOOK.aligns.map((a) => [a, L[`align.${a}`]]) });
+    if (view.queries) {
+      add("mask", "align", "select", state.align, { options: LOOK.aligns.map((a) => [a, L[`align.${a}`]]),
+        visible: on.mask !== "custom" });
+    }
     for (const m of offered) {
       for (const p of maskParams(data, m)) {
         const name = `${m}.${p.name}`, value = paramValue(p, state[name], on.T), visible = m === on.mask;

@@ -24,7 +24,7 @@ from ..numeric import masks
 from ..numeric.examples import example_qkv
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
-from .views import LIMITS, MAX_SEED
+from .views import LIMITS, MAX_SEED, OWN_LIMITS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
 
@@ -43,7 +43,8 @@ def look_data():  # -> dict of JSON types, the same for every explorer
                "highlight": s.highlight, "path": s.path, "computed": s.compute is not None} for s in PIPELINE]
     return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
             "words": {lang: {k: text.table(lang)[k] for k in keys} for lang in text.LANGS},
-            "limits": LIMITS, "maxSeed": MAX_SEED, "aligns": list(masks.ALIGNS), "font": _font_steps()}
+            "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": MAX_SEED, "aligns": list(masks.ALIGNS),
+            "font": _font_steps()}
 
 
 def _font_steps():  # -> [[columns up to, px], …]: look.tables.font_px as data

@@ -159,16 +159,15 @@ class ExplorerView {
 
   edit(typed) {  // widget.Explorer._edit: a malformed row, or one that would overflow, changes nothing
     const { matrix, token, what } = this.editTarget(), n = this.data.own[matrix][0].length;
-    let [row, problem] = parseRow(typed, n), edited = null;
-    if (!problem) {
-      edited = { ...this.data.own, [matrix]: this.data.own[matrix].map((r, t) => (t === token ? row : r)) };
-      if (traceOf(this.on, { ...this.data, own: edited }).overflow) problem = ["edit_overflow", ""];
-    }
+    let [row, problem] = parseRow(typed, n);
+    const large = problem ? undefined : row.find((x) => Math.abs(x) > LOOK.largest);  // state.too_large
+    if (large !== undefined) problem = ["edit_large", formatValue(large)];
     if (problem) {
       const [key, bad] = problem;
-      this.controls.say("edit_row", "bad", fill(this.L[key], { what, n, m: bad, bad }));
+      this.controls.say("edit_row", "bad", fill(this.L[key], { what, n, m: bad, bad, largest: formatValue(LOOK.largest) }));
       return;
     }
+    const edited = { ...this.data.own, [matrix]: this.data.own[matrix].map((r, t) => (t === token ? row : r)) };
     this.data.own = edited;
     this.controls.say("edit_row", "ok", fill(this.L.edit_done, { what, row: formatRow(row) }));
     this.editKey = null;
@@ -187,7 +186,13 @@ class ExplorerView {
   draw() {
     const on = this.on = resolve(this.state, this.view, this.data);
     const tr = traceOf(on, this.data);
-    if (tr.overflow) return;
+    if (tr.overflow) {  // numbers beyond what the explorer takes (a page written by hand): say so, draw nothing
+      this.note.textContent = fill(this.L.overflow_note, { largest: formatValue(LOOK.largest) });
+      this.body.replaceChildren();
+      this.heatmaps.clear();
+      this.sections.clear();
+      return;
+    }
     const hasMask = offeredMasks(this.view, this.state.mask).length > 0;
     const pic = this.picture = pictureOf(tr, on, this.view, this.L, this.lang, hasMask);
     this.controls.update(controlSpecs(this));
@@ -295,16 +300,4 @@ class ExplorerView {
 function place(parent, node, prev) {  // put node right after prev (or first), moving it only if needed
   const want = prev ? prev.nextSibling : parent.firstChild;
   if (want !== node) parent.insertBefore(node, want);
-}
-
-function parseRow(source, n) {  // state.parse_row
-  const values = [];
-  for (const token of String(source).replace(/\u2212/g, "-").split(/[\s,;[\]()]+/).filter(Boolean)) {
-    if (/^[+-]?(inf|infinity|nan)$/i.test(token)) return [null, ["edit_finite", token]];
-    if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(token)) return [null, ["edit_number", token]];
-    values.push(Number(token));
-    if (!Number.isFinite(values[values.length - 1])) return [null, ["edit_finite", token]];
-  }
-  if (values.length !== n) return [null, ["edit_count", values.length]];
-  return [values, null];
 }

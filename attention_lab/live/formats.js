@@ -4,7 +4,9 @@
 // an exact tie half to even (0.0625 to 3 decimals is "0.062", 0.125 to 2 is "0.12"), where toFixed, toPrecision
 // and toExponential round it away from zero: each rounding below asks for 21 more digits, and when those show an
 // exact tie ("5" and twenty zeros; a double's tie at these digits is exact in far fewer) whose rounded-up last
-// digit is odd, keeps the truncated digits instead. tests/test_live_parity.py holds every label to Python's.
+// digit is odd, keeps the truncated digits instead. Like look.formats, a number is first rounded to RULES.guardDigits
+// more digits than its label shows (the sums' last bits differ between sides; the shown value must not).
+// tests/test_live_parity.py holds every label to Python's.
 
 const RULES = LOOK.rules;
 const TIE = "5" + "0".repeat(20);
@@ -53,14 +55,19 @@ function superscript(n) {
   return String(n).split("").map((c) => RULES.superscripts[DIGITS.indexOf(c)]).join("");
 }
 
-function powerOfTen(x, digits) {  // 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×10³⁰⁰" (Python's f"{x:.3e}", then tidied)
-  const a = Math.abs(x), d = digits - 1;
+function exponentialPy(a, d) {  // Python's f"{a:.{d}e}" for a finite a ≥ 0, as [mantissa, exponent]
   let [mantissa, exponent] = a.toExponential(d).split("e");
   const [exactMantissa, exactExponent] = a.toExponential(Math.min(100, d + 21)).split("e");
   if (exactMantissa.replace(".", "").slice(d + 1) === TIE && oddEnd(mantissa)) {
     mantissa = exactMantissa.slice(0, d ? d + 2 : 1);
     exponent = exactExponent;
   }
+  return [mantissa, exponent];
+}
+
+function powerOfTen(x, digits) {  // 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×10³⁰⁰" (Python's f"{x:.3e}", then tidied)
+  const guarded = exponentialPy(Math.abs(x), digits - 1 + RULES.guardDigits);
+  const [mantissa, exponent] = exponentialPy(Number(guarded.join("e")), digits - 1);
   return signed((x < 0 ? "-" : "") + stripZeros(mantissa)) + RULES.timesTen + superscript(Number(exponent));
 }
 
@@ -70,6 +77,7 @@ function formatValue(x, kind = "values") {  // one cell's label: look.formats.fo
   if (Math.abs(x) >= RULES.powersFrom) return powerOfTen(x, RULES.approxDigits);
   const whole = Math.round(x);  // within wholeWithin of a whole number there is no tie to break
   if (Math.abs(x - whole) < RULES.wholeWithin) return signed(String(whole));
+  x = Number(fixedPy(x, RULES.decimals[kind] + RULES.guardDigits));
   let text = fixedPy(x, RULES.decimals[kind]);
   if (!RULES.keepZeros.includes(kind)) text = stripZeros(text);
   return signed(text);
@@ -88,7 +96,8 @@ function formatApprox(x) {  // a display number of 4 significant digits: look.fo
   if (!Number.isFinite(x) || x === 0) return formatValue(x);
   const a = Math.abs(x);
   if (a >= RULES.powersFrom || a < RULES.approxSmallBelow) return powerOfTen(x, RULES.approxDigits);
-  const general = a >= RULES.approxWholeFrom ? null : generalPy(x, RULES.approxDigits);
+  x = Number(generalPy(x, RULES.approxDigits + RULES.guardDigits));  // |x| < 10⁶: never an exponent at 10 digits
+  const general = Math.abs(x) >= RULES.approxWholeFrom ? null : generalPy(x, RULES.approxDigits);
   return signed(general === null ? String(roundPy(x)) : general);
 }
 

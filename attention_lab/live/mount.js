@@ -55,8 +55,17 @@ function mount(node, config, model) {  // -> what was mounted (e.g. an ExplorerV
 function mountAll(root = document) {  // every <div class="al-mount"> that page.mount_html wrote
   for (const node of root.querySelectorAll(".al-mount:not([data-mounted])")) {
     node.dataset.mounted = "1";
-    const config = JSON.parse(node.querySelector("script.al-config").textContent);
-    mount(node, config);
+    try {
+      mount(node, JSON.parse(node.querySelector("script.al-config").textContent));
+    } catch (error) {  // one broken config costs its own place only: say so there, and mount the others
+      const lang = (node.closest("[lang]")?.lang || "en").startsWith("ko") ? "ko" : "en";
+      const said = document.createElement("p");
+      said.className = "al-msg al-msg-bad";
+      said.setAttribute("role", "alert");
+      said.textContent = fill(LOOK.words[lang].mount_failed, { error: String(error.message || error) });
+      for (const part of node.querySelectorAll(".al-live")) part.remove();  // what was built before it failed
+      node.append(said);
+    }
   }
   return mounted;
 }
@@ -67,4 +76,5 @@ function render({ model, el }) {  // anywidget
 }
 
 // For tests and pages: what is mounted, and the formats and colours (to compare with Python's).
-globalThis.attentionLab = { mount, mountAll, mounted, localModel, formatValue, formatApprox, cellStyle };
+globalThis.attentionLab = { mount, mountAll, mounted, localModel, formatValue, formatApprox, cellStyle, runPipeline,
+  stages: STAGE_LIST, parseRow };

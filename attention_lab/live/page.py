@@ -47,8 +47,8 @@ STYLES = ["explorer.css", "steppers.css"]  # after look.tables.CSS, which the st
 CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 
 
-def _json(value):  # JSON that is safe inside a <script> element
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/").replace("<!--", "<\\!--")
+def _json(value):  # JSON that is safe inside a <script> element: no "<" at all, so no "</script>" and no "<!--"
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
 @functools.cache

@@ -176,7 +176,8 @@ def breakdown(ctx, name, i):
         n = on.first_query + r
         nth = text.ordinal(n, lang)
         if name == "softmax":
-            words = {"key": L["key"], "scores": L["scores"], "sum": L["sum"], "weights": L["weights"]}
+            words = {"key": L["key"], "scores": L["scores"], "sum": L["sum"], "weights": L["weights"],
+                     "shifted": L["softmax_shifted"]}
             body = tables.softmax_html(tr.S_masked[i, r], tr.P[i, r], labels=words)
             title = L["softmax"].format(i=n, ith=nth)
         else:

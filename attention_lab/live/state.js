@@ -55,7 +55,7 @@ function resolve(state, view, data) {  // state.resolve
   const head = state.head === -1 && h > 1 ? -1 : Math.min(Math.max(state.head, 0), h - 1);
   return {
     source: state.source, seed: state.seed, T, T_q, h, dh, g, d: h * dh, mask, params,
-    align: view.queries ? state.align : "bottom-right", head, compare: state.compare,
+    align: view.queries && mask !== "custom" ? state.align : "bottom-right", head, compare: state.compare,
     query: Math.min(state.query, T_q - 1), key: Math.min(state.key, T - 1), row: Math.min(state.row, T_q - 1),
     marks: state.marks, firstQuery: T - T_q + 1,
   };
@@ -72,4 +72,21 @@ function moved(state, name, value, on) {
 
 function resetState(state, reset) {  // ↺: the article's example (reset: what the view starts with)
   return { ...state, ...reset };
+}
+
+const GRAMMAR = RULES.rowGrammar;
+const SEPARATORS = new RegExp(GRAMMAR.separators), NOT_FINITE = new RegExp(`^(?:${GRAMMAR.notFinite})$`);
+const NUMBER = new RegExp(`^(?:${GRAMMAR.number})$`);
+
+function parseRow(source, n) {  // one typed row -> [numbers, null] or [null, [message key, detail]]
+  const text = Array.from(String(source), (c) => GRAMMAR.readAs[c] ?? c).join("");
+  const values = [];
+  for (const token of text.split(SEPARATORS).filter(Boolean)) {
+    if (NOT_FINITE.test(token)) return [null, ["edit_finite", token]];
+    if (!NUMBER.test(token)) return [null, ["edit_number", token]];
+    values.push(Number(token));
+    if (!Number.isFinite(values[values.length - 1])) return [null, ["edit_finite", token]];
+  }
+  if (values.length !== n) return [null, ["edit_count", values.length]];
+  return [values, null];
 }

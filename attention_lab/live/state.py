@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..look.formats import READ_AS, ROW_GRAMMAR
 from ..numeric import checks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 from ..numeric.masks import ALIGNS, MASKS, Lengths, Mask, Param
 from ..numeric.trace import attention_trace
-from .views import LIMITS, MAX_SEED
+from .views import LIMITS, MAX_SEED, OWN_LIMITS
 
 ARTICLE = {"T": ARTICLE_SIZES["T"], "h": ARTICLE_SIZES["h"], "dh": ARTICLE_SIZES["d"] // ARTICLE_SIZES["h"]}
 ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based)
@@ -176,7 +177,7 @@ def moved(state, name, value, on):  # -> the state after control `name` moved to
 
 
 def trace_of(on, own=None):  # -> AttentionTrace: the Python reference of what the page shows
-    """attention_trace of what is on screen (ValueError if the numbers overflow, e.g. after an edited row)."""
+    """attention_trace of what is on screen (your own numbers are within `too_large`'s limit: nothing overflows)."""
     queries = None if on.T_q == on.T else on.T_q
     if own is not None:
         return attention_trace(own["Q"], own["K"], own["V"], on.h, mask=on.mask, kv_heads=on.kv_heads)
@@ -185,17 +186,23 @@ def trace_of(on, own=None):  # -> AttentionTrace: the Python reference of what t
     return random_example(on.T, on.d, on.h, on.seed, on.mask, kv_heads=on.kv_heads, queries=queries)
 
 
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")  # what a row's number may be (compute.js: the same)
-NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
+def too_large(numbers):  # -> the first number beyond ±OWN_LIMITS["value"], or None
+    """The explorer's one rule for your own numbers' size (the page's row editor applies it too: LOOK.largest)."""
+    beyond = np.abs(np.asarray(numbers, dtype=float)) > OWN_LIMITS["value"]
+    return float(np.asarray(numbers, dtype=float)[beyond][0]) if beyond.any() else None
 
 
 def parse_row(source, n):  # -> (float array [n], None) or (None, (message key, detail))
-    """One row typed as text: "[-1, 1, 1, 2]", "-1 1 1 2" or "−1, 1, 1, 2" → n finite numbers, or what is wrong."""
+    """One row typed as text ("[-1, 1, 1, 2]", "−1 1 1 2", "－１，１") → n finite numbers, or what is wrong.
+
+    The grammar is look.formats.ROW_GRAMMAR, the page's too.
+    """
+    text = "".join(READ_AS.get(c, c) for c in str(source))
     values = []
-    for token in re.findall(r"[^\s,;\[\]()]+", str(source).replace("\u2212", "-")):
-        if NOT_FINITE.fullmatch(token):
+    for token in filter(None, re.split(ROW_GRAMMAR["separators"], text)):
+        if re.fullmatch(ROW_GRAMMAR["notFinite"], token):
             return None, ("edit_finite", token)
-        if not NUMBER.fullmatch(token):
+        if not re.fullmatch(ROW_GRAMMAR["number"], token):
             return None, ("edit_number", token)
         values.append(float(token))
         if not np.isfinite(values[-1]):  # 1e999

@@ -15,7 +15,8 @@ from ..numeric import masks
 from ..numeric.pipeline import HEAD_STAGES, SPLITS, STAGES, span
 
 LIMITS = {"T": (1, 16), "h": (1, 8), "dh": (1, 8)}  # the size sliders; the browser gets the values at the largest
-OWN_LIMITS = {"T": 16, "d": 64}  # your own Q, K, V
+OWN_LIMITS = {"T": 16, "d": 64, "value": 1e150}  # your own Q, K, V; numbers up to ±1e150 cannot overflow in any
+# stage, however either side orders its sums: |S| ≤ d·1e300, and a weighted sum stays within its largest Value
 MAX_SEED = 10**6
 BREAKDOWNS = ("dot", "softmax", "weighted_sum")  # below a head's heatmaps, driven by the pickers
 SECTIONS = ("split", "outputs", "concat", "scaling_note")  # whole-trace parts of a view

@@ -20,7 +20,7 @@ import anywidget
 import traitlets
 
 from ..look import words as text
-from ..look.formats import MINUS, format_row
+from ..look.formats import MINUS, format_row, format_value
 from ..numeric import checks
 from ..numeric.calls import named_arguments
 from ..numeric.masks import Mask, to_mask
@@ -38,11 +38,13 @@ from .state import (
     offered_masks,
     parse_row,
     resolve,
+    too_large,
     trace_of,
 )
-from .views import LIMITS, MAX_SEED, OWN_LIMITS, spec_data, view_of
+from .views import LIMITS, MAX_SEED, OWN_LIMITS, VIEWS, spec_data, view_of
 
 log = logging.getLogger("attention_lab.live")
+LARGEST = OWN_LIMITS["value"]
 _VIEW_MASK = type("ViewDefault", (), {"__repr__": lambda self: "<the view's mask>"})()
 
 
@@ -64,6 +66,7 @@ class Explorer(anywidget.AnyWidget):
         marks = checks.boolean("marks", marks)
         align = checks.choice("align", align, ("bottom-right", "top-left"))
         self._own = None
+        _check_view_shows(self.view_name, self.spec, queries, mask, align)
         if Q is None and K is None and V is None:
             if not isinstance(mask, (str, Mask)) and mask is not None:
                 raise ValueError("mask: a mask array has a fixed size, so it cannot follow the T slider. Pass your "
@@ -74,12 +77,13 @@ class Explorer(anywidget.AnyWidget):
                                   params=dict(spec_mask.params), seed=seed, source=source, queries=queries,
                                   align=spec_mask.align if spec_mask.align != "bottom-right" else align, marks=marks)
         else:
-            own, tr = _check_own(Q, K, V, h, kv_heads, mask, T=T, d=d, dh=dh, seed=seed, source=source)
+            own, tr = _check_own(Q, K, V, h, kv_heads, mask, align, T=T, d=d, dh=dh, seed=seed, source=source)
             if tr.mask_name == "custom":
                 own["mask"] = tr.mask.allowed(tr.T_q, tr.T_k)
             self._own = own
             start = initial_state(self.spec, T=min(tr.T_k, LIMITS["T"][1]), h=tr.h, dh=min(tr.dh, LIMITS["dh"][1]),
-                                  mask=tr.mask_name, params=tr.mask_params, source="yours", marks=marks)
+                                  mask=tr.mask_name, params=tr.mask_params, source="yours", marks=marks,
+                                  align=tr.mask.align)
             start["edit_token"] = tr.T_q - 1
         self._base = start
         self._offered = offered_masks(self.spec, start["mask"]) or (start["mask"],)
@@ -203,18 +207,16 @@ class Explorer(anywidget.AnyWidget):
         what = L["row_of"].format(matrix=matrix, n=first + token, nth=text.ordinal(first + token, self.lang))
         n = self._own[matrix].shape[1]
         row, problem = parse_row(typed, n)
-        if problem is None:
-            edited = {**self._own, matrix: self._own[matrix].copy()}
-            edited[matrix][token] = row
-            try:
-                tr = trace_of(self.on, edited)
-            except ValueError:
-                problem = ("edit_overflow", "")
+        if problem is None and too_large(row) is not None:
+            problem = ("edit_large", format_value(too_large(row)))
         if problem is not None:
             key, bad = problem
-            self.message = {"kind": "bad", "text": L[key].format(what=what, n=n, m=bad, bad=bad)}
+            self.message = {"kind": "bad", "text": L[key].format(what=what, n=n, m=bad, bad=bad,
+                                                                 largest=format_value(LARGEST))}
             return
-        self._own, self.trace = edited, tr
+        edited = {**self._own, matrix: self._own[matrix].copy()}
+        edited[matrix][token] = row
+        self._own, self.trace = edited, trace_of(self.on, edited)
         with self._from_python():
             self.own = {n: self._own[n].tolist() for n in "QKV"}
         self.message = {"kind": "ok", "text": L["edit_done"].format(what=what, row=format_row(row))}
@@ -239,7 +241,7 @@ class Explorer(anywidget.AnyWidget):
         if getattr(self, "_taking", False) or self._own is None:
             return
         try:
-            edited = {n: checks.finite_matrix(n, change["new"][n]) for n in "QKV"}
+            edited = {n: _in_range(n, checks.finite_matrix(n, change["new"][n])) for n in "QKV"}
             if any(edited[n].shape != self._own[n].shape for n in "QKV"):
                 raise ValueError("own: an edit keeps the shapes of Q, K and V")
             edited = {**self._own, **edited}
@@ -287,7 +289,30 @@ def _check_sizes(T, d, h, dh, seed, source, kv_heads, queries):  # -> T, h, dh, 
     return T, h, d // h, seed, source, kv_heads, queries
 
 
-def _check_own(Q, K, V, h, kv_heads, mask, **fixed):  # -> ({"Q", "K", "V"} float arrays, trace)
+def _check_view_shows(name, spec, queries, mask, align):
+    """A view without the Query-token controls shows every token's Query row, bottom-right: it refuses to drop
+    `queries` or a top-left alignment silently."""
+    if spec.queries:
+        return
+    showing = ", ".join(repr(v) for v, view in VIEWS.items() if view.queries)
+    view = f"the view {name!r}" if name != "custom" else "a view given as a list of names"
+    if queries is not None:
+        raise ValueError(f"queries: {view} shows every token's Query row; leave queries out, or use a view with "
+                         f"fewer Query tokens ({showing}).")
+    if align != "bottom-right" or isinstance(mask, Mask) and mask.align != "bottom-right":
+        raise ValueError(f"align: {view} shows the bottom-right alignment only; leave the alignment out, or use a "
+                         f"view that offers it ({showing}).")
+
+
+def _in_range(name, array):  # -> array, or a ValueError naming the first number beyond what the explorer takes
+    large = too_large(array)
+    if large is not None:
+        raise ValueError(f"{name}: the explorer takes numbers up to ±{LARGEST:g} (larger ones could overflow to ±∞ "
+                         f"in the scores or the weighted sum), got {large:g}; use attention_trace for them.")
+    return array
+
+
+def _check_own(Q, K, V, h, kv_heads, mask, align, **fixed):  # -> ({"Q", "K", "V"} float arrays, trace)
     if Q is None or K is None or V is None:
         missing = [n for n, x in (("Q", Q), ("K", K), ("V", V)) if x is None]
         raise ValueError(f"{', '.join(missing)}: pass all three of Q, K and V to explore your own numbers.")
@@ -302,7 +327,17 @@ def _check_own(Q, K, V, h, kv_heads, mask, **fixed):  # -> ({"Q", "K", "V"} floa
     if rows > OWN_LIMITS["T"] or d_own > OWN_LIMITS["d"]:
         raise ValueError(f"Q: the explorer shows up to T = {OWN_LIMITS['T']} tokens and d = {OWN_LIMITS['d']} "
                          f"components, got Q of shape {own['Q'].shape}; use attention_trace for larger inputs.")
+    if align != "bottom-right":
+        if not isinstance(mask, (str, Mask)) and mask is not None:
+            raise ValueError("align: a mask array says itself which Key tokens each Query row sees; leave align out.")
+        mask = to_mask(mask)
+        mask = Mask(mask.name, align=align, **dict(mask.params))
     tr = attention_trace(own["Q"], own["K"], own["V"], h, mask=mask, kv_heads=kv_heads)
+    if tr.T_q > tr.T_k:
+        raise ValueError(f"Q: the explorer shows the Query rows of the last T_q ≤ T_k tokens, got {tr.T_q} Query rows "
+                         f"for {tr.T_k} Key tokens; give K and V at least as many rows as Q, or use attention_trace.")
+    for n in "QKV":
+        _in_range(n, own[n])
     return own, tr
 
 
@@ -324,8 +359,11 @@ def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view
     "all", "queries": one per notebook, each showing only what that notebook has taught; "all" offers every
     control), or a list of stage names, breakdowns ("dot", "softmax", "weighted_sum") and sections ("split",
     "outputs", "concat").
-    Q, K, V (with h, and kv_heads if K and V have fewer heads): your own numbers, up to 16 tokens and d = 64, with
-    the same checks as attention_trace; a (T_q, T_k) boolean mask may come with them. One row can be edited as text.
+    Q, K, V (with h, and kv_heads if K and V have fewer heads): your own numbers, up to 16 tokens and d = 64, each
+    within ±1e150 (beyond, a stage could overflow), Q with no more rows than K (its rows are the last T_q tokens'),
+    with the same checks as attention_trace; a (T_q, T_k) boolean mask may come with them. One row can be edited
+    as text. A view without the Query-token controls refuses `queries` and a top-left alignment, rather than drop
+    them.
     marks: outline the cells that changed at each step (a switch in the page too). lang: "en" or "ko".
     """
     return Explorer(T=T, d=d, h=h, mask=mask, seed=seed, lang=lang, view=view, source=source, kv_heads=kv_heads,

@@ -9,6 +9,13 @@
   "8.886×10⁶", "2.061×10⁻⁹".
 - `format_row`, `dot_product_text`, `bytes_text`: vectors, a dot product written
   out as the article does, sizes in bytes.
+- `ROW_GRAMMAR`: how a row of numbers typed as text is read back (live.state.parse_row
+  and the page's parseRow both read it from here).
+
+Both sides show one value: a number is first rounded to `GUARD_DIGITS` more digits than its
+label shows, and the label is made from that. The browser and NumPy sum a dot product in different
+orders, so their last bits differ ("−0.625" is −0.62500000000000011 on one side and −0.62499999999999989
+on the other); rounded to 8 decimals both are −0.625, and both labels read "−0.62".
 
 `RULES` is the same as data: the browser's front-end (live/formats.js) reads it,
 and tests/test_live_parity.py holds both renderers to the same labels.
@@ -33,12 +40,21 @@ POWERS_FROM = 1e6  # from here on (in absolute value) a cell is written in power
 APPROX_DIGITS = 4  # significant digits of format_approx
 APPROX_WHOLE_FROM = 1e4  # format_approx writes whole numbers from here …
 APPROX_SMALL_BELOW = 1e-4  # … and powers of ten below this (and from POWERS_FROM)
+GUARD_DIGITS = 6  # rounded first to this many more digits than shown: float error is far below, a label's tie far above
 SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+# A typed row, read the same on both sides: first each character of READ_AS is read as its ASCII twin (the
+# full-width forms a Korean input method types, "－１，２．５", the ideographic space and the typographic minus);
+# then the pieces between separators are each a number, a spelling of ∞ or NaN (not finite), or not a number.
+READ_AS = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)} | {"\u3000": " ", MINUS: "-"}
+ROW_GRAMMAR = {"readAs": READ_AS, "separators": r"[ \t\n\r\f\v\u00a0,;\[\]()]+",
+               "number": r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?",
+               "notFinite": r"[+-]?(?:[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN]|∞)"}
 
 RULES = {"minus": MINUS, "negInf": NEG_INF_LABEL, "inf": INF_LABEL, "nan": NAN_LABEL, "timesTen": TIMES_TEN,
          "decimals": DECIMALS, "keepZeros": list(KEEP_ZEROS), "wholeWithin": WHOLE_WITHIN, "powersFrom": POWERS_FROM,
          "approxDigits": APPROX_DIGITS, "approxWholeFrom": APPROX_WHOLE_FROM, "approxSmallBelow": APPROX_SMALL_BELOW,
-         "superscripts": "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"}
+         "guardDigits": GUARD_DIGITS, "superscripts": "⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "rowGrammar": ROW_GRAMMAR}
 
 
 def _signed(text):
@@ -47,6 +63,7 @@ def _signed(text):
 
 
 def _power_of_ten(x, digits):  # 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×10³⁰⁰"
+    x = float(f"{x:.{digits - 1 + GUARD_DIGITS}e}")
     mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
     mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
     return _signed(mantissa) + TIMES_TEN + str(int(exponent)).translate(SUPERSCRIPTS)
@@ -63,6 +80,7 @@ def format_value(x, kind="values"):
         return _power_of_ten(x, APPROX_DIGITS)
     if abs(x - round(x)) < WHOLE_WITHIN:
         return _signed(str(int(round(x))))
+    x = float(f"{x:.{DECIMALS[kind] + GUARD_DIGITS}f}")
     text = f"{x:.{DECIMALS[kind]}f}"
     if kind not in KEEP_ZEROS:
         text = text.rstrip("0").rstrip(".")
@@ -80,6 +98,7 @@ def format_approx(x):
         return format_value(x)
     if abs(x) >= POWERS_FROM or abs(x) < APPROX_SMALL_BELOW:
         return _power_of_ten(x, APPROX_DIGITS)
+    x = float(f"{x:.{APPROX_DIGITS + GUARD_DIGITS}g}")
     text = f"{x:.{APPROX_DIGITS}g}"
     if abs(x) >= APPROX_WHOLE_FROM or "e" in text:  # 9999.7 rounds to 1e+04: written whole, as from 10⁴ on
         text = str(int(round(x)))

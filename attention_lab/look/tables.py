@@ -18,7 +18,7 @@ from html import escape
 import numpy as np
 
 from ..numeric import checks
-from ..numeric.core import exponentials
+from ..numeric.core import exponentials, row_exponentials
 from . import colors
 from .cells import heatmap_data
 from .formats import MINUS, dot_product_text, equals, format_approx, format_row, format_value
@@ -210,25 +210,33 @@ def dot_product_html(q, k, *, score, labels, scaled=None, dh=None, mask_value=No
 def softmax_html(scores_row, weights_row, *, labels, row_labels=None):  # [T], [T] -> str
     """One row's softmax as a table, one Key token a line: score → exp → weight (weights read from P).
 
-    labels: dict with "key", "scores", "weights", "sum" words.
+    The exponentials are e^s as the article writes them; where one of them overflows to ∞ (∞ / ∞ is not a
+    weight), they are e^(s − m) with m the row's largest score, as softmax computes them, and a line under the
+    table says so. labels: dict with "key", "scores", "weights", "sum" words, and "shifted" (with {m}).
     """
     scores_row = np.asarray(scores_row, dtype=float)
     exps = exponentials(scores_row)  # e^s as the article writes them; e^−∞ = 0 exactly
+    shift = None
+    if np.isinf(exps[np.isfinite(scores_row)]).any():
+        shift = _v(scores_row[np.isfinite(scores_row)].max(), "scores")
+        exps = row_exponentials(scores_row)
     total = float(exps.sum())
     rows = colors.token_labels(len(scores_row)) if row_labels is None else row_labels
     total_text = format_approx(total)
     body = []
     for r, x, e, p in zip(rows, scores_row, exps, weights_row, strict=True):
         exp_text = format_approx(e) if np.isfinite(x) else "0"
+        power = _v(x, "scores") + (f" {MINUS} {_paren(shift)}" if shift and np.isfinite(x) else "")
         weight = (f"{exp_text} / {total_text} " if total > 0 else "") + _is(p, _v(p, "weights"))
         body.append(f"<tr><th>{escape(str(r))}</th><td>{_v(x, 'scores')}</td>"
-                    f"<td>e<sup>{_v(x, 'scores')}</sup> {_is(e, exp_text)}</td><td>{weight}</td></tr>")
+                    f"<td>e<sup>{power}</sup> {_is(e, exp_text)}</td><td>{weight}</td></tr>")
     weight_sum = float(np.sum(weights_row))
+    note = f'<div class="al-note">{escape(labels["shifted"].format(m=shift))}</div>' if shift else ""
     return (
         f'<table class="al-bd al-softmax"><tr><th>{escape(labels["key"])}</th><th>{escape(labels["scores"])}</th>'
         f"<th>exp</th><th>{escape(labels['weights'])}</th></tr>{''.join(body)}"
         f'<tr class="al-total"><th>{escape(labels["sum"])}</th><td></td><td>{_is(total, total_text)}</td>'
-        f"<td>{_is(weight_sum, format_approx(weight_sum))}</td></tr></table>"
+        f"<td>{_is(weight_sum, format_approx(weight_sum))}</td></tr></table>{note}"
     )
 
 

@@ -202,6 +202,7 @@ As "How to do the exercises" above says, you can ask for a hint before answering
 | 10 | [생성과 KV 캐시](10_kv_cache.ipynb) | 토큰 하나씩 생성하기, KV 캐시의 크기, GQA와 MQA |
 | 11 | [블록 단위 Softmax](11_blockwise_softmax.ipynb) | T × T 행렬 없이 정확하게 계산하기 |
 | 12 | [길이가 다른 Query와 Key](12_queries_and_keys.ipynb) | 디코드 단계, 청크 prefill, cross-attention, Causal mask의 두 모서리 |
+| 13 | [학습된 Attention](13_learned_attention.ipynb) | 글과 같은 크기의 작은 모델을 학습시키기, 두 head가 배운 두 가지 일 |
 """,
         """
 ## The notebooks
@@ -226,6 +227,7 @@ Beyond the article:
 | 10 | [Generation and the KV cache](10_kv_cache.ipynb) | token by token from the cache; its size; GQA and MQA |
 | 11 | [The blockwise softmax](11_blockwise_softmax.ipynb) | exact attention without the T × T matrix |
 | 12 | [Queries and keys of different lengths](12_queries_and_keys.ipynb) | a decode step, chunked prefill, cross-attention; the two corners of the causal mask |
+| 13 | [Attention that was learned](13_learned_attention.ipynb) | a tiny model of the article's size trained in the notebook; the two jobs its two heads learn |
 """,
     ),
     next_link("01_heads.ipynb", "다음: 01 — head 나누기", "Next: 01 — Splitting into heads"),

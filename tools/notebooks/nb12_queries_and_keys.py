@@ -483,5 +483,5 @@ draw((packed.M, "scores", f"M — {W['mask.packed']} (3 + 3)", labels(1, 6), W["
     exercise("12.decode_row",
              "토큰 3의 디코드 단계에서 Head 2가 계산하는 가중치 행(1 × 3)을 `al.attention_trace`로 구해 보세요. 글의 예시는 `tr`입니다.",
              "Compute, with `al.attention_trace`, the row of weights (1 × 3) that Head 2 computes in token 3's decode step. The article's example is `tr`.", 3),
-    next_link("00_overview.ipynb", "처음으로: 00 — 전체 흐름", "Back to the start: 00 — The whole flow"),
+    next_link("13_learned_attention.ipynb", "다음: 13 — 학습된 Attention", "Next: 13 — Attention that was learned"),
 ]

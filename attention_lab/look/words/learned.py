@@ -1,0 +1,17 @@
+# ruff: noqa: E501  (one entry a line: prose in two languages)
+"""The words of notebook 13 and its figures ("nb13_…"): a tiny model whose attention was learned."""
+
+WORDS = {
+    'nb13_task_row': ('토큰 {t} ({token}): 첫 토큰 {first}, 바로 앞 토큰 {previous} → 답 {answer}', 'token {t} ({token}): first token {first}, previous token {previous} → answer {answer}'),
+    'nb13_numbers': ('모두 합쳐 값 {n}개', '{n} numbers in all'),
+    'nb13_trained': ('{steps}단계 학습: 손실 {first} → {last}', '{steps} steps of training: loss {first} → {last}'),
+    'nb13_same_as_shipped': ('패키지에 들어 있는 가중치와 값 하나하나까지 같음: {same}', 'the same weights, value for value, as the ones the package ships: {same}'),
+    'nb13_all_inputs': ('가능한 입력 {n}개 모두에서: 손실 {loss}, 맞힌 답의 비율 {right}', 'on all {n} possible inputs: loss {loss}, share of right answers {right}'),
+    'nb13_step': ('학습 단계', 'training step'),
+    'nb13_loss': ('손실 (로그 눈금)', 'loss (log scale)'),
+    'nb13_answer_row': ('토큰 {t}: 답 {answer} (확률 {p})', 'token {t}: answer {answer} (probability {p})'),
+    'nb13_on_key': ('{head}: 첫 토큰에 {first}, 바로 앞 토큰에 {previous}, 자기 자신에 {own}', '{head}: {first} on the first token, {previous} on the previous token, {own} on itself'),
+    'nb13_mean_weights': ('입력 {n}개의 평균 P', 'mean P over {n} inputs'),
+    'nb13_removed': ('{head} 없이: 첫 토큰을 맞힌 비율 {first}, 바로 앞 토큰을 맞힌 비율 {previous}, 손실 {loss}', 'without {head}: first token right {first}, previous token right {previous}, loss {loss}'),
+    'nb13_weakest': ('{head}의 바로 앞 토큰 가중치가 가장 작은 입력: {tokens}, 토큰 6의 행에서 {weight}. 모델의 답 {answer}, 맞음: {right}', '{head} gives the previous token its smallest weight on input {tokens}: {weight} in the row of token 6. The model answers {answer}, right: {right}'),
+}

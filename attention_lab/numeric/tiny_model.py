@@ -1,0 +1,170 @@
+"""A tiny attention model of the article's own size (d = 8, h = 2, dh = 4), its task, and its forward pass.
+
+The task: a sequence of T = 6 tokens, each one of A, B, C, D. At every position from token 2 on, the model
+must name two tokens: the first token of the sequence and the token just before this one. Its answer is one
+token of a vocabulary of 16 pairs, "CA" meaning "first C, previous A". One head can find the first token
+and the other the previous one; a single head cannot look at both cleanly (notebook 13 shows the gap).
+
+The model, as the article's Figure 1 draws it and one step past where it ends:
+
+    X = E_tok[tokens] + E_pos           (T, d)       embedding of each token and of its position
+    Q, K, V = X W_Q, X W_K, X W_V       (T, d)       the three projections
+    S … O, H                            core.py's stages, per head: split, S = QKᵀ, ÷√dh, + M, softmax, PV, Concat
+    A = H W_O                           (T, d)       the output projection (where the article ends)
+    R = X + A                           (T, d)       the residual stream
+    logits = R W_U                      (T, 16)      one score per answer
+
+`forward` runs it on a batch of sequences (B, T) and keeps every array; `trace` gives one sequence's Core
+Attention as the AttentionTrace every figure and view reads. The weights are a dict of arrays, `WEIGHTS` its
+names; training is in numeric/training.py, the backward pass in numeric/backward.py.
+"""
+
+import itertools
+from functools import cache
+
+import numpy as np
+
+from . import checks, core, masks
+from .trace import attention_trace
+
+TOKENS = ("A", "B", "C", "D")  # the input vocabulary
+ANSWERS = tuple(first + previous for first, previous in itertools.product(TOKENS, TOKENS))  # "AA", "AB", …, "DD"
+T, d = 6, 8  # tokens per sequence; model width, as in the article
+SCORED = slice(1, None)  # the positions with an answer: token 2 on (token 1 has no token before it)
+WEIGHTS = ("E_tok", "E_pos", "W_Q", "W_K", "W_V", "W_O", "W_U")
+
+
+def shapes(h=2):  # -> {name: shape} of every weight (h does not change them: dh = d / h)
+    """The shape of each weight: E_tok (4, d), E_pos (T, d), W_Q, W_K, W_V, W_O (d, d), W_U (d, 16)."""
+    checks.whole_number("h", h, 1)
+    return {"E_tok": (len(TOKENS), d), "E_pos": (T, d), "W_Q": (d, d), "W_K": (d, d), "W_V": (d, d),
+            "W_O": (d, d), "W_U": (d, len(ANSWERS))}
+
+
+def answer_of(tokens):  # [..., T] int -> [..., T] int: the index in ANSWERS of (first, previous) at each position
+    """The right answer at every position: first token × 4 + previous token (position 1's is unused)."""
+    tokens = np.asarray(tokens)
+    previous = np.concatenate([tokens[..., :1], tokens[..., :-1]], axis=-1)
+    return tokens[..., :1] * len(TOKENS) + previous
+
+
+@cache
+def all_sequences():  # -> [4^T, T] int, read-only: every input the task has (4096)
+    """Every sequence of T tokens, in order AAAAAA, AAAAAB, …: the model trains and is judged on all of them."""
+    sequences = np.array(list(itertools.product(range(len(TOKENS)), repeat=T)))
+    sequences.setflags(write=False)
+    return sequences
+
+
+def encode(text):  # "ABCDAB" -> [T] int
+    """A sequence written as letters, as the notebook and the page take it; a ValueError names a bad letter."""
+    if not isinstance(text, str):
+        raise ValueError(f"tokens: write the sequence as text of {T} letters from {''.join(TOKENS)}, "
+                         f"e.g. 'ABCDAB'; got {type(text).__name__}.")
+    text = text.strip().upper()
+    bad = sorted(set(text) - set(TOKENS))
+    if bad or len(text) != T:
+        problem = f"letters {bad} are not tokens" if bad else f"it has {len(text)} letters"
+        raise ValueError(f"tokens: {problem}; write {T} letters from {''.join(TOKENS)}, e.g. 'ABCDAB'.")
+    return np.array([TOKENS.index(c) for c in text])
+
+
+def decode(tokens):  # [T] int -> "ABCDAB"
+    return "".join(TOKENS[int(i)] for i in tokens)
+
+
+def _split(X, h):  # [B, T, h·dh] -> [B, h, T, dh]: core.split_heads on every sequence at once
+    B, T_, d_ = X.shape
+    return core.split_heads(X.reshape(B * T_, d_), h).reshape(h, B, T_, d_ // h).transpose(1, 0, 2, 3)
+
+
+def _concat(O):  # [B, h, T, dh] -> [B, T, h·dh]: core.concat_heads on every sequence at once
+    B, h, T_, dh = O.shape
+    return core.concat_heads(O.transpose(1, 0, 2, 3).reshape(h, B * T_, dh)).reshape(B, T_, h * dh)
+
+
+def _tokens(tokens):  # -> [B, T] int, or a ValueError
+    tokens = np.asarray(tokens)
+    if tokens.ndim == 1:
+        tokens = tokens[None]
+    if (tokens.ndim != 2 or tokens.shape[1] != T or not np.issubdtype(tokens.dtype, np.integer)
+            or tokens.size == 0 or tokens.min() < 0 or tokens.max() >= len(TOKENS)):
+        raise ValueError(f"tokens: need whole numbers 0…{len(TOKENS) - 1} in shape (B, {T}) or ({T},), "
+                         f"got {tokens.dtype} {tokens.shape}; encode('ABCDAB') gives one sequence.")
+    return tokens
+
+
+def check_weights(weights):  # -> (weights as float arrays, h)
+    """The weights of the model and their h, or a ValueError naming the weight that is missing or misshapen."""
+    if not isinstance(weights, dict) or "h" not in weights:
+        raise ValueError("weights: need a dict with 'h' and the arrays " + ", ".join(WEIGHTS) +
+                         " (e.g. training.load_weights()).")
+    h = checks.whole_number("h", int(np.asarray(weights["h"])), 1, d)
+    if d % h:
+        raise ValueError(f"h: d={d} columns cannot be shared equally by h={h} heads; use one of {checks.divisors(d)}.")
+    out = {"h": h}
+    for name, shape in shapes(h).items():
+        if name not in weights:
+            raise ValueError(f"weights: {name} is missing; need {', '.join(WEIGHTS)}.")
+        array = checks.real_array(name, weights[name])
+        if array.shape != shape:
+            raise ValueError(f"{name}: needs shape {shape}, got {array.shape}.")
+        out[name] = array
+    return out, h
+
+
+def forward(weights, tokens, remove_head=None):  # weights, [B, T] -> {name: array}: every array on the batch
+    """Run the model on a batch of sequences and keep every array: X, Q, K, V, Qh, Kh, Vh, S, S_scaled, M,
+    S_masked, P, O, H (B, …), A, R, logits. One sequence (T,) is a batch of one.
+
+    remove_head=i sets head i's output O to 0 (0-based): the model as it would be without that head.
+    """
+    weights, h = check_weights(weights)
+    tokens = _tokens(tokens)
+    if remove_head is not None:
+        remove_head = checks.whole_number("remove_head", remove_head, 0, h - 1, " Heads are 0-based.")
+    dh = d // h
+    a = {"tokens": tokens, "h": h}
+    a["X"] = weights["E_tok"][tokens] + weights["E_pos"]  # (B, T, d)
+    for name in "QKV":
+        a[name] = a["X"] @ weights[f"W_{name}"]  # (B, T, d)
+        a[name + "h"] = _split(a[name], h)  # (B, h, T, dh)
+    a["S"] = core.scores(a["Qh"], a["Kh"])  # (B, h, T, T)
+    a["S_scaled"] = core.scale(a["S"], dh)
+    a["M"] = masks.causal_mask(T)  # (T, T): 0 on and below the diagonal, −∞ above
+    a["S_masked"] = core.apply_mask(a["S_scaled"], a["M"])
+    a["P"] = core.softmax(a["S_masked"])
+    a["O"] = core.weighted_sum(a["P"], a["Vh"])  # (B, h, T, dh)
+    if remove_head is not None:
+        a["O"][:, remove_head] = 0.0
+    a["H"] = _concat(a["O"])  # (B, T, d)
+    a["A"] = a["H"] @ weights["W_O"]
+    a["R"] = a["X"] + a["A"]
+    a["logits"] = a["R"] @ weights["W_U"]  # (B, T, 16)
+    return a
+
+
+def log_probabilities(logits):  # [..., n] -> [..., n]
+    """log softmax of each row of logits, computed stably (the row's maximum first)."""
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+
+
+def loss(logits, tokens):  # [B, T, 16], [B, T] -> float
+    """The mean cross-entropy of the right answers, over every sequence and every position from token 2 on."""
+    answers = answer_of(tokens)[:, SCORED]
+    logp = log_probabilities(logits[:, SCORED])
+    return float(-np.take_along_axis(logp, answers[..., None], axis=-1).mean())
+
+
+def accuracy(logits, tokens):  # [B, T, 16], [B, T] -> float
+    """The share of positions (token 2 on) where the highest logit is the right answer."""
+    return float((logits[:, SCORED].argmax(axis=-1) == answer_of(tokens)[:, SCORED]).mean())
+
+
+def trace(weights, tokens, hooks=None):  # weights, "ABCDAB" or [T] -> AttentionTrace
+    """One sequence's Core Attention, every stage, from the model's own Q, K, V: what the figures draw."""
+    if isinstance(tokens, str):
+        tokens = encode(tokens)
+    a = forward(weights, tokens)
+    return attention_trace(a["Q"][0], a["K"][0], a["V"][0], h=a["h"], mask="causal", hooks=hooks)

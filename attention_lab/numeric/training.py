@@ -1,0 +1,79 @@
+"""Training the tiny model: Adam written out, deterministic from a seed; the shipped weights and how they are read.
+
+    weights, losses = train(seed=SEED)        # about 5 s; the same seed gives the same weights, bit for bit
+    weights = load_weights()                  # the weights that ship with the package (learned.npz)
+
+`python -m attention_lab.train` runs `train` with a progress bar and writes the .npz; with the documented seed
+and step count it writes the shipped file again (tests/test_tiny_model.py holds it to that).
+"""
+
+from contextlib import nullcontext
+from importlib import resources
+
+import numpy as np
+
+from . import checks, progress
+from . import tiny_model as tm
+from .backward import gradients
+
+SEED, STEPS, BATCH = 13, 300, 256  # the shipped weights' seed, Adam steps and sequences per step
+RATE, BETAS, EPS = 0.02, (0.9, 0.999), 1e-8  # Adam's step size and its usual constants
+INIT_SCALE = 0.5  # the initial weights: normal, this standard deviation over √d
+SHIPPED = "learned.npz"  # in this folder
+
+
+def initial_weights(rng, h=2):  # -> {name: array} of small random numbers, and "h"
+    """The weights before training: normal numbers of standard deviation INIT_SCALE / √d, from `rng`."""
+    weights = {name: rng.normal(0.0, INIT_SCALE / np.sqrt(tm.d), shape) for name, shape in tm.shapes(h).items()}
+    weights["h"] = h
+    return weights
+
+
+def adam_step(weights, grads, state, step):  # one Adam update of every weight, in place; step counts from 1
+    """Adam: move each weight against a running mean of its gradient, divided by a running size of it."""
+    (b1, b2), m, v = BETAS, state.setdefault("m", {}), state.setdefault("v", {})
+    for name, g in grads.items():
+        m[name] = b1 * m.get(name, 0.0) + (1 - b1) * g
+        v[name] = b2 * v.get(name, 0.0) + (1 - b2) * g * g
+        m_hat, v_hat = m[name] / (1 - b1**step), v[name] / (1 - b2**step)
+        weights[name] -= RATE * m_hat / (np.sqrt(v_hat) + EPS)
+
+
+def train(seed=SEED, steps=STEPS, h=2, progress_bar=False):  # -> (weights, losses [steps])
+    """Train the model from `seed`: each step a batch of BATCH random sequences, its gradient, one Adam step.
+
+    Returns the weights (a dict with "h") and the loss of every step's batch. Deterministic: the seed decides
+    the initial weights and every batch.
+    """
+    seed = checks.seed(seed)
+    steps = checks.whole_number("steps", steps, 1, 100_000)
+    h = checks.whole_number("h", h, 1, tm.d)
+    if tm.d % h:
+        raise ValueError(f"h: d={tm.d} columns cannot be shared equally by h={h} heads; "
+                         f"use one of {checks.divisors(tm.d)}.")
+    rng = np.random.default_rng(seed)
+    weights, state = initial_weights(rng, h), {}
+    losses = np.empty(steps)
+    with progress.bar(progress_bar, 0, total=steps, desc="train", unit="step") as bar:
+        for step in range(1, steps + 1):
+            batch = rng.integers(0, len(tm.TOKENS), (BATCH, tm.T))
+            losses[step - 1], grads = gradients(weights, batch)
+            adam_step(weights, grads, state, step)
+            bar.update(1)
+    return weights, losses
+
+
+def save_weights(path, weights, losses):
+    """Write the weights, h and the losses of training to an .npz file."""
+    arrays = {name: weights[name] for name in tm.WEIGHTS}
+    np.savez(path, h=np.int64(weights["h"]), losses=losses, **arrays)
+
+
+def load_weights(path=None):  # -> {name: array, "h": int, "losses": [steps]}
+    """The weights in an .npz file written by save_weights; by default the ones that ship with the package."""
+    with resources.as_file(resources.files(__package__) / SHIPPED) if path is None else nullcontext(path) as file:
+        with np.load(file) as data:
+            weights = {name: data[name] for name in data.files}
+    weights["h"] = int(weights["h"])
+    tm.check_weights(weights)
+    return weights

@@ -1,0 +1,282 @@
+"""Notebook 13's tiny model: its forward pass against plain loops, its backward pass against central finite
+differences (and PyTorch's autograd where torch is installed), the shipped weights against the command that
+makes them, and what the two heads learned."""
+
+import math
+
+import numpy as np
+import pytest
+
+from attention_lab import train as train_command
+from attention_lab.numeric import backward as bw
+from attention_lab.numeric import masks, training
+from attention_lab.numeric import tiny_model as tm
+from tests.reference import reference_attention
+
+
+def random_weights(seed, h=2, scale=0.7):
+    rng = np.random.default_rng(seed)
+    weights = {name: rng.normal(0, scale, shape) for name, shape in tm.shapes(h).items()}
+    weights["h"] = h
+    return weights
+
+
+def sequences(seed, B=5):
+    return np.random.default_rng(seed).integers(0, len(tm.TOKENS), (B, tm.T))
+
+
+def mean_loss(weights, tokens):
+    return tm.loss(tm.forward(weights, tokens)["logits"], tokens)
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return training.load_weights()
+
+
+# ---------------------------------------------------------------- the forward pass
+
+
+@pytest.mark.parametrize("h", [1, 2, 4])
+def test_forward_against_plain_loops(h):
+    weights, tokens = random_weights(h, h), sequences(h, 3)
+    a = tm.forward(weights, tokens)
+    allowed = [[j <= i for j in range(tm.T)] for i in range(tm.T)]
+    for b, seq in enumerate(tokens):
+        X = [[weights["E_tok"][t][c] + weights["E_pos"][i][c] for c in range(tm.d)] for i, t in enumerate(seq)]
+        Q, K, V = ([[sum(x[k] * weights[w][k][c] for k in range(tm.d)) for c in range(tm.d)] for x in X]
+                   for w in ("W_Q", "W_K", "W_V"))
+        P, H = reference_attention(Q, K, V, h, allowed)
+        R = [[X[i][c] + sum(H[i][k] * weights["W_O"][k][c] for k in range(tm.d)) for c in range(tm.d)]
+             for i in range(tm.T)]
+        logits = [[sum(r[k] * weights["W_U"][k][n] for k in range(tm.d)) for n in range(len(tm.ANSWERS))] for r in R]
+        np.testing.assert_allclose(a["P"][b], P, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(a["logits"][b], logits, rtol=0, atol=1e-10)
+
+
+def test_trace_is_the_models_own_attention(shipped):
+    tokens = "CABDDA"
+    a, tr = tm.forward(shipped, tm.encode(tokens)), tm.trace(shipped, tokens)
+    for name in ("Q", "K", "V", "S", "S_scaled", "S_masked", "P", "O", "H"):
+        np.testing.assert_allclose(getattr(tr, name), a[name][0], rtol=0, atol=1e-12)
+    assert tr.h == 2 and tr.dh == 4 and tr.T == tm.T
+
+
+def test_loss_and_answers_by_hand():
+    tokens = tm.encode("BADCCA")
+    # position 4 (index 3): first token B, previous token D -> the answer "BD"
+    assert tm.ANSWERS[tm.answer_of(tokens)[3]] == "BD"
+    assert [tm.ANSWERS[i] for i in tm.answer_of(tokens)[1:]] == ["BB", "BA", "BD", "BC", "BC"]
+    logits = np.zeros((1, tm.T, len(tm.ANSWERS)))  # every answer equally likely: the loss is log 16
+    assert tm.loss(logits, tokens[None]) == pytest.approx(math.log(16), abs=1e-12)
+
+
+# ---------------------------------------------------------------- the backward pass
+
+
+def central_difference(f, x, index, eps=1e-6):
+    saved = x[index]
+    x[index] = saved + eps
+    up = f()
+    x[index] = saved - eps
+    down = f()
+    x[index] = saved
+    return (up - down) / (2 * eps)
+
+
+@pytest.mark.parametrize("h", [1, 2])
+def test_gradients_against_finite_differences(h):
+    weights, tokens = random_weights(10 + h, h), sequences(20 + h)
+    _, grads = bw.gradients(weights, tokens)
+    rng = np.random.default_rng(h)
+    for name in tm.WEIGHTS:
+        for _ in range(6):
+            index = tuple(int(rng.integers(0, n)) for n in weights[name].shape)
+            numeric = central_difference(lambda: mean_loss(weights, tokens), weights[name], index)
+            assert grads[name][index] == pytest.approx(numeric, abs=2e-8), (name, index)
+
+
+def test_softmax_backward_against_finite_differences():
+    from attention_lab.numeric.core import softmax
+
+    rng = np.random.default_rng(3)
+    S, dP = rng.normal(size=(4, 4)), rng.normal(size=(4, 4))
+    S = S + masks.causal_mask(4)
+    P = softmax(S)
+    dS = bw.softmax_backward(dP, P)
+    for i in range(4):
+        for j in range(i + 1):  # the cells the mask keeps
+            numeric = central_difference(lambda: float((softmax(S) * dP).sum()), S, (i, j))
+            assert dS[i, j] == pytest.approx(numeric, abs=1e-8)
+    masked = np.isneginf(masks.causal_mask(4))
+    assert (bw.mask_backward(dS, masks.causal_mask(4))[masked] == 0).all()  # the −∞ cells get no gradient
+    assert np.signbit(bw.mask_backward(-np.ones((4, 4)) * 0.0, masks.causal_mask(4))[masked]).sum() == 0
+
+
+def test_a_masked_score_gets_no_gradient():
+    weights, tokens = random_weights(5), sequences(6)
+    a = tm.forward(weights, tokens)
+    dO = np.random.default_rng(0).normal(size=a["O"].shape)
+    dP, _ = bw.weighted_sum_backward(dO, a["P"], a["Vh"])
+    dS_scaled = bw.mask_backward(bw.softmax_backward(dP, a["P"]), a["M"])
+    assert (dS_scaled[..., np.triu_indices(tm.T, 1)[0], np.triu_indices(tm.T, 1)[1]] == 0).all()
+
+
+def test_gradients_against_torch_autograd():
+    torch = pytest.importorskip("torch")
+    weights, tokens = random_weights(7), sequences(8, 4)
+    loss, grads = bw.gradients(weights, tokens)
+    w = {name: torch.tensor(weights[name], dtype=torch.float64, requires_grad=True) for name in tm.WEIGHTS}
+    t = torch.tensor(tokens)
+    X = w["E_tok"][t] + w["E_pos"]
+    B, T, d, h = *tokens.shape, tm.d, 2
+
+    def heads(Y):
+        return Y.reshape(B, T, h, d // h).transpose(1, 2)
+
+    Q, K, V = (heads(X @ w[name]) for name in ("W_Q", "W_K", "W_V"))
+    causal = torch.ones(T, T, dtype=torch.bool).tril()
+    S = (Q @ K.transpose(-1, -2) / math.sqrt(d // h)).masked_fill(~causal, float("-inf"))
+    H = (torch.softmax(S, dim=-1) @ V).transpose(1, 2).reshape(B, T, d)
+    logits = (X + H @ w["W_O"]) @ w["W_U"]
+    answers = torch.tensor(tm.answer_of(tokens))
+    torch_loss = torch.nn.functional.cross_entropy(logits[:, 1:].reshape(-1, 16), answers[:, 1:].reshape(-1))
+    torch_loss.backward()
+    assert loss == pytest.approx(torch_loss.item(), abs=1e-12)
+    for name in tm.WEIGHTS:
+        np.testing.assert_allclose(grads[name], w[name].grad.numpy(), rtol=0, atol=1e-10, err_msg=name)
+
+
+# ---------------------------------------------------------------- training and the shipped weights
+
+
+def test_the_command_with_the_documented_seed_remakes_the_shipped_weights(tmp_path, shipped, capsys):
+    out = tmp_path / "again.npz"
+    assert train_command.main(["--out", str(out), "--seed", str(training.SEED), "--steps", str(training.STEPS)]) == 0
+    again = training.load_weights(str(out))
+    assert set(again) == set(shipped)
+    for name in (*tm.WEIGHTS, "losses"):
+        np.testing.assert_array_equal(again[name], shipped[name], err_msg=name)
+    assert again["h"] == shipped["h"] == 2
+    assert "last loss" in capsys.readouterr().out
+
+
+def test_another_seed_gives_other_weights():
+    one, _ = training.train(seed=1, steps=3)
+    two, _ = training.train(seed=2, steps=3)
+    assert not np.allclose(one["W_Q"], two["W_Q"])
+    again, _ = training.train(seed=1, steps=3)
+    np.testing.assert_array_equal(one["W_Q"], again["W_Q"])
+
+
+def test_adam_moves_against_the_gradient():
+    weights = {"w": np.array([1.0, -2.0])}
+    training.adam_step(weights, {"w": np.array([0.5, -3.0])}, {}, 1)
+    # the first step of Adam is RATE times the sign of the gradient (m̂ / √v̂ = g / |g|)
+    np.testing.assert_allclose(weights["w"], [1.0 - training.RATE, -2.0 + training.RATE], rtol=0, atol=1e-9)
+
+
+def test_the_shipped_model_solves_the_task(shipped):
+    seqs = tm.all_sequences()
+    a = tm.forward(shipped, seqs)
+    assert tm.accuracy(a["logits"], seqs) == 1.0
+    assert tm.loss(a["logits"], seqs) < 1e-3
+
+
+def test_the_two_heads_learned_two_jobs(shipped):
+    """Head 1 looks at the previous token, Head 2 at the first token: most of each row's weight, every input."""
+    P = tm.forward(shipped, tm.all_sequences())["P"]  # (4096, 2, T, T)
+    rows = np.arange(2, tm.T)  # from token 3 on the previous token and the first token differ
+    on_previous = P[:, 0, rows, rows - 1]
+    on_first = P[:, 1, rows, 0]
+    assert on_previous.mean() > 0.9 and on_first.mean() > 0.95
+    assert P[:, 1, rows, rows - 1].mean() < 0.05  # Head 2 does not do Head 1's job …
+    assert P[:, 0, rows, 0].mean() < 0.1  # … nor Head 1 Head 2's
+
+
+def test_removing_a_head_breaks_its_half_of_the_answer(shipped):
+    """Without Head 1 the model no longer knows the previous token; without Head 2, the first token."""
+    seqs = tm.all_sequences()
+    answers = tm.answer_of(seqs)[:, 2:]  # from token 3 on, where the two jobs differ
+    for head, still_right, now_wrong in ((0, "first", "previous"), (1, "previous", "first")):
+        guess = tm.forward(shipped, seqs, remove_head=head)["logits"][:, 2:].argmax(axis=-1)
+        part = {"first": lambda i: i // 4, "previous": lambda i: i % 4}
+        assert (part[still_right](guess) == part[still_right](answers)).mean() > 0.75, head
+        assert (part[now_wrong](guess) == part[now_wrong](answers)).mean() < 0.3, head  # chance is 0.25
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("text, words", [("ABCDA", "it has 5 letters"), ("ABCDEX", "are not tokens"), (7, "got int")])
+def test_a_bad_sequence_is_refused_with_the_fix(text, words):
+    with pytest.raises(ValueError, match=words) as error:
+        tm.encode(text)
+    assert "e.g. 'ABCDAB'" in str(error.value)
+
+
+def test_bad_weights_and_tokens_are_refused(shipped):
+    broken = dict(shipped)
+    del broken["W_Q"]
+    with pytest.raises(ValueError, match="W_Q is missing"):
+        tm.forward(broken, tm.encode("ABCDAB"))
+    with pytest.raises(ValueError, match=r"W_U: needs shape \(8, 16\)"):
+        tm.forward({**shipped, "W_U": np.zeros((8, 4))}, tm.encode("ABCDAB"))
+    with pytest.raises(ValueError, match="h: d=8 columns cannot be shared"):
+        tm.forward({**shipped, "h": 3}, tm.encode("ABCDAB"))
+    with pytest.raises(ValueError, match="tokens: need whole numbers"):
+        tm.forward(shipped, [0, 1, 2, 3, 4, 0])
+    with pytest.raises(ValueError, match="W_O: must be an array of real numbers"):
+        tm.check_weights({**shipped, "W_O": "text"})
+    with pytest.raises(ValueError, match="remove_head: must be from 0 to 1"):
+        tm.forward(shipped, tm.encode("ABCDAB"), remove_head=2)
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--steps", "0"], "--steps: must be from 1"),
+    (["--h", "3"], "--h: d=8 columns cannot be shared"),
+    (["--seed", "-1"], "--seed: must be from 0"),
+    (["--out", "weights.txt"], "--out: the weights are an .npz file"),
+    (["--steps", "many"], "--steps: invalid int value"),
+])
+def test_the_command_refuses_bad_options_in_one_line(argv, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert train_command.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+# ---------------------------------------------------------------- notebook 13's figures
+
+
+def test_the_training_figure_draws_each_curve_on_a_log_scale(shipped):
+    import attention_lab as al
+
+    fig = al.plotting.figure_training({"h = 2": shipped["losses"], "h = 1": shipped["losses"][:10]}, lang="ko")
+    (ax,) = fig.axes
+    assert ax.get_yscale() == "log" and [line.get_label() for line in ax.get_lines()] == ["h = 2", "h = 1"]
+    np.testing.assert_array_equal(ax.get_lines()[1].get_xdata(), np.arange(1, 11))  # steps count from 1
+    assert ax.get_xlabel() == "학습 단계"
+
+
+@pytest.mark.parametrize("curves, words", [({}, "need a dict"), ({"a": [1.0, 0.0]}, "positive losses"),
+                                           ({"a": [[1.0]]}, "positive losses"), ([1.0], "need a dict")])
+def test_the_training_figure_refuses_what_is_not_losses(curves, words):
+    import attention_lab as al
+
+    with pytest.raises(ValueError, match=words):
+        al.plotting.figure_training(curves)
+
+
+def test_the_mean_weights_figure_has_a_panel_per_head_on_the_fixed_weights_scale(shipped):
+    import attention_lab as al
+
+    P = tm.forward(shipped, tm.all_sequences()[:50])["P"].mean(axis=0)
+    fig = al.plotting.figure_mean_weights(P, title="mean P", lang="en")
+    assert [ax.get_title() for ax in fig.axes] == ["Head 1", "Head 2"]
+    assert all(ax.images[0].get_clim() == (0, 1) for ax in fig.axes)  # heads compare on one scale
+    with pytest.raises(ValueError, match=r"need shape \(h, T, T\)"):
+        al.plotting.figure_mean_weights(P[0], title="mean P")
+    with pytest.raises(ValueError, match="panels: need at least one"):
+        al.plotting.figure_matrices([])

@@ -1,0 +1,355 @@
+# ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
+from cells import SETUP, code, exercise, figure, md, next_link
+
+NAME = "13_learned_attention"
+
+CELLS = [
+    md(
+        """
+# 13 — 학습된 Attention: 글과 같은 크기의 작은 모델
+
+글은 예시의 숫자에 대해 "이후의 수치는 실제 모델에서 가져온 값이 아닌 설명용 예시입니다"라고 말합니다. 지금까지의 노트북에 나온 숫자도 모두 그런 예시였습니다. 글의 숫자이거나 seed로 만든 무작위 숫자였습니다. 그렇다면 실제로 학습된 모델의 attention은 어떤 모습일까요? 그리고 Q, K, V는 어디에서 올까요?
+
+이 노트북에서는 글과 같은 크기(d = 8, h = 2, dh = 4)의 아주 작은 모델을 바로 여기에서 몇 초 만에 학습시킵니다. 모든 숫자가 화면에 들어오는 크기입니다. 모델은 토큰과 위치의 임베딩, 01–06에서 본 단계 그대로의 Core Attention 한 층, 그 뒤의 W_O와 residual stream, 그리고 답을 고르는 출력층으로 되어 있습니다.
+
+이 노트북에서 살펴볼 내용:
+
+- 과제: 토큰 여섯 개의 입력에서, 위치마다 첫 토큰과 바로 앞 토큰을 맞히기
+- 학습: 손실이 줄어드는 모습, 그리고 같은 seed면 패키지에 들어 있는 가중치와 값 하나하나까지 같다는 것
+- 입력 하나가 모든 단계를 지나는 모습: X, Q = X W_Q, …, S, ÷√dh, M, P, O, H, W_O (01–06과 같은 그림, 두 head를 나란히)
+- 두 head가 배운 서로 다른 일: Head 1은 바로 앞 토큰을, Head 2는 첫 토큰을 봅니다 (가능한 입력 4096개의 평균 P)
+- head 하나를 빼면 무엇이 망가지는지, 그리고 head가 하나뿐인 모델(h = 1)은 어떻게 배우는지
+""",
+        """
+# 13 — Attention that was learned: a tiny model at the article's size
+
+The article says of its example: "the numbers from here on are an illustration, not values taken from a real model". Every number in the notebooks so far has been such an illustration too, the article's or random numbers from a seed. So what does the attention of a trained model look like, and where do Q, K and V come from?
+
+This notebook trains, right here and in a few seconds, a very small model of the article's size (d = 8, h = 2, dh = 4), small enough that every number fits on the screen. It is a token and a position embedding, one layer of Core Attention with exactly the stages of notebooks 01–06, then W_O and the residual stream, and an output layer that picks the answer.
+
+What you will see:
+
+- the task: in a sequence of six tokens, name at every position the first token and the previous token
+- training: the loss falling, and the same seed giving, value for value, the weights the package ships
+- one input through every stage: X, Q = X W_Q, …, S, ÷√dh, M, P, O, H, W_O (the figures of 01–06, both heads side by side)
+- the two different jobs the heads learned: Head 1 looks at the previous token, Head 2 at the first token (mean P over all 4096 possible inputs)
+- what breaks when one head is removed, and how a model with a single head (h = 1) learns the task
+""",
+    ),
+    code(SETUP + """
+from attention_lab.numeric import tiny_model as tm
+from attention_lab.numeric import training
+
+W = al.words.table(LANG)  # the printed words and the figures' words, in the reader's language
+fmt = al.style.format_value"""),
+    md(
+        """
+## 과제
+
+토큰은 A, B, C, D 네 가지이고, 입력은 토큰 여섯 개입니다. 모델은 토큰 2부터 각 위치에서 두 가지를 말해야 합니다. 입력의 첫 토큰이 무엇인지, 그리고 바로 앞 토큰이 무엇인지입니다. 답은 두 글자로 씁니다. "CA"는 "첫 토큰은 C, 바로 앞 토큰은 A"라는 뜻이고, 답은 모두 16가지입니다. 입력 CABDDA에서는 다음과 같습니다.
+""",
+        """
+## The task
+
+There are four tokens, A, B, C and D, and an input is six tokens. From token 2 on, at every position, the model must say two things: what the input's first token is, and what the previous token is. An answer is written as two letters: "CA" means "the first token is C, the previous token is A", and there are 16 answers. For the input CABDDA:
+""",
+    ),
+    code(
+        """
+tokens = "CABDDA"
+answers = tm.answer_of(tm.encode(tokens))
+for t in range(2, tm.T + 1):
+    print(W["nb13_task_row"].format(t=t, token=tokens[t - 1], first=tokens[0], previous=tokens[t - 2],
+                                    answer=tm.ANSWERS[answers[t - 1]]))
+""",
+        check=True,
+    ),
+    md(
+        """
+두 가지를 찾는 방법은 서로 다릅니다. 첫 토큰은 언제나 위치 1에 있고, 바로 앞 토큰은 Query 토큰마다 한 칸 앞에 있습니다. head가 둘이면 head마다 하나씩 맡을 수 있습니다. 모델의 가중치는 다음과 같습니다. E_tok는 토큰마다, E_pos는 위치마다 8개 성분의 벡터이고, W_Q·W_K·W_V·W_O는 8 × 8, W_U는 R의 8개 성분에서 답 16개의 점수(logit)를 만듭니다.
+""",
+        """
+The two are found in different ways: the first token is always at position 1, the previous token one position before each Query token. With two heads, each head can take one of them. These are the model's weights: E_tok holds a vector of 8 components per token, E_pos one per position, W_Q, W_K, W_V and W_O are 8 × 8, and W_U turns the 8 components of R into a score (logit) for each of the 16 answers.
+""",
+    ),
+    code(
+        """
+for name, shape in tm.shapes().items():
+    print(name, shape)
+print(W["nb13_numbers"].format(n=sum(int(np.prod(shape)) for shape in tm.shapes().values())))
+""",
+        check=True,
+    ),
+    md(
+        """
+## 학습
+
+학습은 가중치를 작은 무작위 숫자에서 시작합니다. 단계마다 무작위 입력 256개에서 손실(맞는 답의 확률에 대한 cross-entropy)과 그 기울기를 계산하고, Adam으로 가중치를 조금씩 움직입니다. 기울기는 `attention_lab/numeric/backward.py`에 단계별로 쓰여 있습니다. O = PV에서 dP와 dV, Softmax를 거쳐 dS = P ∘ (dP − rowsum(dP ∘ P)), 마스크의 −∞ 칸은 기울기 0, ÷√dh를 거쳐 dQ와 dK 순서입니다. 테스트가 이 기울기를 유한 차분, 그리고 PyTorch의 autograd와 비교합니다. seed가 초기 가중치와 모든 입력을 정하므로, 같은 seed는 언제나 같은 가중치를 만듭니다.
+""",
+        """
+## Training
+
+Training starts from small random weights. Each step computes, on 256 random inputs, the loss (the cross-entropy of the right answers' probabilities) and its gradient, and moves the weights a little with Adam. The gradient is written out stage by stage in `attention_lab/numeric/backward.py`: from O = PV to dP and dV, through the softmax to dS = P ∘ (dP − rowsum(dP ∘ P)), no gradient for the mask's −∞ cells, then through ÷√dh to dQ and dK. Tests compare it with finite differences and with PyTorch's autograd. The seed decides the initial weights and every input, so the same seed always gives the same weights.
+""",
+    ),
+    code(
+        """
+weights, losses = training.train(seed=training.SEED)
+print(W["nb13_trained"].format(steps=len(losses), first=f"{losses[0]:.2f}", last=f"{losses[-1]:.1e}"))
+shipped = training.load_weights()
+print(W["nb13_same_as_shipped"].format(same=all(np.array_equal(weights[name], shipped[name]) for name in tm.WEIGHTS)))
+"""
+    ),
+    md(
+        """
+비교를 위해 head가 하나뿐인 모델(h = 1, dh = 8)도 같은 seed로 학습합니다. 아래 그림은 두 모델의 손실을 단계마다 보여 줍니다.
+""",
+        """
+For comparison, a model with a single head (h = 1, dh = 8) is trained from the same seed. The figure below shows both models' loss at every step.
+""",
+    ),
+    code(
+        """
+weights_1, losses_1 = training.train(seed=training.SEED, h=1)
+inputs = tm.all_sequences()
+for label, w in (("h = 2", weights), ("h = 1", weights_1)):
+    run = tm.forward(w, inputs)
+    print(label, W["nb13_all_inputs"].format(n=len(inputs), loss=f"{tm.loss(run['logits'], inputs):.1e}",
+                                             right=fmt(tm.accuracy(run["logits"], inputs), "weights")))
+"""
+    ),
+    figure(
+        'al.plotting.figure_training({"h = 2": losses, "h = 1": losses_1}, lang=LANG)',
+        "학습 단계마다의 손실(로그 눈금): head 두 개(h = 2)와 하나(h = 1)의 모델.",
+        "The loss at every training step (log scale): the model with two heads (h = 2) and with one (h = 1).",
+    ),
+    md(
+        """
+두 모델 모두 과제를 배웁니다. head 하나로도 배울 수 있는 이유는 뒤에서 봅니다. 먼저 head가 두 개인 모델에 입력 하나를 넣고 모든 단계를 따라가 보겠습니다.
+
+## 입력 하나가 지나는 모든 단계
+
+입력 CABDDA의 토큰마다 그 토큰의 임베딩 E_tok[x]와 위치의 임베딩 E_pos를 더한 것이 X입니다. 글의 그림 1에서 Q, K, V를 만드는 입력이 바로 이 X입니다.
+""",
+        """
+Both models learn the task; why one head can learn it too comes later. First, one input through every stage of the model with two heads.
+
+## One input through every stage
+
+For each token of the input CABDDA, X is that token's embedding E_tok[x] plus its position's embedding E_pos. This X is the input that Q, K and V are made from in the article's Figure 1.
+""",
+    ),
+    figure(
+        """
+x = tm.encode(tokens)
+run = tm.forward(weights, x)
+rows = [f"{t + 1} {c}" for t, c in enumerate(tokens)]
+al.plotting.figure_matrices([(run["X"][0], "values", "X = E_tok[x] + E_pos")], row_labels=rows, lang=LANG)
+""",
+        "입력 CABDDA의 X = E_tok[x] + E_pos: 행은 토큰, 열은 성분입니다.",
+        "X = E_tok[x] + E_pos for the input CABDDA: rows are tokens, columns components.",
+    ),
+    md(
+        """
+Q = X W_Q, K = X W_K, V = X W_V입니다. 여기서부터는 01–06의 계산 그대로입니다. `tm.trace`는 모델의 Q, K, V로 만든 trace이므로, 지금까지의 그림 함수가 그대로 그립니다. 그림 1처럼 Q·K·V를 head로 나누고, head마다 출력 O를 만들어 Concat으로 H에 모읍니다.
+""",
+        """
+Q = X W_Q, K = X W_K, V = X W_V. From here on the computation is that of notebooks 01–06: `tm.trace` is a trace made from the model's Q, K and V, so the figures used so far draw it as they are. As in Figure 1, Q, K and V are split into heads, each head makes its output O, and Concat gathers them into H.
+""",
+    ),
+    figure(
+        """
+tr = tm.trace(weights, tokens)
+al.plotting.figure_heads(tr, lang=LANG)
+""",
+        "그림 1의 흐름, 학습된 모델에서: Q·K·V를 두 head로 나누고, head마다의 O를 Concat으로 H에 모읍니다.",
+        "Figure 1's flow in the learned model: Q, K and V split into two heads, and each head's O gathered into H by Concat.",
+    ),
+    md(
+        """
+이제 head마다 모든 단계입니다. S = QKᵀ, √dh = 2로 나누기, 마스크 M 더하기, 행마다 Softmax로 가중치 P, 그리고 가중합 O = PV. 두 head의 P를 비교해 보세요. Head 1의 각 행은 가중치 거의 전부를 바로 앞 Key 토큰에, Head 2의 각 행은 첫 Key 토큰에 줍니다.
+""",
+        """
+Now every stage of each head: S = QKᵀ, the division by √dh = 2, adding the mask M, the row softmax giving the weights P, and the weighted sum O = PV. Compare the two heads' P: each row of Head 1 gives nearly all its weight to the previous Key token, each row of Head 2 to the first Key token.
+""",
+    ),
+    figure(
+        "al.plotting.figure_all_heads(tr, lang=LANG)",
+        "입력 CABDDA에서 두 head의 모든 단계: Head 1의 P는 대각선 바로 아래, Head 2의 P는 첫 열에 가중치가 모입니다.",
+        "Every stage of both heads for the input CABDDA: Head 1's P puts the weight just below the diagonal, Head 2's in the first column.",
+    ),
+    md(
+        """
+아래 탐색기는 이 모델의 Q, K, V로 같은 단계를 브라우저에서 계산합니다. 한 행을 고쳐 보거나 head를 바꿔 보세요.
+""",
+        """
+The explorer below computes the same stages from this model's Q, K and V, in the browser. Edit a row, or pick another head.
+""",
+    ),
+    code('al.explorer(Q=tr.Q, K=tr.K, V=tr.V, h=tr.h, lang=LANG, view="all")'),
+    code(
+        """
+for head in range(tr.h):
+    print(al.words.say("head_n", LANG, n=head + 1))
+    for i in range(tr.T):
+        print(f"  P[{i + 1},·] =", format_row(tr.P[head, i], "weights"))
+""",
+        check=True,
+    ),
+    md(
+        """
+글은 H에서 끝납니다. 이 모델에서는 그 다음도 있습니다. H에 W_O를 곱한 A = H W_O를 X에 더한 것이 residual stream R = X + A이고, W_U가 R의 각 행에서 답 16개의 점수를 만듭니다. 가장 높은 점수의 답이 모델의 답입니다.
+""",
+        """
+The article ends at H. This model goes on: A = H W_O, H times W_O, is added to X to give the residual stream R = X + A, and W_U turns each row of R into the scores of the 16 answers. The answer with the highest score is the model's answer.
+""",
+    ),
+    figure(
+        """
+al.plotting.figure_matrices([(run["A"][0], "values", "A = H W_O"), (run["R"][0], "values", "R = X + A")],
+                            row_labels=rows, lang=LANG)
+""",
+        "A = H W_O와 residual stream R = X + A: 글이 끝나는 곳의 한 걸음 뒤입니다.",
+        "A = H W_O and the residual stream R = X + A: one step past where the article ends.",
+    ),
+    code(
+        """
+p = np.exp(tm.log_probabilities(run["logits"][0]))
+for t in range(2, tm.T + 1):
+    best = p[t - 1].argmax()
+    print(W["nb13_answer_row"].format(t=t, answer=tm.ANSWERS[best], p=fmt(p[t - 1, best], "weights")))
+""",
+        check=True,
+    ),
+    md(
+        """
+## 두 head가 배운 일
+
+입력 하나만으로는 우연일 수도 있습니다. 가능한 입력 4096개 모두에서 P를 계산해 평균을 내 보겠습니다. 평균 P의 행 i, 열 j는 Query 토큰 i가 Key 토큰 j에 주는 가중치의 평균입니다.
+""",
+        """
+One input could be chance. So here is P computed on all 4096 possible inputs, and averaged: row i, column j of the mean P is the mean weight Query token i gives Key token j.
+""",
+    ),
+    figure(
+        """
+P_all = tm.forward(weights, inputs)["P"]
+al.plotting.figure_mean_weights(P_all.mean(axis=0), title=W["nb13_mean_weights"].format(n=len(inputs)), lang=LANG)
+""",
+        "가능한 입력 4096개의 평균 P: Head 1은 바로 앞 토큰, Head 2는 첫 토큰을 봅니다.",
+        "The mean P over all 4096 possible inputs: Head 1 looks at the previous token, Head 2 at the first token.",
+    ),
+    md(
+        """
+상대 위치로 요약하면 다음과 같습니다. 토큰 3부터(토큰 2에서는 첫 토큰과 바로 앞 토큰이 같습니다) Query 토큰마다 첫 토큰, 바로 앞 토큰, 자기 자신에 준 가중치의 평균입니다.
+""",
+        """
+In relative positions: from token 3 on (at token 2 the first token is the previous token), the mean weight each Query token gives the first token, the previous token and itself.
+""",
+    ),
+    code(
+        """
+later = np.arange(2, tm.T)  # tokens 3 … 6, as indices
+
+
+def on_keys(P):  # P of one head on many inputs (n, T, T) -> the mean weights on the first, previous and own token
+    return {"first": fmt(P[:, later, 0].mean(), "weights"), "previous": fmt(P[:, later, later - 1].mean(), "weights"),
+            "own": fmt(P[:, later, later].mean(), "weights")}
+
+
+for head in range(2):
+    print(W["nb13_on_key"].format(head=al.words.say("head_n", LANG, n=head + 1), **on_keys(P_all[:, head])))
+""",
+        check=True,
+    ),
+    md(
+        """
+## head 하나를 빼면
+
+head 하나의 출력 O를 0으로 바꾸고 같은 입력 4096개에서 답을 다시 계산합니다. 답의 두 글자를 따로 채점합니다. 무작위로 고르면 한 글자를 맞힐 확률은 0.25입니다.
+""",
+        """
+Set one head's output O to 0 and compute the answers on the 4096 inputs again. The two letters of an answer are scored apart; guessing at random gets a letter right with probability 0.25.
+""",
+    ),
+    code(
+        """
+right = tm.answer_of(inputs)[:, 2:]  # from token 3 on, where the two jobs differ
+for head in range(2):
+    run_without = tm.forward(weights, inputs, remove_head=head)
+    guess = run_without["logits"][:, 2:].argmax(axis=-1)
+    print(W["nb13_removed"].format(head=al.words.say("head_n", LANG, n=head + 1),
+                                   first=fmt((guess // 4 == right // 4).mean(), "weights"),
+                                   previous=fmt((guess % 4 == right % 4).mean(), "weights"),
+                                   loss=f"{tm.loss(run_without['logits'], inputs):.1f}"))
+""",
+        check=True,
+    ),
+    md(
+        """
+Head 1을 빼면 바로 앞 토큰은 무작위 수준이 되고, Head 2를 빼면 첫 토큰이 무작위 수준이 됩니다. 각 head가 답의 한 글자를 맡고 있다는 뜻입니다.
+
+## head가 하나뿐이면
+
+head가 하나인 모델도 거의 모든 답을 맞혔습니다. 그 하나의 head는 어디를 볼까요?
+""",
+        """
+Without Head 1 the previous token drops to chance; without Head 2 the first token does. Each head carries one letter of the answer.
+
+## With a single head
+
+The model with a single head got nearly every answer right too. Where does its one head look?
+""",
+    ),
+    figure(
+        """
+P_one = tm.forward(weights_1, inputs)["P"]
+al.plotting.figure_mean_weights(P_one.mean(axis=0), title=W["nb13_mean_weights"].format(n=len(inputs)), lang=LANG)
+""",
+        "head가 하나인 모델(h = 1)의 평균 P: 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 나누어 줍니다.",
+        "The mean P of the model with one head (h = 1): each row splits its weight between the first and the previous token.",
+    ),
+    code(
+        """
+print(W["nb13_on_key"].format(head=al.words.say("head_n", LANG, n=1), **on_keys(P_one[:, 0])))
+""",
+        check=True,
+    ),
+    md(
+        """
+head 하나는 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 크기가 다르게 나누어 줍니다. 그러면 O는 두 Value의 가중합인데, 두 가중치의 크기가 다르므로 출력층이 어느 토큰이 어느 쪽인지 크기로 구별할 수 있습니다. 이 작은 과제에서는 그것으로 충분합니다. 하지만 이 head의 P는 더 이상 "하나의 일"로 읽히지 않습니다. head가 둘인 모델에서는 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다. 위 그림에서 손실도 head가 둘인 모델이 더 빨리, 더 낮게 내려갑니다.
+
+## 연습 문제
+""",
+        """
+The single head splits each row's weight between the first token and the previous token, in different amounts. O is then a weighted sum of two Values, and because the two weights differ in size, the output layer can tell by size which token is which. On this small task that is enough. But this head's P no longer reads as one job. In the model with two heads each head took one job, and each P can be said in one sentence. In the figure above, the model with two heads also brings its loss down sooner and lower.
+
+## Exercises
+""",
+    ),
+    exercise("13.strongest_key",
+             "먼저 예측해 보세요: 토큰 4의 행에서 Head 1과 Head 2는 각각 어느 Key 토큰에 가장 큰 가중치를 줄까요? 그 다음, 학습된 모델의 trace `tr`에서 head마다 그 Key 토큰의 번호를 계산해 보세요. 검사는 다른 입력과 다른 가중치의 trace에서도 합니다.",
+             "Predict first: in the row of token 4, which Key token gets the largest weight from Head 1, and which from Head 2? Then compute, from the learned model's trace `tr`, that Key token's number for each head. The check also runs on traces of other inputs and other weights.", 1),
+    exercise("13.weakest_input",
+             "Head 1이 자기 일을 가장 못하는 입력을 찾아 보세요. `P`는 입력 4096개 모두에서의 Head 1의 가중치, `inputs`는 그 입력들입니다. 토큰 6의 행에서 바로 앞 토큰(토큰 5)의 가중치가 가장 작은 입력을 답하세요. 검사는 다른 가중치의 모델에서도 합니다.",
+             "Find the input on which Head 1 does its job worst. `P` is Head 1's weights on all 4096 inputs and `inputs` those inputs: answer the input on which the row of token 6 gives the previous token, token 5, the smallest weight. The check also runs on models with other weights.", 2),
+    md(
+        """
+그 입력에서 Head 1은 어떻게 했고, 모델의 답은 맞았을까요?
+""",
+        """
+On that input, how did Head 1 do, and was the model's answer right?
+""",
+    ),
+    code(
+        """
+weakest = inputs[P_all[:, 0, 5, 4].argmin()]
+answer_6 = tm.forward(weights, weakest)["logits"][0, 5].argmax()
+print(W["nb13_weakest"].format(head=al.words.say("head_n", LANG, n=1), tokens=tm.decode(weakest),
+                               weight=fmt(P_all[:, 0, 5, 4].min(), "weights"), answer=tm.ANSWERS[answer_6],
+                               right=bool(answer_6 == tm.answer_of(weakest)[5])))
+""",
+        check=True,
+    ),
+    next_link("00_overview.ipynb", "처음으로: 00 — 전체 흐름", "Back to the start: 00 — The whole flow"),
+]
