@@ -548,3 +548,49 @@ def test_on_paper_no_bar_or_side_and_the_heatmaps_keep_their_colours(built, serv
         coloured += int(((rgb.max(axis=-1) - rgb.min(axis=-1)) > 0.25).sum())  # saturated pixels: heatmap fills
     assert coloured > 500, coloured
     context.close()
+
+
+# ---- one notebook as one offline HTML file -------------------------------------------------------------------------
+
+def test_a_notebook_exported_as_one_file_opens_offline_with_live_widgets_and_alt_text(tmp_path, browser, capsys):
+    from attention_lab.site.export import main as export
+
+    source = NOTEBOOKS / "ko" / "07_explorer.ipynb"
+    out = tmp_path / "07.html"
+    assert export([str(source), "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith(f"{out}: ") and said.count("\n") == 1 and "그림 " in said
+    html = out.read_text(encoding="utf-8")
+    nb = notebook.read(source)
+    figures = sum("image/png" in o.get("data", {}) for c in nb["cells"] for o in c.get("outputs", []))
+    alts = re.findall(r'<img src="data:image/png;base64,[^"]+" width="\d+" height="\d+" alt="([^"]+)"', html)
+    assert len(alts) == figures and all(HANGUL.search(a) for a in alts)  # every figure inline, its caption as alt
+    from servers import offline
+
+    tab = browser.new_page()
+    refused, errors = offline(tab), []
+    tab.on("pageerror", lambda e: errors.append(str(e)))
+    tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    tab.goto(out.as_uri())
+    tab.wait_for_selector(".al-mount[data-mounted] .al-hm")
+    live = tab.locator(".al-mount[data-mounted]").count()
+    assert live >= 1 and tab.locator(".al-fallback:visible").count() == 0
+    assert not refused and not errors, (refused, errors)
+    tab.close()
+    quiet = browser.new_context(java_script_enabled=False)  # where no script runs, each widget's place says so
+    tab = quiet.new_page()
+    tab.goto(out.as_uri())
+    assert tab.locator(".al-fallback:visible").count() == live
+    quiet.close()
+
+
+def test_the_export_command_refuses_in_one_line(tmp_path, capsys):
+    from attention_lab.site.export import main as export
+
+    (tmp_path / "odd.ipynb").write_text('{"cells": "x", "nbformat": 4}', encoding="utf-8")
+    for argv, said in (([str(tmp_path / "none.ipynb")], "error: notebook: "), ([str(tmp_path / "odd.ipynb")],
+                       f"error: {tmp_path / 'odd.ipynb'}: not a notebook"),
+                       ([str(NOTEBOOKS / "en" / "00_overview.ipynb"), "--out", str(tmp_path)], "error: --out: ")):
+        assert export(argv) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(said) and err.count("\n") == 1, err

@@ -62,25 +62,31 @@ def _clear(out):
     (out / MARK).write_text("Built by python -m attention_lab.site; a rebuild clears this folder.\n")
 
 
-def _assets(out):
-    """The front-end bundle (one copy for every page), its styles, and the site's own stylesheet."""
+def site_css():  # -> str: the pages' own styles: the page's theme, site.css, and code colours for both themes
     from pygments.formatters import HtmlFormatter
 
-    js, css = page.bundle()
-    assets = out / "assets"
-    assets.mkdir()
-    # A classic script (not a module), so that the pages work from disk too; strict, and its names stay inside.
-    (assets / "attention_lab.js").write_text(f'(() => {{\n"use strict";\n{js}\nmountAll(document);\n}})();\n',
-                                             encoding="utf-8")
-    (assets / "attention_lab.css").write_text(css, encoding="utf-8")
-    page_css, theme_js = page.page_chrome()
+    page_css, _theme_js = page.page_chrome()
     # Code colours for each theme: Pygments' light and dark styles, each under its theme's selector.
     code = "\n".join(HtmlFormatter(style=style).get_style_defs(f"{scope} .al-code") for style, scope in
                       (("default", ":root:not([data-al-theme=dark])"), ("github-dark", ":root[data-al-theme=dark]")))
     dark_code = HtmlFormatter(style="github-dark").get_style_defs(":root:not([data-al-theme=light]) .al-code")
-    (assets / "site.css").write_text(f"{page_css}\n{(HERE / 'site.css').read_text(encoding='utf-8')}\n{code}\n"
-                                     f"@media (prefers-color-scheme:dark){{{dark_code}}}\n", encoding="utf-8")
-    (assets / "theme.js").write_text(theme_js, encoding="utf-8")
+    return (f"{page_css}\n{(HERE / 'site.css').read_text(encoding='utf-8')}\n{code}\n"
+            f"@media (prefers-color-scheme:dark){{{dark_code}}}\n")
+
+
+def front_end():  # -> str: the bundle as a classic script that mounts every widget of the page
+    # A classic script (not a module), so that the pages work from disk too; strict, and its names stay inside.
+    return f'(() => {{\n"use strict";\n{page.bundle()[0]}\nmountAll(document);\n}})();\n'
+
+
+def _assets(out):
+    """The front-end bundle (one copy for every page), its styles, and the site's own stylesheet and scripts."""
+    assets = out / "assets"
+    assets.mkdir()
+    (assets / "attention_lab.js").write_text(front_end(), encoding="utf-8")
+    (assets / "attention_lab.css").write_text(page.bundle()[1], encoding="utf-8")
+    (assets / "site.css").write_text(site_css(), encoding="utf-8")
+    (assets / "theme.js").write_text(page.page_chrome()[1], encoding="utf-8")
     (assets / "site.js").write_text((HERE / "site.js").read_text(encoding="utf-8"), encoding="utf-8")
 
 
@@ -119,10 +125,11 @@ def _search(out):
     return True
 
 
-def _body(path, lang, in_site):  # -> (title, html, Body): one stored notebook made HTML, or a ValueError naming it
+def _body(path, lang, in_site, inline=False):  # -> (title, html, Body), or a ValueError naming the notebook
+    """One stored notebook made HTML (notebook.Body: in_site and inline are its pages and inline)."""
     nb = notebook.read(path)
     try:
-        body = notebook.Body(nb, path.stem, lang, page.mount_html, page.config_from_model, in_site)
+        body = notebook.Body(nb, path.stem, lang, page.mount_html, page.config_from_model, in_site, inline)
         html = body.html()
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None

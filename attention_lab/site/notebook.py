@@ -215,8 +215,10 @@ def png_size(data):  # PNG bytes -> (width, height) from its IHDR chunk
 class Body:
     """The HTML of one notebook's cells; `images` collects the figures to write: [(file name, PNG bytes)]."""
 
-    def __init__(self, nb, name, lang, mount_html, config_from_model, pages=None):
-        """pages: the site's notebook pages as "ko/00_overview", …, to drop links to a notebook the site lacks."""
+    def __init__(self, nb, name, lang, mount_html, config_from_model, pages=None, inline=False):
+        """pages: the site's notebook pages as "ko/00_overview", …, to drop links to a notebook the site lacks;
+        inline: figures as data: URLs inside the HTML (one file), not files beside the page."""
+        self.inline = inline
         self.nb, self.name, self.lang, self.L = nb, name, lang, text.table(lang)
         self.headings = []  # (level, id, text) of each Markdown heading, for the page's own contents
         self.md = markdown(self.headings, None if pages is None else lambda url: posixpath.normpath(
@@ -284,8 +286,12 @@ class Body:
         width, height = png_size(png)
         caption_html = self.md(caption).strip() if caption else ""
         alt = re.sub(r"<[^>]+>", "", caption_html).strip() or self.L["site_output"]
-        img = (f'<a href="img/{escape(file)}"><img src="img/{escape(file)}" width="{width}" height="{height}" '
-               f'alt="{escape(alt)}" loading="lazy" decoding="async"></a>')  # the link: full size on a phone
+        if self.inline:
+            img = (f'<img src="data:image/png;base64,{base64.b64encode(png).decode()}" width="{width}" '
+                   f'height="{height}" alt="{escape(alt)}">')
+        else:
+            img = (f'<a href="img/{escape(file)}"><img src="img/{escape(file)}" width="{width}" height="{height}" '
+                   f'alt="{escape(alt)}" loading="lazy" decoding="async"></a>')  # the link: full size on a phone
         if not caption_html:
             return f'<figure class="nb-figure">{img}</figure>'
         inner = re.sub(r"^<p>(.*)</p>$", r"\1", caption_html, flags=re.S)
@@ -297,7 +303,9 @@ class Body:
         if isinstance(state, dict) and isinstance(state.get("config"), dict) and "kind" in state["config"]:
             config = self.config_from_model(state)
             self.widgets.append(config["kind"])
-            return f'<div class="nb-widget">{self.mount_html(config)}</div>'
+            fallback = escape(self.L["site_widget_fallback"])  # shown until the front-end mounts the widget
+            return (f'<div class="nb-widget">{self.mount_html(config)}'
+                    f'<p class="nb-note al-fallback">{fallback}</p></div>')
         self.widgets.append(None)
         what = model.get("model_name", "?") if isinstance(model, dict) else "no stored state"
         note = escape(self.L["site_static_widget"].format(what=what))

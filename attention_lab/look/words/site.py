@@ -26,4 +26,6 @@ WORDS = {
     'site_copy': ('복사', 'Copy'),
     'site_copied': ('복사했습니다', 'Copied'),
     'site_menu': ('차례 보기', 'Contents'),
+    'site_widget_fallback': ('이 자리의 위젯은 JavaScript가 실행되는 브라우저에서 움직입니다. 노트북을 실행해도 나타납니다.', 'The widget here moves in a browser that runs JavaScript; running the notebook shows it too.'),
+    'export_written': ('{path}: 다른 곳에서 받는 것 없이 열리는 HTML ({size} KB, 그림 {figures}개, 위젯 {widgets}개)', '{path}: one offline HTML file ({size} KB, {figures} figures, {widgets} widgets)'),
 }
