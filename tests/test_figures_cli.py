@@ -151,6 +151,11 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--mask", "sliding:window=9"], "--mask sliding:window=…: must be from 1 to 3, got 9"),
     (["--mask", "sliding:window"], "--mask: write each parameter as PARAM=WHOLE_NUMBER"),
     (["--mask", "custom"], "--mask: unknown mask 'custom'"),
+    (["--mask", "sliding:window=²"], "--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), e.g. "
+                                     "--mask sliding:window=2; got 'window=²'"),
+    (["--mask", "sliding:window=２"], "got 'window=２'"),  # a full-width digit is not a whole number here either
+    (["--h", "4", "--kv-heads", "3"], "--kv-heads: h=4 Query heads must share the K/V heads evenly, so --kv-heads "
+                                      "must divide h"),
     (["--window", "2"], "unrecognized arguments: --window 2"),
     (["--lang", "fr"], "--lang: invalid choice: 'fr'"),
     (["--format", "jpg"], "invalid choice: 'jpg'"),
@@ -236,7 +241,8 @@ def test_figures_of_your_own_numbers(tmp_path, capsys, suffix):
     (tmp_path / "bad.csv").write_text("1,2\nthree,4\n")
     status, _, err = run(["--out", str(tmp_path / "out"), "--q", str(tmp_path / "bad.csv"), *files[2:], "--h", "2"],
                          capsys)
-    assert status == 2 and len(err) == 1 and err[0].startswith("error: --q: cannot read")
+    assert status == 2 and err == [f"error: --q: {tmp_path / 'bad.csv'}, row 2, column 1: 'three' is not a number; "
+                                   "write a number such as -1.5 there."]
 
 
 @pytest.mark.parametrize("mask", every_mask(5), ids=repr)
@@ -312,3 +318,17 @@ def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, caps
     assert status == 2 and err == ["error: --deck pptx: needs python-pptx; install it with pip install "
                                    "'attention-lab[pptx]', or use --deck for the PDF."]
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--dh", "0"], "error: --dh: must be from 1 to 8, got 0."),
+    (["--d", "8", "--dh", "3"], "error: --d, --dh: d is h·dh"),
+    (["--h", "3", "--kv-heads", "2"], "so --kv-heads must divide h"),
+    (["--mask", "sliding:window=²"], "error: --mask: write each parameter as PARAM=WHOLE_NUMBER"),
+])
+def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, argv, message):
+    from attention_lab.live import command
+
+    assert command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err

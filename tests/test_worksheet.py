@@ -1,9 +1,15 @@
-"""The worksheet and its answer key: two A4 PDFs of real text, answers read from the trace, one per seed."""
+"""The worksheet and its answer key: A4 PDFs of real text, one per seed or a class set; no question gives another's
+answer, and the key is what a student following the sheet's rounding rule gets (a decimal reference below)."""
 
+import math
 import subprocess
 import sys
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.patches import Rectangle
+from matplotlib.text import Text
 
 import attention_lab as al
 from attention_lab import worksheet
@@ -17,26 +23,26 @@ def pdf_words(path):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_key_holds_the_articles_answers_and_the_worksheet_none(tmp_path, capsys, lang):
     assert worksheet.main(["--lang", lang, "--out", str(tmp_path)]) == 0
-    sheet, key = pdf_words(tmp_path / "worksheet.pdf"), pdf_words(tmp_path / "answer_key.pdf")
+    sheet, key = pdf_words(tmp_path / f"worksheet_{lang}.pdf"), pdf_words(tmp_path / f"answer_key_{lang}.pdf")
     for answer in ("2.718", "20.09", "23.8", "0.114", "0.042", "0.844", "3×4", "4×3"):  # pdftotext drops the spaces
         assert answer in key and answer not in sheet, answer
     assert "[3, 1.5, −1]" in sheet  # given: row 2 of S / √dh, which question 4 masks
     assert ("토큰" in sheet) == (lang == "ko")
-    info = subprocess.run(["pdfinfo", str(tmp_path / "worksheet.pdf")], capture_output=True, text=True).stdout
+    info = subprocess.run(["pdfinfo", str(tmp_path / f"worksheet_{lang}.pdf")], capture_output=True, text=True).stdout
     assert "(A4)" in info and "Pages:           1" in info
-    fonts = subprocess.run(["pdffonts", str(tmp_path / "answer_key.pdf")], capture_output=True, text=True).stdout
+    fonts = subprocess.run(["pdffonts", str(tmp_path / f"answer_key_{lang}.pdf")], capture_output=True,
+                           text=True).stdout
     assert "Type 3" not in fonts and "TrueType" in fonts
 
 
 def test_a_seed_gives_another_example_with_its_own_key(tmp_path):
     assert worksheet.main(["--lang", "en", "--seed", "7", "--out", str(tmp_path)]) == 0
     tr = al.random_example(3, 8, 2, 7)
-    key = pdf_words(tmp_path / "answer_key.pdf")
-    for p in tr.P[0, 2]:
-        assert formats.format_value(p, "weights") in key
-    for x in tr.O[0, 2]:
-        assert formats.format_value(x) in key
-    assert "Example 7" in key and "Example 7" in pdf_words(tmp_path / "worksheet.pdf")
+    key = pdf_words(tmp_path / "answer_key_en.pdf")
+    hand = by_hand(*(al.pipeline.STAGES[n].matrix(tr, 0).tolist() for n in ("Qh", "Kh", "Vh")), tr.dh)
+    for p in hand["weights"]:  # the weights a student gets by hand, from rounded eˢ
+        assert formats.format_value(float(p), "weights") in key
+    assert "Example 7" in key and "Example 7" in pdf_words(tmp_path / "worksheet_en.pdf")
 
 
 def test_text_is_at_least_10_pt_at_100_percent():
@@ -55,6 +61,11 @@ def test_text_is_at_least_10_pt_at_100_percent():
     (["--out", "x", "--lang", "fr"], "invalid choice: 'fr'"),
     (["--out", "x", "--seed", "-1"], "--seed: must be from 0"),
     (["--out", "x", "--head", "3"], "--head: must be from 1 to 2"),
+    (["--out", "x", "--class", "0"], "--class: must be from 1 to 200"),
+    (["--out", "x", "--class", "3", "--roster", "r.txt"], "not allowed with argument"),
+    (["--out", "x", "--roster", "no-such-roster.txt"], "--roster: no file no-such-roster.txt"),
+    (["--out", "x", "--q", "q.csv"], "--q, --k, --v, --h: your own numbers take all four"),
+    (["--out", "x", "--h", "2"], "--h: gives the heads of your own numbers"),
 ])
 def test_bad_arguments_get_one_line(capsys, argv, message):
     assert worksheet.main(argv) == 2
@@ -66,4 +77,158 @@ def test_runs_as_a_module(tmp_path):
     done = subprocess.run([sys.executable, "-m", "attention_lab.worksheet", "--lang", "ko", "--out", str(tmp_path)],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == [str(tmp_path / "worksheet.pdf"), str(tmp_path / "answer_key.pdf")]
+    assert done.stdout.split() == [str(tmp_path / "worksheet_ko.pdf"), str(tmp_path / "answer_key_ko.pdf")]
+
+
+# --- The key is what a student gets by following the sheet (issue 26, item 6) ------------------------------------
+
+def half_up(x, places):  # a calculator's rounding, in decimal
+    return Decimal(x).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def significant(x, digits=4):
+    return half_up(x, digits - 1 - math.floor(math.log10(abs(x))))
+
+
+def by_hand(Q, K, V, dh, i=3):  # -> the answers a student writes, rounded as the sheet says, each from the last
+    """A plain loop in decimal arithmetic: the sheet's rule (scores 2 decimals; eˢ and sum 4 significant digits;
+    weights and O 3 decimals, a weight under 0.0005 to 4 significant digits), carried from answer to answer."""
+    scores = [half_up(sum(Decimal(q) * Decimal(k) for q, k in zip(Q[i - 1], key, strict=True)), 2) for key in K]
+    root = half_up(Decimal(dh).sqrt(), 3)
+    scaled = [half_up(s / root, 2) for s in scores]
+    exps = [significant(Decimal(math.exp(s))) for s in scaled]
+    total = significant(sum(exps))
+    weights = [half_up(e / total, 3) if e / total >= Decimal("0.0005") else significant(e / total) for e in exps]
+    output = [half_up(sum(p * Decimal(v[c]) for p, v in zip(weights, V, strict=True)), 3) for c in range(len(V[0]))]
+    return {"scores": scores, "scaled": scaled, "exps": exps, "sum": total, "weights": weights, "output": output}
+
+
+def close(printed, exact):  # the key's stated tolerance: 1 in the last digit printed
+    value = formats.parse_label(printed)
+    digits = printed.split(".")[1] if "." in printed and "×" not in printed else ""
+    return abs(Decimal(value) - exact) <= Decimal(1).scaleb(-len(digits)) * Decimal("1.0001") or \
+        math.isclose(value, float(exact), rel_tol=2e-3)
+
+
+def test_over_1000_seeds_no_question_gives_another_answer_and_the_key_is_the_students():
+    from attention_lab.figures import worksheet as pages
+
+    differs_from_unrounded = 0
+    for seed in range(1000):
+        tr = al.random_example(3, 8, 2, seed)
+        for head in range(tr.h):
+            Qh, Kh, Vh = (al.pipeline.STAGES[n].matrix(tr, head).tolist() for n in ("Qh", "Kh", "Vh"))
+            key, (_, given, masked) = pages.student_answers(tr, head), pages.mask_row(tr, head)
+            hand = by_hand(Qh, Kh, Vh, tr.dh)
+            for name, exact in hand.items():
+                printed = key[name] if isinstance(key[name], list) else [key[name]]
+                exact = exact if isinstance(exact, list) else [exact]
+                assert all(close(p, e) for p, e in zip(printed, exact, strict=True)), (seed, head, name, printed)
+            # Besides Q, K and V, one question prints numbers (the mask question's row): no other answer is among
+            # them. (An output row may equal a row of V, where one weight is nearly 1: that is no giveaway.)
+            for name in ("scores", "scaled", "weights", "output"):
+                assert key[name] != given, (seed, head, name)
+            assert masked != key["scaled"], (seed, head)
+            assert "0.000" not in key["weights"], (seed, head)  # no unmasked weight reads 0
+            assert key["weights_sum"] == float(half_up(sum(hand["weights"]), 3))
+            unrounded = [formats.format_value(x) for x in tr.O[head, 2]]
+            differs_from_unrounded += unrounded != key["output"]
+    assert differs_from_unrounded > 0  # the key is not NumPy's unrounded O
+
+
+def seed_whose_weights_miss_one():
+    from attention_lab.figures import worksheet as pages
+
+    return next(s for s in range(1000) if pages.student_answers(al.random_example(3, 8, 2, s))["weights_sum"] != 1)
+
+
+def test_a_key_whose_rounded_weights_miss_one_says_why(tmp_path):
+    seed = seed_whose_weights_miss_one()
+    assert worksheet.main(["--lang", "en", "--seed", str(seed), "--out", str(tmp_path)]) == 0
+    key, sheet = pdf_words(tmp_path / "answer_key_en.pdf"), pdf_words(tmp_path / "worksheet_en.pdf")
+    assert "These rounded weights add up to" in key and "each was rounded" in key
+    assert "Rounding: scores to 2 decimals, eˢ and their sum" in sheet and "1 off in its last digit is right too" in key
+    assert "1 off in its last digit is right too" not in sheet
+
+
+# --- Pages: margins, footers that re-make the sheet, class sets ----------------------------------------------------
+
+def drawn_bounds(fig):  # -> (left, right, top, bottom) of everything drawn, in mm from each edge
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    drawn = [a.get_window_extent(renderer) for a in fig.findobj(
+        lambda a: (isinstance(a, Text) and a.get_text().strip()) or isinstance(a, Rectangle))]
+    drawn = [b for b in drawn if b.width < 0.9 * fig.bbox.width]  # not the figure's own background
+    w, h = fig.bbox.width, fig.bbox.height
+    mm = 25.4 / fig.dpi
+    return (min(b.x0 for b in drawn) * mm, (w - max(b.x1 for b in drawn)) * mm,
+            (h - max(b.y1 for b in drawn)) * mm, min(b.y0 for b in drawn) * mm)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("seed", [None, 5, seed_whose_weights_miss_one()])
+def test_margins_are_at_least_15_mm_on_every_side(lang, seed):
+    from attention_lab.figures import worksheet as pages
+
+    tr = al.article_example() if seed is None else al.random_example(3, 8, 2, seed)
+    command = "python -m attention_lab.worksheet --lang en --q 'my numbers/Q.csv' --k K.csv --v V.csv --h 2 --head 2"
+    for answers in (False, True):
+        fig = pages.page(tr, lang, answers, 1, seed, command, name="김민준 Kim Min-jun")
+        assert min(drawn_bounds(fig)) >= 15, drawn_bounds(fig)
+
+
+def test_the_footer_remakes_the_sheet_with_its_head(tmp_path):
+    assert worksheet.main(["--lang", "en", "--seed", "4", "--head", "2", "--out", str(tmp_path / "a")]) == 0
+    footer = pdf_words(tmp_path / "a" / "worksheet_en.pdf").split("Made with: ")[1]
+    assert footer == "python -m attention_lab.worksheet --lang en --seed 4 --head 2"
+    argv = footer.split()[3:] + ["--out", str(tmp_path / "b")]
+    assert worksheet.main(argv) == 0
+    assert pdf_words(tmp_path / "b" / "answer_key_en.pdf") == pdf_words(tmp_path / "a" / "answer_key_en.pdf")
+
+
+def test_ko_then_en_into_one_folder_keeps_both(tmp_path):
+    for lang in ("ko", "en"):
+        assert worksheet.main(["--lang", lang, "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["answer_key_en.pdf", "answer_key_ko.pdf",
+                                                         "worksheet_en.pdf", "worksheet_ko.pdf"]
+
+
+def pages_of(path):  # -> the words of each page
+    count = int(subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True).stdout.split("Pages:")[1]
+                .split()[0])
+    return [" ".join(subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(path), "-"], capture_output=True,
+                                    text=True).stdout.split()) for n in range(1, count + 1)]
+
+
+def test_a_class_of_3_is_one_pdf_of_sheets_and_one_of_keys(tmp_path, capsys):
+    assert worksheet.main(["--lang", "en", "--class", "3", "--out", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.split() == [str(tmp_path / "worksheets_en.pdf"),
+                                               str(tmp_path / "answer_keys_en.pdf")]
+    sheets, keys = pages_of(tmp_path / "worksheets_en.pdf"), pages_of(tmp_path / "answer_keys_en.pdf")
+    assert len(sheets) == len(keys) == 3
+    for n, (sheet, key) in enumerate(zip(sheets, keys, strict=True), start=1):
+        assert f"Example {n}:" in sheet and f"Example {n}:" in key and "Name: ____" in sheet
+        assert f"Made with: python -m attention_lab.worksheet --lang en --seed {n}" in sheet
+        one = tmp_path / f"one{n}"
+        assert worksheet.main(["--lang", "en", "--seed", str(n), "--out", str(one)]) == 0
+        assert pdf_words(one / "answer_key_en.pdf") == key  # the footer re-makes that very sheet
+
+
+def test_a_roster_gives_each_student_a_named_sheet(tmp_path):
+    roster = tmp_path / "names.txt"
+    roster.write_text("\ufeff김민준\n\nLee Seo-yeon\n", encoding="utf-8")
+    assert worksheet.main(["--lang", "ko", "--roster", str(roster), "--seed", "10", "--out", str(tmp_path)]) == 0
+    sheets = pages_of(tmp_path / "worksheets_ko.pdf")
+    assert len(sheets) == 2 and "이름: Lee Seo-yeon" in sheets[1]
+    assert "이름:" in sheets[0] and "이름: ____" not in sheets[0]  # a Hangul name the shipped font lacks: outlines
+    assert "예시 10:" in sheets[0] and "예시 11:" in sheets[1]
+
+
+def test_your_own_numbers_make_a_sheet_whose_footer_names_the_files(tmp_path):
+    tr = al.article_example()
+    for name in "qkv":
+        (tmp_path / f"{name}.csv").write_text("\n".join(",".join(formats.format_value(x) for x in row)
+                                                        for row in getattr(tr, name.upper())), encoding="utf-8")
+    own = [a for n in "qkv" for a in (f"--{n}", str(tmp_path / f"{n}.csv"))]
+    assert worksheet.main(["--lang", "en", *own, "--h", "2", "--out", str(tmp_path / "out")]) == 0
+    key = pdf_words(tmp_path / "out" / "answer_key_en.pdf")
+    assert "Your own numbers: T = 3, d = 8, h = 2, dh = 4" in key and "0.114" in key and "--h 2" in key

@@ -45,7 +45,7 @@ import importlib
 import numbers
 
 from ..look import words
-from .define import LANGS, Exercise, Given, Mistake, answer_lines, check_line  # noqa: F401  (the bank's tools)
+from .define import LANGS, Exercise, Given, Mistake, answer_lines, catalogue, check_line  # noqa: F401  (the bank's tools)
 from .judge import judge
 from .read import expected_form
 from .show import Feedback, Message, as_html, plain, show

@@ -9,7 +9,6 @@ instead.
 
 import numpy as np
 
-from ..numeric.core import scores
 from .define import Exercise, Mistake
 from .givens import trace, values
 
@@ -52,7 +51,8 @@ EXERCISES = [
                      "en": "You multiplied; each head takes a part of the d components, so dh is smaller than d."}),
         ),
         note={"ko": "d = 8을 h = 2개의 head가 나누어 가집니다.", "en": "The h = 2 heads share the d = 8 components."},
-        given=trace(sizes=True),
+        given=trace(),
+        wrong=("4", "8 // 2", "tr.d // 2"),
     ),
     Exercise(
         "00.P_shape",
@@ -79,14 +79,15 @@ EXERCISES = [
                      "en": "(T, d) is the shape of the whole Q, K, V; P holds, for every head, weights between "
                            "tokens and tokens."}),
         ),
-        given=trace(sizes=True),
+        given=trace(),
+        wrong=("(2, 3, 3)", "(tr.h, tr.T, tr.d)", "(2, tr.T, tr.T)"),
     ),
     # 01 — heads
     Exercise(
         "01.head2_q3",
         {"ko": "Head 2에 들어가는 토큰 3의 Query (네 성분)", "en": "token 3's Query as Head 2 sees it (four components)"},
         lambda tr: tr.Qh[1, 2],
-        "tr.Q[2, 4:8]",
+        "tr.Q[2, tr.dh:2 * tr.dh]",
         (
             {"ko": "Q의 행은 토큰, 열은 성분입니다. 각 토큰의 앞 네 성분은 Head 1, 뒤 네 성분은 Head 2가 가져갑니다.",
              "en": "The rows of Q are tokens, its columns components; Head 1 takes the first four components "
@@ -95,20 +96,21 @@ EXERCISES = [
              "en": "Pick token 3's row of `tr.Q`, then slice out Head 2's components of it; indices count from 0."},
         ),
         (
-            Mistake(lambda tr: tr.Qh[0, 2],
+            Mistake(lambda tr: tr.Q[2, :tr.dh],
                     {"ko": "Head 1이 가져가는 앞 네 성분입니다. Head 2는 뒤 네 성분을 가져갑니다.",
                      "en": "Those are the first four components, Head 1's part; Head 2 takes the last four."}),
-            Mistake(lambda tr: tr.Qh[1, 1],
+            Mistake(lambda tr: tr.Q[1, tr.dh:2 * tr.dh],
                     {"ko": "토큰 2의 성분입니다. 인덱스는 0부터 세므로 토큰 3은 행 인덱스 2입니다.",
                      "en": "That is token 2: indices count from 0, so token 3 is row index 2."}),
             Mistake(lambda tr: tr.Q[2],
                     {"ko": "토큰 3의 Query 전체(여덟 성분)입니다. Head 2는 그중 뒤 네 성분만 가져갑니다.",
                      "en": "That is token 3's whole Query (eight components); Head 2 takes only the last four."}),
-            Mistake(lambda tr: tr.Kh[1, 2],
+            Mistake(lambda tr: tr.K[2, tr.dh:2 * tr.dh],
                     {"ko": "Key에서 가져온 값입니다. Query는 `tr.Q`에 있습니다.",
                      "en": "That comes from the Keys; the Queries are in `tr.Q`."}),
         ),
-        given=trace(),
+        given=trace(withhold="Qh", two_heads=True),
+        wrong=(("tr.Qh[1, 2]", "ex.withheld"), "tr.Q[2, 4:8]", "tr.Q[2, 4:]", "tr.Q[2, 5:9]", "tr.Q[3, 4:8]"),
     ),
     Exercise(
         "01.H_row2",
@@ -129,7 +131,7 @@ EXERCISES = [
             Mistake(lambda tr: tr.O[:, 1],
                     {"ko": "두 행을 위아래로 쌓았습니다. Concat은 두 행을 옆으로 이어 붙여 여덟 성분의 한 행을 만듭니다.",
                      "en": "You stacked the two rows; Concat joins them side by side into one row of eight components."}),
-            Mistake(lambda tr: tr.H[2],
+            Mistake(lambda tr: np.concatenate([tr.O[0, 2], tr.O[1, 2]]),
                     {"ko": "토큰 3의 행입니다. 인덱스는 0부터 세므로 토큰 2는 행 인덱스 1입니다.",
                      "en": "That is token 3's row: indices count from 0, so token 2 is row index 1."}),
             Mistake(lambda tr: tr.O[0, 1] + tr.O[1, 1],
@@ -137,7 +139,8 @@ EXERCISES = [
                      "en": "You added the two outputs; Concat places them side by side, so the row has eight "
                            "components."}),
         ),
-        given=trace(),
+        given=trace(withhold="H", two_heads=True),
+        wrong=(("tr.H[1]", "ex.withheld"), "tr.O[0, 1]", "np.concatenate([tr.O[0, 0], tr.O[1, 0]])"),
     ),
     # 02 — scores
     Exercise(
@@ -163,10 +166,13 @@ EXERCISES = [
                                     "Query는 `tr.Qh`, Key는 `tr.Kh`에서 가져옵니다.",
                               "en": "That is the score of another pair of tokens: indices count from 0, so subtract "
                                     "1 from each token number; the Query comes from `tr.Qh`, the Key from `tr.Kh`."})
-              for value in (lambda tr: tr.S[0, 2, 1], lambda tr: tr.S[0, 1, 0], lambda tr: tr.S[0, 0, 2])),
+              for value in (lambda tr: tr.Qh[0, 2] @ tr.Kh[0, 1], lambda tr: tr.Qh[0, 1] @ tr.Kh[0, 0],
+                            lambda tr: tr.Qh[0, 0] @ tr.Kh[0, 2])),
         ),
         note={"ko": "이 값이 S의 세 번째 행, 첫 번째 열에 들어갑니다.", "en": "This is the value in row 3, column 1 of S."},
-        given=trace(),
+        given=trace(withhold="S"),
+        wrong=(("tr.S[0, 2, 0]", "ex.withheld"), "2", "tr.Qh[0, 2] @ tr.Kh[0, 0] / np.sqrt(tr.dh)",
+               "tr.Qh[0, 3] @ tr.Kh[0, 1]"),
     ),
     Exercise(
         "02.row2",
@@ -182,14 +188,15 @@ EXERCISES = [
                    "A matrix times a vector with `@` computes all the dot products at once."},
         ),
         (
-            Mistake(lambda tr: tr.S[0, :, 1],
+            Mistake(lambda tr: tr.Qh[0] @ tr.Kh[0, 1],
                     {"ko": "S의 두 번째 열입니다. 행은 Query 토큰 하나를 모든 Key와 비교합니다.",
                      "en": "That is column 2 of S; a row compares one Query token with every Key."}),
-            Mistake(lambda tr: tr.S[0, 2], ROW2_IS_INDEX_1),
-            Mistake(lambda tr: tr.S[1, 1], HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: tr.Kh[0] @ tr.Qh[0, 2], ROW2_IS_INDEX_1),
+            Mistake(lambda tr: tr.Kh[1] @ tr.Qh[1, 1], HEAD1_IS_INDEX_0),
             Mistake(lambda tr: tr.K @ tr.Q[1], BOTH_HEADS),
         ),
-        given=trace(),
+        given=trace(withhold="S"),
+        wrong=(("tr.S[0, 1]", "ex.withheld"), "tr.Kh[0] @ tr.Qh[0, 1] / np.sqrt(tr.dh)", "[6, 3, -2]"),
     ),
     Exercise(
         "02.head2",
@@ -204,9 +211,9 @@ EXERCISES = [
                    "(or write it with `@` and `.T`)."},
         ),
         (
-            Mistake(lambda tr: tr.S[0], {"ko": "Head 1의 점수 행렬입니다. Head 2는 인덱스 1입니다.",
+            Mistake(lambda tr: tr.Qh[0] @ tr.Kh[0].T, {"ko": "Head 1의 점수 행렬입니다. Head 2는 인덱스 1입니다.",
                                          "en": "That is Head 1's score matrix; Head 2 is index 1."}),
-            Mistake(lambda tr: scores(tr.Kh[1], tr.Qh[1]),
+            Mistake(lambda tr: tr.Kh[1] @ tr.Qh[1].T,
                     {"ko": "행과 열이 바뀌었습니다(K Qᵀ). 행은 Query 토큰, 열은 Key 토큰입니다.",
                      "en": "Rows and columns are swapped (K Qᵀ): rows are Query tokens, columns Key tokens."}),
             Mistake(lambda tr: tr.Q @ tr.K.T,
@@ -217,7 +224,9 @@ EXERCISES = [
                     {"ko": "dh × dh 행렬(Qᵀ K)입니다. 점수 행렬은 Q Kᵀ이고, 토큰 × 토큰입니다.",
                      "en": "That is a dh × dh matrix (Qᵀ K); the score matrix is Q Kᵀ, tokens × tokens."}),
         ),
-        given=trace(),
+        given=trace(withhold="S"),
+        wrong=(("tr.S[1]", "ex.withheld"), "al.scores(tr.Qh[1], tr.Kh[1]) / np.sqrt(tr.dh)",
+               "al.scores(tr.Qh[1], tr.Kh[1]).T"),
     ),
     # 03 — scaling
     Exercise(
@@ -241,10 +250,12 @@ EXERCISES = [
                      "en": "You divided by dh itself; divide by its square root."}),
             Mistake(lambda tr: tr.S[0, 1], {"ko": "나누기 전의 두 번째 행입니다. 이 행을 √dh로 나누세요.",
                                             "en": "That is row 2 before the division; divide it by √dh."}),
-            Mistake(lambda tr: tr.S_scaled[0, 2], ROW2_IS_INDEX_1),
-            Mistake(lambda tr: tr.S_scaled[1, 1], HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: tr.S[0, 2] / np.sqrt(tr.dh), ROW2_IS_INDEX_1),
+            Mistake(lambda tr: tr.S[1, 1] / np.sqrt(tr.dh), HEAD1_IS_INDEX_0),
         ),
-        given=trace(),
+        given=trace(withhold="S_scaled"),
+        wrong=(("tr.S_scaled[0, 1]", "ex.withheld"), "tr.S[0, 1] / 2", "tr.S[0, 1] / np.sqrt(4)",
+               "tr.S[0, 1] / np.sqrt(tr.h)", "tr.S[0, 1] * np.sqrt(tr.dh)"),
     ),
     Exercise(
         "03.divisor",
@@ -267,12 +278,17 @@ EXERCISES = [
             Mistake(lambda d, h: h, {"ko": "head의 수 h입니다. 나누는 값은 head 차원 dh의 제곱근입니다.",
                                      "en": "That is the number of heads h; the divisor is the square root of the "
                                            "head dimension dh."}),
+            Mistake(lambda d, h: np.sqrt(h),
+                    {"ko": "√h, head 수의 제곱근입니다. 나누는 값은 head 차원 dh = d / h의 제곱근입니다.",
+                     "en": "That is √h, the square root of the number of heads; the divisor is the square root of "
+                           "the head dimension dh = d / h."}),
             Mistake(lambda d, h: np.sqrt(d) / h,
                     {"ko": "√d를 h로 나누었습니다. 먼저 d를 h로 나누어 dh를 구한 뒤 제곱근을 구하세요.",
                      "en": "You divided √d by h; divide d by h first, to get dh, then take the square root."}),
         ),
         note={"ko": "GPT-2(d = 768, h = 12)도 dh = 64이므로 8로 나눕니다.",
               "en": "GPT-2 (d = 768, h = 12) has dh = 64 too, and divides by 8."},
-        given=values(("d", "h"), (512, 8), (768, 12), (64, 4), (4096, 32)),
+        given=values(("d", "h"), (512, 8), (768, 12), (64, 4), (4096, 32), (72, 2)),
+        wrong=("8", "np.sqrt(64)", "np.sqrt(d / 8)", "d / h / 2"),
     ),
 ]

@@ -13,6 +13,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from .hands import handed
+
 LANGS = ("ko", "en")
 
 
@@ -34,6 +38,8 @@ class Given:
     names: tuple  # ("tr",), ("T", "w"), …
     shown: Callable[[], tuple]
     hidden: Callable[[], tuple]  # () -> (args, args, …)
+    fields: tuple = None  # the trace fields the answer may read (None: all); later stages are withheld
+    forbid: tuple = ()  # names the answer may not call, e.g. ("softmax",) where the task says "without al.softmax"
 
     def __post_init__(self):
         object.__setattr__(self, "names", tuple(self.names))
@@ -47,6 +53,9 @@ class Given:
 
     def cases(self):  # -> [shown args, hidden args, …]
         return [tuple(self.shown()), *(tuple(args) for args in self.hidden())]
+
+    def hand(self, args):  # -> what the learner's function receives for one case: allowed, read-only, fresh
+        return tuple(handed(arg, self.fields) for arg in args)
 
 
 @dataclass(frozen=True)
@@ -75,6 +84,7 @@ class Exercise:
     tol: float = 1e-6  # absolute tolerance; 1e-3 accepts the article's three-decimal weights
     note: dict = field(default_factory=dict)  # {"ko": ..., "en": ...}: said after a right answer
     given: Given = None  # what the learner's function receives; None: the answer is a plain value
+    wrong: tuple = ()  # more wrong answers it must refuse, as the learner writes them: "code", or ("code", says)
 
     def __post_init__(self):
         if not (isinstance(self.id, str) and re.fullmatch(r"\d\d\.\w+", self.id)):
@@ -97,6 +107,13 @@ class Exercise:
             raise ValueError(f"{self.id}: tol must be a positive number, got {self.tol!r}.")
         if not (self.given is None or isinstance(self.given, Given)):
             raise ValueError(f"{self.id}: given must be a Given(names, shown, hidden) or None, got {self.given!r}.")
+        object.__setattr__(self, "wrong", tuple(self.wrong))
+        for entry in self.wrong:
+            code, says = (entry, None) if isinstance(entry, str) else entry
+            if not (isinstance(code, str) and (says is None or isinstance(says, str) or says in
+                                               [m.hint for m in self.mistakes])):
+                raise ValueError(f"{self.id}: each wrong answer is 'code' or ('code', a word key or the hint of "
+                                 f"one of its mistakes), got {entry!r}.")
         answer_lines(self)  # raises if the solution is not code that sets `answer`
 
     def cases(self):  # -> [args, …]: the shown case first; [()] for a plain value
@@ -109,6 +126,24 @@ class Exercise:
     @property
     def what(self):  # how feedback names the learner's value
         return "`answer`" if self.given is None else f"`answer({self.given.signature})`"
+
+
+def as_code(exercise, code):  # -> the learner's answer that `code` (a lambda's body, or a value) is
+    import attention_lab
+
+    head = "" if exercise.given is None else f"lambda {exercise.given.signature}: "
+    namespace = {"np": np, "al": attention_lab, "tr": attention_lab.article_example()}  # as a notebook has them
+    return eval(head + code, namespace)  # noqa: S307  (the banks' own code)
+
+
+def catalogue(exercise):  # -> [(what it is, the learner's answer, what it must be told: a hint, a key or None)]
+    """Every wrong answer an exercise must refuse: each known mistake, made as the learner makes it (its value
+    function), told its own hint; then `wrong`, each told what it names (None: anything but right)."""
+    entries = [(m.hint["en"], m.value() if exercise.given is None else m.value, m.hint) for m in exercise.mistakes]
+    for entry in exercise.wrong:
+        code, says = (entry, None) if isinstance(entry, str) else entry
+        entries.append((code, as_code(exercise, code), says))
+    return entries
 
 
 def _defines_answer(node):

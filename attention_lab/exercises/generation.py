@@ -56,23 +56,25 @@ EXERCISES = [
                    "`@` gives the scores and `al.softmax` the weights."},
         ),
         (
-            Mistake(lambda tr: softmax(tr.S[0, 1, :2]),
+            Mistake(lambda tr: softmax(tr.Kh[0, :2] @ tr.Qh[0, 1]),
                     {"ko": "√dh로 나누지 않은 점수로 계산했습니다. 점수를 √dh로 나눈 뒤 Softmax를 적용하세요.",
                      "en": "You used the scores before the division by √dh; divide them by √dh before the softmax."}),
-            Mistake(lambda tr: tr.S_scaled[0, 1, :2],
+            Mistake(lambda tr: tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.dh),
                     {"ko": "점수까지만 계산했습니다. Softmax로 가중치를 만드세요.",
                      "en": "Those are the scores; turn them into weights with the softmax."}),
-            Mistake(lambda tr: softmax(tr.S_scaled[0, 2, :2]),
+            Mistake(lambda tr: softmax(tr.Kh[0, :2] @ tr.Qh[0, 2] / np.sqrt(tr.dh)),
                     {"ko": "토큰 3의 Query로 계산했습니다. 토큰 2의 Query는 행 인덱스 1입니다.",
                      "en": "You used token 3's Query; token 2's Query is row index 1."}),
-            Mistake(lambda tr: softmax(tr.S_scaled[0, 1]),
+            Mistake(lambda tr: softmax(tr.Kh[0] @ tr.Qh[0, 1] / np.sqrt(tr.dh)),
                     {"ko": "토큰 3의 Key까지 썼습니다. 위치 2의 단계에서는 토큰 3이 아직 캐시에 없습니다.",
                      "en": "You used token 3's Key as well; at the step of position 2, token 3 is not in the cache yet."}),
         ),
         tol=1e-3,
         note={"ko": "전체 계산의 P에서 두 번째 행의 앞 두 칸과 같습니다. 토큰 3의 칸은 어차피 0입니다.",
               "en": "It is row 2 of the full computation's P, without its last entry, which is 0 anyway."},
-        given=trace(),
+        given=trace(withhold="S"),
+        wrong=(("tr.P[0, 1, :2]", "ex.withheld"), "al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / 2)",
+               "al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.d))"),
     ),
     Exercise(
         "10.cache_size",
@@ -128,6 +130,10 @@ EXERCISES = [
             Mistake(lambda h, g, i: (i - 1) // g + 1,
                     {"ko": "g로 나누었습니다. K/V head 하나를 Query head h / g개가 함께 읽으므로 그 수로 나눕니다.",
                      "en": "You divided by g; each K/V head is read by h / g Query heads, so divide by that."}),
+            Mistake(lambda h, g, i: (i - 1) % g + 1,
+                    {"ko": "나머지(`%`)로 돌려 가며 나누었습니다. K/V head는 이웃한 Query head h / g개가 함께 읽습니다. 번갈아 읽지 않습니다. 나머지 대신 몫(`//`)을 쓰세요.",
+                     "en": "You dealt the Query heads out in turn with `%`; a K/V head is read by h / g neighbouring "
+                           "Query heads, not by every g-th one: use the quotient `//`, not the remainder."}),
             Mistake(lambda h, g, i: i // g,
                     {"ko": "Query head의 번호를 g로 나누었습니다. 번호를 0부터 센 인덱스로 바꾸고, K/V head 하나를 함께 읽는 Query head의 수(h / g)로 나누세요.",
                      "en": "You divided the Query head's number by g; turn the number into an index counted from 0, "
@@ -135,95 +141,111 @@ EXERCISES = [
         ),
         note={"ko": "h = 8, g = 2이면 Query head 5~8이 K/V head 2를 함께 읽습니다.",
               "en": "With h = 8 and g = 2, Query heads 5 to 8 all read K/V head 2."},
-        given=values(("h", "g", "i"), (8, 2, 5), (8, 4, 3), (12, 3, 10), (6, 6, 4), (4, 1, 2)),
+        given=values(("h", "g", "i"), (8, 2, 5), (8, 4, 3), (12, 3, 10), (6, 6, 4), (4, 1, 2), (8, 2, 4)),
+        wrong=("2", "i // (h // g)", "(i - 1) // (h // g)", "i * g // h"),
     ),
-    # 11 — the online softmax: plain values, chosen so that the known mistakes give other values
+    # 11 — the online softmax: functions of the running values, shown on row 3 of the article's Head 1
     Exercise(
         "11.rescale",
-        {"ko": "최댓값이 1에서 3으로 커질 때 누적 합 l에 곱하는 값",
-         "en": "the factor the running sum l is multiplied by when the maximum grows from 1 to 3"},
-        lambda: _row3()[2][2],
-        "np.exp(1 - 3)",
+        {"ko": "최댓값이 m_old에서 m_new로 커질 때 누적 합 l에 곱하는 값 (예: 1에서 3으로)",
+         "en": "the factor the running sum l is multiplied by when the maximum grows from m_old to m_new "
+               "(e.g. from 1 to 3)"},
+        lambda m_old, m_new: np.exp(m_old - m_new),
+        "np.exp(m_old - m_new)",
         (
-            {"ko": "지금까지의 합은 e^(s − 1)들의 합입니다. 이 값들을 e^(s − 3)으로 바꾸려면 모두 같은 수를 곱해야 합니다.",
-             "en": "The sum so far adds up terms e^(s − 1); to turn each into e^(s − 3), all must be multiplied by "
-                   "the same number."},
-            {"ko": "e^(a + b) = e^a · e^b를 써서 e^(s − 3)을 'e^(s − 1) × 어떤 수'로 나타내 보세요. 그 수가 답입니다. `np.exp`로 계산합니다.",
-             "en": "With e^(a + b) = e^a · e^b, write e^(s − 3) as e^(s − 1) times some number: that number is the "
-                   "factor. `np.exp` computes it."},
+            {"ko": "지금까지의 합은 e^(s − m_old)들의 합입니다. 이 값들을 e^(s − m_new)로 바꾸려면 모두 같은 수를 곱해야 합니다.",
+             "en": "The sum so far adds up terms e^(s − m_old); to turn each into e^(s − m_new), all must be "
+                   "multiplied by the same number."},
+            {"ko": "e^(a + b) = e^a · e^b를 써서 e^(s − m_new)를 'e^(s − m_old) × 어떤 수'로 나타내 보세요. 그 수가 답입니다. `np.exp`로 계산합니다.",
+             "en": "With e^(a + b) = e^a · e^b, write e^(s − m_new) as e^(s − m_old) times some number: that "
+                   "number is the factor. `np.exp` computes it."},
         ),
         (
-            Mistake(lambda: np.exp(3 - 1),
-                    {"ko": "지수의 부호가 반대입니다. 최댓값이 커지면 지금까지의 항은 작아지므로, 곱하는 값은 1보다 작습니다.",
+            Mistake(lambda m_old, m_new: np.exp(m_new - m_old),
+                    {"ko": "지수의 부호가 반대입니다. 최댓값이 커지면 지금까지의 항은 작아지므로, 곱하는 값은 1 이하입니다.",
                      "en": "The exponent's sign is flipped: when the maximum grows, the terms so far shrink, so the "
-                           "factor is below 1."}),
-            Mistake(lambda: np.exp(-3),
-                    {"ko": "e^(−3)은 새 최댓값만 뺀 값입니다. 지금까지의 합에는 이전 최댓값이 이미 빠져 있습니다.",
-                     "en": "e^(−3) subtracts only the new maximum; the sum so far has the old maximum taken out "
+                           "factor is at most 1."}),
+            Mistake(lambda m_old, m_new: np.exp(-m_new),
+                    {"ko": "새 최댓값만 뺐습니다. 지금까지의 합에는 이전 최댓값이 이미 빠져 있습니다.",
+                     "en": "That subtracts only the new maximum; the sum so far has the old maximum taken out "
                            "already."}),
-            Mistake(lambda: 1 / 3,
+            Mistake(lambda m_old, m_new: m_old / m_new,
                     {"ko": "최댓값끼리 나누었습니다. 지수 함수 exp 안에서 빼야 합니다: 곱하는 값은 e의 거듭제곱입니다.",
                      "en": "You divided one maximum by the other; the maxima are subtracted inside exp, so the factor "
                            "is a power of e."}),
         ),
         tol=1e-3,
+        given=values(("m_old", "m_new"), (_row3()[1][0], _row3()[2][0]), (2.0, 5.0), (-1.0, 0.5), (0.5, 0.5)),
+        wrong=("np.exp(1 - 3)", "np.exp(-2)", "tr.P[0, 2, 0]"),
     ),
     Exercise(
         "11.new_sum",
-        {"ko": "Key 토큰 3까지 읽은 뒤 토큰 3 행의 누적 합 l",
-         "en": "row 3's running sum l after Key token 3"},
-        lambda: _row3()[2][1],
-        "(1 + np.exp(0 - 1)) * np.exp(1 - 3) + np.exp(3 - 3)",
+        {"ko": "합 l, 이전 최댓값 m_old, 새 최댓값 m_new, 새 점수 s로 구하는, 새 Key 토큰을 읽은 뒤의 누적 합 (예: 토큰 3 행에서 Key 토큰 3을 읽은 뒤)",
+         "en": "the running sum after a new Key token, from the sum so far l, the old maximum m_old, the new maximum "
+               "m_new and the new score s (e.g. row 3 after Key token 3)"},
+        lambda l, m_old, m_new, s: l * np.exp(m_old - m_new) + np.exp(s - m_new),
+        "l * np.exp(m_old - m_new) + np.exp(s - m_new)",
         (
-            {"ko": "Key 토큰 1·2까지의 합은 최댓값 1을 기준으로 한 1 + e^(0 − 1)입니다. 새 최댓값 3에 맞게 다시 맞춘 뒤, 새 점수의 항을 더합니다.",
-             "en": "The sum over Key tokens 1 and 2 is 1 + e^(0 − 1), relative to the maximum 1: rescale it to the "
-                   "new maximum 3, then add the new score's term."},
-            {"ko": "두 걸음입니다. 지금까지의 합에 연습 1의 값을 곱하고, 새 점수의 항, 즉 e의 (새 점수 − 새 최댓값) 제곱을 더합니다. `np.exp`를 쓰세요.",
-             "en": "Two steps: multiply the sum so far by the factor of exercise 1, then add the new score's term, "
-                   "e to the power (the new score − the new maximum). Use `np.exp`."},
+            {"ko": "지금까지의 합 l은 m_old를 기준으로 한 값입니다. 새 최댓값 m_new에 맞게 다시 맞춘 뒤, 새 점수의 항을 더합니다.",
+             "en": "The sum so far, l, is relative to m_old: rescale it to the new maximum m_new, then add the new "
+                   "score's term."},
+            {"ko": "두 걸음입니다. l에 연습 1의 값을 곱하고, 새 점수의 항, 즉 e의 (s − m_new) 제곱을 더합니다. `np.exp`를 쓰세요.",
+             "en": "Two steps: multiply l by the factor of exercise 1, then add the new score's term, e to the power "
+                   "(s − m_new). Use `np.exp`."},
         ),
         (
-            Mistake(lambda: _row3()[1][1] + 1,
+            Mistake(lambda l, m_old, m_new, s: l + np.exp(s - m_new),
                     {"ko": "지금까지의 합을 다시 맞추지 않고 더했습니다. 먼저 연습 1의 값을 곱하세요.",
                      "en": "You added to the sum so far without rescaling it; multiply it by the factor of exercise 1 "
                            "first."}),
-            Mistake(lambda: _row3()[1][1] * _row3()[2][2],
+            Mistake(lambda l, m_old, m_new, s: l * np.exp(m_old - m_new),
                     {"ko": "다시 맞춘 합까지만 계산했습니다. 새 점수의 항을 더하세요.",
                      "en": "That is the rescaled sum alone; add the new score's term."}),
-            Mistake(lambda: float(np.exp(_tr().S_masked[0, 2]).sum()),
-                    {"ko": "최댓값을 빼지 않은 e¹ + e⁰ + e³입니다. 누적 합은 지금의 최댓값을 기준으로 한 e^(s − m)들의 합입니다.",
-                     "en": "That is e¹ + e⁰ + e³, with no maximum subtracted; the running sum adds up e^(s − m), "
+            Mistake(lambda l, m_old, m_new, s: l * np.exp(m_old - m_new) + np.exp(s),
+                    {"ko": "새 점수의 항에서 최댓값을 빼지 않았습니다. 누적 합은 지금의 최댓값을 기준으로 한 e^(s − m)들의 합입니다.",
+                     "en": "The new score's term has no maximum subtracted; the running sum adds up e^(s − m), "
                            "relative to the maximum so far."}),
+            Mistake(lambda l, m_old, m_new, s: l * np.exp(m_new - m_old) + np.exp(s - m_new),
+                    {"ko": "l에 곱한 값의 지수 부호가 반대입니다. 최댓값이 커지면 지금까지의 항은 작아집니다.",
+                     "en": "The factor on l has its exponent's sign flipped: when the maximum grows, the terms so far "
+                           "shrink."}),
         ),
         tol=1e-3,
+        given=values(("l", "m_old", "m_new", "s"), (_row3()[1][1], _row3()[1][0], _row3()[2][0], _tr().S_masked[0, 2, 2]),
+                     (2.5, 1.0, 4.0, 4.0), (1.0, 0.0, 2.0, 2.0), (1.7, 3.0, 3.0, -1.0)),
+        wrong=("(1 + np.exp(0 - 1)) * np.exp(1 - 3) + np.exp(3 - 3)", "l * np.exp(m_old - m_new) + 1",
+               "np.exp(s - m_new)"),
     ),
     Exercise(
         "11.weight",
-        {"ko": "마지막의 m = 3과 l로 계산한 Key 토큰 1의 가중치 (토큰 3 행)",
-         "en": "Key token 1's weight in row 3, from the final m = 3 and l"},
-        lambda: _tr().P[0, 2, 0],
-        "np.exp(1 - 3) / ((1 + np.exp(0 - 1)) * np.exp(1 - 3) + 1)",
+        {"ko": "점수 s, 마지막 최댓값 m, 마지막 누적 합 l만으로 구하는 가중치 (예: 토큰 3 행에서 Key 토큰 1, P 행렬 없이)",
+         "en": "a weight from its score s, the final maximum m and the final running sum l alone (e.g. Key token 1 "
+               "in row 3, without the matrix P)"},
+        lambda s, m, l: np.exp(s - m) / l,
+        "np.exp(s - m) / l",
         (
-            {"ko": "가중치는 e^(s − m)을 누적 합 l로 나눈 값입니다. Key 토큰 1의 점수는 1입니다.",
-             "en": "A weight is e^(s − m) divided by the running sum l; Key token 1's score is 1."},
-            {"ko": "e의 (Key 토큰 1의 점수 − 마지막 최댓값) 제곱을 구한 뒤, 연습 2에서 구한 마지막 l로 나누세요.",
-             "en": "Take e to the power (Key token 1's score − the final maximum), then divide it by the final l, "
-                   "the one of exercise 2."},
+            {"ko": "가중치는 e^(s − m)을 누적 합 l로 나눈 값입니다.",
+             "en": "A weight is e^(s − m) divided by the running sum l."},
+            {"ko": "e의 (s − m) 제곱을 `np.exp`로 구한 뒤, 마지막 l로 나누세요.",
+             "en": "Take e to the power (s − m) with `np.exp`, then divide it by the final l."},
         ),
         (
-            Mistake(lambda: np.exp(1 - 3),
+            Mistake(lambda s, m, l: np.exp(s - m),
                     {"ko": "e^(s − m)까지만 계산했습니다. 누적 합 l로 나누세요.",
                      "en": "That is e^(s − m) alone; divide it by the running sum l."}),
-            Mistake(lambda: np.exp(1 - 1) / _row3()[1][1],
-                    {"ko": "Key 토큰 1·2만 읽었을 때의 가중치입니다. 마지막 최댓값 3과 마지막 l을 쓰세요.",
-                     "en": "That is the weight after Key tokens 1 and 2 only; use the final maximum 3 and the final l."}),
-            Mistake(lambda: np.exp(1) / _row3()[2][1],
+            Mistake(lambda s, m, l: np.exp(s) / l,
                     {"ko": "분자에서 최댓값을 빼지 않았습니다. l은 e^(s − m)들의 합이므로 분자도 e^(s − m)입니다.",
                      "en": "The numerator lacks the maximum; l adds up terms e^(s − m), so the numerator is "
                            "e^(s − m) too."}),
+            Mistake(lambda s, m, l: np.exp(m - s) / l,
+                    {"ko": "지수의 부호가 반대입니다. 분자는 e의 (s − m) 제곱입니다.",
+                     "en": "The exponent's sign is flipped; the numerator is e to the power (s − m)."}),
         ),
         tol=1e-3,
         note={"ko": "글의 가중치 0.114입니다. P 행렬 없이 m과 l만으로 얻었습니다.",
               "en": "It is the article's 0.114, obtained from m and l alone, without the matrix P."},
+        given=values(("s", "m", "l"), (_tr().S_masked[0, 2, 0], _row3()[2][0], _row3()[2][1]),
+                     (0.0, 3.0, 1.5), (2.0, 2.0, 1.2), (-1.0, 4.0, 3.3)),
+        wrong=("tr.P[0, 2, 0]", "0.114", "np.exp(1 - 3) / l"),
     ),
 ]

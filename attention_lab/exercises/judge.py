@@ -1,9 +1,10 @@
 """Judging one answer: right, a known mistake, a value right only by chance, a slip, or not an answer at all.
 
 For an exercise with `given`, the answer is the learner's function: it is called on the shown case and on
-every hidden case. It is right when it gives the expected value on all of them. A known mistake is recognised
-by its values on every case (so a wrong method that matches the shown case by chance gets its own hint), or
-else on the shown case alone. Feedback never names the expected value, shape or expression.
+every hidden case, with only what the task allows (`hands`). It is right when it gives the expected value on all
+of them. A known mistake is named only when it explains the answer: the same values on every case, shown and
+hidden (so a wrong method that matches the shown case by chance gets its own hint, and one that matches only
+there gets the generic one). Feedback never names the expected value, shape or expression.
 """
 
 import inspect
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..look import words
+from .hands import uses
 from .read import Problem, expected_form, read, same
 from .slips import Slip, run
 
@@ -51,7 +53,7 @@ def _takes(function, n):  # -> False when `function` cannot be called with n pos
 def _values(exercise, answer):  # -> [value or Slip per case]: what the learner's answer gives on each case
     if exercise.given is None:
         return [answer]
-    return [run(answer, args, exercise.given.names) for args in exercise.cases()]
+    return [run(answer, exercise.given.hand(args), exercise.given.names) for args in exercise.cases()]
 
 
 def _mistake_values(mistake, cases):  # -> [value or None per case]
@@ -67,23 +69,28 @@ def _mistake_values(mistake, cases):  # -> [value or None per case]
 
 def _matches(got, value, want, tol):
     if value is None or isinstance(got, (Problem, Slip)):
-        return False
+        return value is None and isinstance(got, Slip)  # a mistake that cannot be made here, nor the answer
     # rtol: −1e9 and −1e9 − 1 are the same mistake
     return same(got, read(value, want) if isinstance(want, tuple) else expected_form(value), tol, True, 1e-6)
 
 
-def _known_mistake(exercise, got, wants, right):  # -> the Mistake the answer makes, or None
-    cases = exercise.cases()
-    table = [(m, _mistake_values(m, cases)) for m in exercise.mistakes]
-    for mistake, values in table:  # the same values on every case the learner's code gave a value on
-        if _matches(got[0], values[0], wants[0], exercise.tol) and all(
-                isinstance(g, (Problem, Slip)) or _matches(g, v, w, exercise.tol)
-                for g, v, w in zip(got[1:], values[1:], wants[1:], strict=True)):
+_tables = {}  # id(exercise) -> (exercise, its expected values, each mistake's values): computed once
+
+
+def _table(exercise):  # -> (wants, [(mistake, values)]), on the exercise's cases
+    kept = _tables.get(id(exercise))
+    if kept is None or kept[0] is not exercise:
+        cases = exercise.cases()
+        wants = [expected_form(exercise.expected(*args)) for args in cases]
+        kept = _tables[id(exercise)] = (exercise, wants, [(m, _mistake_values(m, cases)) for m in exercise.mistakes])
+    return kept[1], kept[2]
+
+
+def _known_mistake(exercise, got, wants):  # -> the Mistake that explains the answer on every case, or None
+    for mistake, values in _table(exercise)[1]:
+        if values[0] is not None and all(
+                _matches(g, v, w, exercise.tol) for g, v, w in zip(got, values, wants, strict=True)):
             return mistake
-    if not right[0]:
-        for mistake, values in table:  # the same value on the shown case
-            if _matches(got[0], values[0], wants[0], exercise.tol):
-                return mistake
     return None
 
 
@@ -102,23 +109,27 @@ def judge(exercise, answer, lang):  # -> Verdict
             return Verdict(False, say("not_a_function", names=names))
         if not _takes(answer, len(exercise.given.names)):
             return Verdict(False, say("signature", names=names))
+        for name in exercise.given.forbid:
+            if uses(answer, name):
+                return Verdict(False, say("forbidden", name=name))
     cases = exercise.cases()
-    wants = [expected_form(exercise.expected(*args)) for args in cases]
+    wants = _table(exercise)[0]
     results = _values(exercise, answer)
     first = results[0]
     if isinstance(first, Slip):
         return Verdict(False, say(first.key, **first.values))
     if first is ...:
         return Verdict(None, say("unanswered", task=exercise.task[lang], template=exercise.template))
-    got = [r if isinstance(r, Slip) else read(r, w) for r, w in zip(results, wants, strict=True)]
+    got = [read(first, wants[0])]
     if isinstance(got[0], Problem):
         return Verdict(False, say(got[0].key, shown=got[0].shown))
+    got += [r if isinstance(r, Slip) else read(r, w) for r, w in zip(results[1:], wants[1:], strict=True)]
     right = [same(g, w, exercise.tol) for g, w in zip(got, wants, strict=True)]
     if all(right):
         note = exercise.note.get(lang)
         text = say("right") if len(cases) == 1 else say("right_hidden")
         return Verdict(True, text + (f" {note}" if note else ""))
-    mistake = _known_mistake(exercise, got, wants, right)
+    mistake = _known_mistake(exercise, got, wants)
     if mistake is not None:
         return Verdict(False, "✗ " + mistake.hint[lang], counts=True, own_hint=True)
     if right[0]:  # right here, wrong on a case the learner does not see

@@ -145,9 +145,10 @@ EXERCISES = [
                     {"ko": "단순한 Softmax에 −∞만 있는 행을 넣으면 0 / 0 = NaN이 됩니다. −1e9는 유한한 수라서 NaN이 되지 않습니다.",
                      "en": "A naive softmax of a row of −∞ gives 0 / 0 = NaN; −1e9 is a finite number, so no NaN."}),
             Mistake(lambda padded: softmax(padded.S_scaled[0, 3]),
-                    {"ko": "−1e9를 점수에 더했을 때의 결과입니다(float64). 이 연습은 −1e9를 점수 위에 덮어씁니다(masked_fill).",
-                     "en": "That is what −1e9 added to the scores gives (in float64); this exercise writes −1e9 over "
-                           "the scores (masked_fill)."}),
+                    {"ko": "마스크 없이 계산한 가중치입니다. −1e9를 점수에 더해도(float64) 한 행 전체에 같은 수를 더하므로 똑같은 값이 나옵니다. 이 연습은 −1e9를 점수 위에 덮어씁니다(masked_fill).",
+                     "en": "Those are the weights without a mask, which is also what −1e9 added to every score of the "
+                           "row gives (in float64): the same number added to a whole row changes nothing. This "
+                           "exercise writes −1e9 over the scores (masked_fill)."}),
             Mistake(lambda padded: _padding_row_filled(padded, -1e9)[:3],
                     {"ko": "실제 토큰 세 개의 가중치만 적었습니다. 덮어쓴 행에는 padding 토큰도 포함해 다섯 칸이 있습니다.",
                      "en": "Only the three real tokens' weights; the overwritten row has five cells, the padding "
@@ -156,7 +157,7 @@ EXERCISES = [
         tol=1e-3,
         note={"ko": "padding 토큰이 padding을 포함한 모든 토큰을 똑같이 참조합니다. 오류 없이 조용히 일어나는 일입니다.",
               "en": "The padding token attends evenly to every token, padding included, silently, with no error."},
-        given=trace(PADDED, T=5, sizes=True, name="padded"),
+        given=trace(PADDED, T=5, name="padded"),
     ),
     # 09 — the same numbers from PyTorch
     Exercise(
@@ -181,7 +182,7 @@ EXERCISES = [
             Mistake(lambda tr: 1 / tr.dh,
                     {"ko": "1 / dh입니다. 제곱근이 빠졌습니다.", "en": "That is 1 / dh; the square root is missing."}),
         ),
-        given=trace(sizes=True),
+        given=trace(),
     ),
     Exercise(
         "09.key_padding",
@@ -250,6 +251,6 @@ EXERCISES = [
         tol=1e-3,
         note={"ko": "head별 P를 보려면 average_attn_weights=False를 넘기세요. 이 노트북이 그렇게 합니다.",
               "en": "To see each head's P, pass average_attn_weights=False, as this notebook does."},
-        given=trace(sizes=True),
+        given=trace(),
     ),
 ]

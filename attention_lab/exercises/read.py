@@ -137,6 +137,8 @@ def numbers_of(answer):  # -> float ndarray, or Problem
                 return Problem("bool", shown(answer))
             if isinstance(answer, np.ndarray):
                 return _from_array(answer)
+            if isinstance(answer, range):
+                answer = list(answer)
             if isinstance(answer, (list, tuple)):
                 values = _from_sequence(answer)
                 if isinstance(values, Problem):
@@ -183,8 +185,8 @@ def read(answer, like):  # -> tuple (a shape), float ndarray, or Problem: `answe
     if isinstance(like, tuple):
         return shape_of(answer)
     got = numbers_of(answer)
-    if isinstance(got, np.ndarray) and like.ndim == 0 and got.size == 1:
-        got = got.reshape(())  # a one-element array (a slice, say) answers a number
+    if isinstance(got, np.ndarray) and got.size == like.size and got.squeeze().shape == like.squeeze().shape:
+        got = got.reshape(like.shape)  # a 1 × 3 row answers a row of 3; a one-element array answers a number
     return got
 
 

@@ -1,8 +1,9 @@
 """Running the learner's function, and explaining in one line the error it raised (a slip).
 
 The common slips of these exercises each get their own line: `@` on arrays whose sizes do not meet (a missing
-`.T`), arrays that do not broadcast, an index past the end, too many indices, a name `tr` does not have, a name
-not defined. Any other error is named with its type and message. Nothing here raises (but KeyboardInterrupt).
+`.T`), arrays that do not broadcast, an index past the end, too many indices, a name `tr` does not have, a later
+stage this exercise does not hand out, changing a read-only argument in place, a name not defined. Any other
+error is named with its type and message. Nothing here raises (but KeyboardInterrupt).
 """
 
 import difflib
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..numeric.trace import AttentionTrace
+from .hands import TraceView, Withheld
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,10 @@ def explain(error, names):  # -> Slip
 
 def _explained(error, message, names):  # -> Slip without the error's type and message
     kind = type(error).__name__
+    if isinstance(error, Withheld):
+        return Slip("withheld", {"name": error.name, "fields": ", ".join(f"`{f}`" for f in error.fields)})
+    if isinstance(error, ValueError) and "read-only" in message:
+        return Slip("slip_read_only", {"names": ", ".join(names)})
     if isinstance(error, ValueError):
         if match := re.search(r"^matmul: .*\(size (\d+) is different from (\d+)\)", message):
             return Slip("slip_matmul", {"left": match[2], "right": match[1]})
@@ -62,15 +68,15 @@ def _explained(error, message, names):  # -> Slip without the error's type and m
             return Slip("slip_index", {"index": match[1], "size": match[2]})
         if match := re.search(r"array is (\d+)-dimensional, but (\d+) were indexed", message):
             return Slip("slip_indices", {"axes": match[1], "given": match[2]})
-    if isinstance(error, AttributeError) and getattr(error, "obj", None).__class__ is AttentionTrace:
+    if isinstance(error, AttributeError) and getattr(error, "obj", None).__class__ in (AttentionTrace, TraceView):
         name = str(getattr(error, "name", "") or "")[:40].replace("`", "'")
-        fields = _fields()
+        fields = _fields() if error.obj.__class__ is AttentionTrace else dir(error.obj)
         close = ([f for f in fields if f.lower() == name.lower()]  # q → Q
                  or sorted((f for f in fields if name.startswith(f) or f.startswith(name)), key=len)[-1:]  # Qhead → Qh
                  or difflib.get_close_matches(name, fields, n=1, cutoff=0.5))
         if close:
             return Slip("slip_field", {"name": name, "close": close[0]})
-        return Slip("slip_field_unknown", {"name": name, "fields": ", ".join(f"`{f}`" for f in _fields())})
+        return Slip("slip_field_unknown", {"name": name, "fields": ", ".join(f"`{f}`" for f in fields)})
     if isinstance(error, NameError) and getattr(error, "name", None):
         return Slip("slip_name", {"name": str(error.name)[:40].replace("`", "'"), "names": ", ".join(names)})
     return Slip("slip_other", {"error": kind, "message": _short(message) or "—"})

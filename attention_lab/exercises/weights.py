@@ -19,6 +19,11 @@ def _naive_softmax(x):  # exp without subtracting the maximum: overflows to ∞ 
         return np.exp(x) / np.exp(x).sum()
 
 
+def _exp_over_sum(x):  # exp of a row over its sum, as a learner writes it by hand (x may hold −∞)
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
 def _lower(T, k=0):  # -> [T, T]: 1 on and below the k-th diagonal, 0 above
     return np.tril(np.ones((T, T)), k=k)
 
@@ -37,6 +42,21 @@ ONES_AND_ZEROS = {
 _DIVIDE_BY_THE_SUM = {
     "ko": "지수 함수 exp까지만 계산했습니다. 가중치의 합이 1이 되도록 이 값들의 합으로 나누세요.",
     "en": "That is exp of the scores; divide by their sum so that the weights add up to 1.",
+}
+_ZERO_NOT_MINUS_INF = {
+    "ko": "가려야 할 칸에 0을 썼습니다. 0은 보통의 점수라서 Softmax가 그 칸에도 가중치를 줍니다. 마스크는 그 칸에 −∞를 둡니다(`tr.M`을 더하세요).",
+    "en": "You put 0 in the cells to hide; 0 is an ordinary score, which the softmax still gives weight to. "
+          "The mask puts −∞ there (add `tr.M`).",
+}
+_COLUMN_SUMS = {
+    "ko": "행렬 전체에 exp를 적용한 뒤 열의 합(`axis=0`)으로 나누었습니다. 가중치는 한 행, 즉 Query 토큰 하나 안에서 합이 1이므로 행의 합(`axis=-1`, `keepdims=True`)으로 나눕니다.",
+    "en": "You applied exp to the whole matrix and divided by the column sums (`axis=0`); each row, one Query "
+          "token, must add up to 1, so divide by the row sums (`axis=-1`, `keepdims=True`).",
+}
+_NO_MASK = {
+    "ko": "마스크 없이 계산했습니다. 미래 토큰의 칸은 −∞이어서 가중치가 0이어야 합니다. 마스크까지 더한 점수(`tr.S_masked`)를 쓰세요.",
+    "en": "You left out the mask: the future tokens' cells are −∞ and must get weight 0; use the masked scores "
+          "(`tr.S_masked`).",
 }
 _WEIGHT_EACH_VALUE = {
     "ko": "Value를 가중치 없이 더했습니다. 각 Value 행에 가중치를 곱한 뒤 더하세요.",
@@ -71,8 +91,13 @@ EXERCISES = [
                     {"ko": "대각선까지 −∞로 막았습니다. 각 토큰은 자기 자신을 참조할 수 있으므로 대각선은 0입니다.",
                      "en": "The diagonal is masked too; every token may see itself, so the diagonal is 0."}),
             Mistake(lambda T: np.where(_lower(T) == 1, 0.0, -1e9), NOT_MINUS_1E9),
+            Mistake(lambda T: np.zeros((T, T)),
+                    {"ko": "모든 칸이 0입니다. 0은 점수를 그대로 두므로 아무것도 가리지 않습니다. 미래 토큰의 칸은 −∞입니다.",
+                     "en": "Every cell is 0, and adding 0 keeps a score: nothing is masked. The cells of future "
+                           "tokens are −∞."}),
         ),
         given=values(("T",), (4,), (2,), (6,)),
+        wrong=("al.causal_mask(4)", "np.triu(np.ones((T, T)), 1) * -np.inf", "-np.inf * np.triu(np.ones((T, T)))"),
     ),
     Exercise(
         "04.row2",
@@ -98,9 +123,11 @@ EXERCISES = [
                     {"ko": "마스크를 곱했습니다. M은 점수에 더합니다.",
                      "en": "You multiplied by the mask; M is added to the scores."}),
             Mistake(lambda tr: tr.S_scaled[0, 1] + np.where(tr.M[1] == 0, 0.0, -1e9), NOT_MINUS_1E9),
-            Mistake(lambda tr: tr.S_masked[0, 2], ROW2_IS_INDEX_1),
+            Mistake(lambda tr: tr.S_scaled[0, 2] + tr.M[2], ROW2_IS_INDEX_1),
+            Mistake(lambda tr: np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0), _ZERO_NOT_MINUS_INF),
         ),
-        given=trace(),
+        given=trace(withhold="S_masked"),
+        wrong=(("tr.S_masked[0, 1]", "ex.withheld"), "tr.S_scaled[0, 1] - np.inf", "tr.S_scaled[0, 1] + tr.M[0]"),
     ),
     Exercise(
         "04.count",
@@ -128,7 +155,8 @@ EXERCISES = [
         ),
         note={"ko": "토큰 1은 1개, 토큰 2는 2개, 토큰 3은 3개를 참조합니다.",
               "en": "Token 1 sees 1 token, token 2 sees 2, token 3 sees 3."},
-        given=trace(sizes=True),
+        given=trace(),
+        wrong=("6", "tr.T * tr.T", "(tr.M != 0).sum()", "tr.T * (tr.T - 1) // 2"),
     ),
     # 05 — softmax
     Exercise(
@@ -147,20 +175,25 @@ EXERCISES = [
             Mistake(lambda tr: tr.S_masked[0, 2] / tr.S_masked[0, 2].sum(),
                     {"ko": "exp 없이 점수를 합으로 나누었습니다. 먼저 `np.exp`를 적용하세요.",
                      "en": "You divided the scores by their sum without exp; apply `np.exp` first."}),
-            Mistake(lambda tr: softmax(tr.S[0, 2]),
+            Mistake(lambda tr: _exp_over_sum(tr.S[0, 2] + tr.M[2]),
                     {"ko": "√dh로 나누기 전의 점수 S로 계산했습니다. 마스크까지 더한 점수(`tr.S_masked`)에서 시작하세요.",
                      "en": "You started from S, before the division by √dh; start from the masked scores "
                            "(`tr.S_masked`)."}),
-            Mistake(lambda tr: tr.P[0, 1], {"ko": "토큰 2의 가중치입니다. 토큰 3은 행 인덱스 2입니다.",
-                                            "en": "Those are token 2's weights; token 3 is row index 2."}),
-            Mistake(lambda tr: softmax(tr.S_masked[0, :, 2]),
+            Mistake(lambda tr: _exp_over_sum(tr.S_masked[0, 1]), {"ko": "토큰 2의 가중치입니다. 토큰 3은 행 인덱스 2입니다.",
+                                                                "en": "Those are token 2's weights; token 3 is row index 2."}),
+            Mistake(lambda tr: _exp_over_sum(tr.S_masked[0, :, 2]),
                     {"ko": "세 번째 열로 계산했습니다. Softmax는 한 행, 즉 Query 토큰 하나 안에서 계산합니다.",
                      "en": "You used column 3; the softmax runs along a row, one Query token."}),
-            Mistake(lambda tr: tr.P[1, 2], HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: _exp_over_sum(tr.S_masked[1, 2]), HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: (np.exp(tr.S_masked[0]) / np.exp(tr.S_masked[0]).sum(axis=0))[2], _COLUMN_SUMS),
+            Mistake(lambda tr: _exp_over_sum(np.where(tr.M[2] == 0, tr.S_scaled[0, 2], 0.0)), _ZERO_NOT_MINUS_INF),
+            Mistake(lambda tr: _exp_over_sum(tr.S_scaled[0, 2]), _NO_MASK),
         ),
         tol=1e-3,
         note={"ko": "가중치는 0 이상이고 합이 1입니다.", "en": "The weights are ≥ 0 and add up to 1."},
-        given=trace(),
+        given=trace(withhold="E", forbid=("softmax",)),
+        wrong=(("al.softmax(tr.S_masked[0, 2])", "ex.forbidden"), ("tr.P[0, 2]", "ex.withheld"),
+               "np.exp(tr.S_masked[0, 2]) / np.exp(tr.S_masked[0]).sum()", "[0.114, 0.042, 0.844]"),
     ),
     Exercise(
         "05.row2",
@@ -174,17 +207,18 @@ EXERCISES = [
              "en": "Pick token 2's row of the masked scores `tr.S_masked`; `np.exp` turns −∞ into 0."},
         ),
         (
-            Mistake(lambda tr: softmax(tr.S_scaled[0, 1]),
-                    {"ko": "마스크 없이 계산했습니다. 토큰 2는 토큰 3을 참조할 수 없으므로 마스크를 더한 점수(`tr.S_masked`)를 쓰세요.",
-                     "en": "You left out the mask: token 2 may not see token 3, so use the masked scores "
-                           "(`tr.S_masked`)."}),
+            Mistake(lambda tr: _exp_over_sum(tr.S_scaled[0, 1]), _NO_MASK),
             Mistake(lambda tr: np.exp(tr.S_masked[0, 1]), _DIVIDE_BY_THE_SUM),
-            Mistake(lambda tr: tr.P[0, 2], {"ko": "토큰 3의 가중치입니다. 토큰 2는 행 인덱스 1입니다.",
-                                            "en": "Those are token 3's weights; token 2 is row index 1."}),
-            Mistake(lambda tr: tr.P[1, 1], HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: _exp_over_sum(tr.S_masked[0, 2]), {"ko": "토큰 3의 가중치입니다. 토큰 2는 행 인덱스 1입니다.",
+                                                                "en": "Those are token 3's weights; token 2 is row index 1."}),
+            Mistake(lambda tr: _exp_over_sum(tr.S_masked[1, 1]), HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: (np.exp(tr.S_masked[0]) / np.exp(tr.S_masked[0]).sum(axis=0))[1], _COLUMN_SUMS),
+            Mistake(lambda tr: _exp_over_sum(np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0)), _ZERO_NOT_MINUS_INF),
         ),
         tol=1e-3,
-        given=trace(),
+        given=trace(withhold="E", forbid=("softmax",)),
+        wrong=(("al.softmax(tr.S_masked[0, 1])", "ex.forbidden"), ("tr.P[0, 1]", "ex.withheld"),
+               "np.exp(tr.S_masked[0, 1]) / np.exp(tr.S_masked[0, 1]).max()"),
     ),
     Exercise(
         "05.stable",
@@ -209,11 +243,18 @@ EXERCISES = [
                     {"ko": "최솟값을 뺐습니다. 그러면 가장 큰 점수가 여전히 커서 exp가 넘칠 수 있습니다. 최댓값을 빼세요.",
                      "en": "You subtracted the minimum, which leaves the largest score large enough to overflow; "
                            "subtract the maximum."}),
+            Mistake(lambda x: np.exp(x - x.mean()) / np.exp(x - x.mean()).sum(),
+                    {"ko": "평균을 뺐습니다. 가장 큰 점수가 평균보다 수백 클 수 있어서 exp가 넘칩니다([0, 2000]에서는 NaN). 최댓값을 빼세요.",
+                     "en": "You subtracted the mean; the largest score can be hundreds above it, and exp overflows "
+                           "([0, 2000] gives NaN). Subtract the maximum."}),
         ),
         tol=1e-3,
         note={"ko": "[0, 1, 2]의 Softmax와 같습니다.", "en": "It is the same as the softmax of [0, 1, 2]."},
         given=values(("x",), (_BIG,), (np.array([-4.0, 1.0, 710.0, 709.0]),), (np.array([-1000.0, -999.0, -1001.0]),),
-                     (np.array([2.0, 0.0, 6.0]),)),
+                     (np.array([2.0, 0.0, 6.0]),), (np.array([0.0, 2000.0]),), (np.array([5.0, 5.0, -3.0]),), (np.array([800.0, -5.0]),),
+                     forbid=("softmax",)),
+        wrong=(("al.softmax(x)", "ex.forbidden"), "np.exp(x - 1000) / np.exp(x - 1000).sum()",
+               "np.exp(x - x[-1]) / np.exp(x - x[-1]).sum()", "np.exp(x - x.max()) / np.exp(x).sum()"),
     ),
     # 06 — weighted sum
     Exercise(
@@ -233,16 +274,17 @@ EXERCISES = [
             Mistake(lambda tr: tr.P[0, :, 2] @ tr.Vh[0],
                     {"ko": "P의 세 번째 열을 썼습니다. 토큰 3의 가중치는 세 번째 행입니다.",
                      "en": "You used column 3 of P; token 3's weights are row 3."}),
-            Mistake(lambda tr: tr.O[0, 1], {"ko": "토큰 2의 출력입니다. 토큰 3은 행 인덱스 2입니다.",
-                                            "en": "That is token 2's output; token 3 is row index 2."}),
-            Mistake(lambda tr: tr.O[1, 2], HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: tr.P[0, 1] @ tr.Vh[0], {"ko": "토큰 2의 출력입니다. 토큰 3은 행 인덱스 2입니다.",
+                                                       "en": "That is token 2's output; token 3 is row index 2."}),
+            Mistake(lambda tr: tr.P[1, 2] @ tr.Vh[1], HEAD1_IS_INDEX_0),
             Mistake(lambda tr: tr.Vh[0].sum(axis=0), _WEIGHT_EACH_VALUE),
             Mistake(lambda tr: tr.P[0, 2] @ tr.V,
                     {"ko": "두 head의 Value(여덟 성분)를 모두 썼습니다. Head 1의 Value는 `tr.Vh[0]`입니다.",
                      "en": "You used the Values of both heads (eight components); Head 1's Values are `tr.Vh[0]`."}),
         ),
         tol=1e-3,
-        given=trace(),
+        given=trace(withhold="O"),
+        wrong=(("tr.O[0, 2]", "ex.withheld"), "tr.Vh[0] @ tr.P[0, 2]", "tr.P[0, 2] @ tr.Vh[0, :, 0]"),
     ),
     Exercise(
         "06.out2",
@@ -265,12 +307,13 @@ EXERCISES = [
             Mistake(lambda tr: tr.P[0, 1, 1] * tr.Vh[0, 0] + tr.P[0, 1, 0] * tr.Vh[0, 1],
                     {"ko": "가중치가 서로 바뀌었습니다. P[2,1]은 V1에, P[2,2]는 V2에 곱합니다.",
                      "en": "The weights are swapped: P[2,1] goes with V1, P[2,2] with V2."}),
-            Mistake(lambda tr: tr.O[0, 2], {"ko": "토큰 3의 출력입니다. 토큰 2는 행 인덱스 1입니다.",
-                                            "en": "That is token 3's output; token 2 is row index 1."}),
+            Mistake(lambda tr: tr.P[0, 2] @ tr.Vh[0], {"ko": "토큰 3의 출력입니다. 토큰 2는 행 인덱스 1입니다.",
+                                                       "en": "That is token 3's output; token 2 is row index 1."}),
             Mistake(lambda tr: tr.Vh[0, 0] + tr.Vh[0, 1], _WEIGHT_EACH_VALUE),
         ),
         tol=1e-3,
-        given=trace(),
+        given=trace(withhold="O"),
+        wrong=(("tr.O[0, 1]", "ex.withheld"), "tr.P[0, 1, 0] * tr.Vh[0, 0]"),
     ),
     Exercise(
         "06.head2_out1",
@@ -285,15 +328,16 @@ EXERCISES = [
                    "`tr.Vh[1]`."},
         ),
         (
-            Mistake(lambda tr: tr.O[0, 0], {"ko": "Head 1의 출력입니다. Head 2는 인덱스 1입니다.",
-                                            "en": "That is Head 1's output; Head 2 is index 1."}),
+            Mistake(lambda tr: tr.P[0, 0] @ tr.Vh[0], {"ko": "Head 1의 출력입니다. Head 2는 인덱스 1입니다.",
+                                                       "en": "That is Head 1's output; Head 2 is index 1."}),
             Mistake(lambda tr: tr.Vh[1, 1], {"ko": "토큰 2의 Value입니다. 토큰 1은 행 인덱스 0입니다.",
                                              "en": "That is token 2's Value; token 1 is row index 0."}),
             Mistake(lambda tr: tr.V[0],
                     {"ko": "토큰 1의 Value 전체(두 head, 여덟 성분)입니다. Head 2의 성분만 쓰세요.",
                      "en": "That is token 1's whole Value (both heads, eight components); use Head 2's components."}),
         ),
-        given=trace(),
+        given=trace(withhold="O"),
+        wrong=(("tr.O[1, 0]", "ex.withheld"), "tr.P[1, 0]"),
     ),
     # 07 — explorer
     Exercise(
@@ -321,6 +365,7 @@ EXERCISES = [
                     {"ko": "한 head의 S나 P의 모양(T × T)입니다.", "en": "T × T is the shape of one head's S or P."}),
         ),
         given=values(("T", "d", "h"), (5, 12, 3), (4, 8, 2), (6, 6, 3)),
+        wrong=("(5, 12)", "(T, d // h * h + 1)", "(T, h * T)"),
     ),
     Exercise(
         "07.no_mask_row1",
@@ -337,7 +382,7 @@ EXERCISES = [
                    "to it before `al.softmax`."},
         ),
         (
-            Mistake(lambda tr: tr.P[0, 0],
+            Mistake(lambda tr: softmax(tr.S_scaled[0, 0] + tr.M[0]),
                     {"ko": "Causal mask를 쓸 때의 가중치입니다. 마스크를 끄면 토큰 1도 토큰 2와 3을 참조합니다.",
                      "en": "Those are the weights with the causal mask; without it token 1 sees tokens 2 and 3 too."}),
             Mistake(lambda tr: softmax(tr.S[0, 0]),
@@ -346,6 +391,7 @@ EXERCISES = [
             Mistake(lambda tr: softmax(tr.S_scaled[1, 0]), HEAD1_IS_INDEX_0),
         ),
         tol=1e-3,
-        given=trace(),
+        given=trace(withhold="S_masked"),
+        wrong=("al.softmax(tr.S[0, 0] / 2)", ("tr.P[0, 0]", "ex.withheld"), "al.softmax(tr.S_scaled[0, 1])"),
     ),
 ]

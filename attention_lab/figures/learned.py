@@ -80,12 +80,13 @@ def figure_mean_weights(P_mean, *, title, lang="en"):  # [h, T, T] -> Figure
     W = words.table(lang)
     h, T, _ = P_mean.shape
     cell = min(0.5, (NOTEBOOK_WIDTH - 0.9 * h) / (h * T))
-    fig = Figure(figsize=(h * (T * cell + 0.9), T * cell + 1.3), layout="constrained")
+    fig = Figure(figsize=(h * (T * cell + 0.9), T * cell + 1.5), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, h, squeeze=False)).ravel()
     for head, ax in enumerate(axes):
-        heatmap(ax, P_mean[head], "weights", vmin=0, vmax=1, title=words.say("head_n", lang, n=head + 1),
-                             xlabel=W["key"], ylabel=W["query"], lang=lang)
-        ax.title.set_bbox(head_box(colors.head_color(head), pad=0.25))
+        heatmap(ax, P_mean[head], "weights", vmin=0, vmax=1, xlabel=W["key"], ylabel=W["query"], lang=lang)
+        # the head's name in a frame of its colour, lifted clear of the figure's title (layout ignores the frame)
+        ax.set_title(words.say("head_n", lang, n=head + 1), fontsize=TEXT, pad=9,
+                     bbox=head_box(colors.head_color(head), pad=0.25))
     fig.suptitle(checks.text("title", title), fontsize=TEXT + 1)
     use_font(fig, font_family(lang))
     return fig

@@ -10,10 +10,9 @@ import re
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from ..numeric import masks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
+from ..numeric.own_numbers import read_matrix
 from ..numeric.trace import attention_trace
 
 FORMATS = ("svg", "png", "pdf")
@@ -29,7 +28,9 @@ SVG_TEXT_HELP = ("keep the text of SVG files as text, editable in slide software
 OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed": "--seed", "queries": "--queries",
              "align": "--align", "Q": "--q", "K": "--k", "V": "--v", "Q, K": "--q, --k", "T, d": "--T, --d",
              "mask": "--mask", "head": "--head", "row": "--row", "query": "--query", "key": "--key",
-             "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks"}
+             "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks", "dh": "--dh",
+             "d, dh": "--d, --dh", "h, dh": "--h, --dh"}
+PYTHON_NAME = re.compile(r"\b(kv_heads)\b")  # a Python name inside a message, said as its option
 
 
 class ArgumentError(Exception):
@@ -81,7 +82,8 @@ def parse_mask(text, align):  # "sliding:window=2" -> Mask("sliding", window=2)
     for item in given:
         key, sep, value = item.partition("=")
         parts = value.split("+")
-        if not sep or not all(part.strip().lstrip("-").isdigit() for part in parts):
+        # ASCII digits only: "²".isdigit() is True, and int("２") reads a full-width digit
+        if not sep or not all(re.fullmatch(r"\s*-?[0-9]+\s*", part) for part in parts):
             raise ArgumentError(f"--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), "
                                 f"e.g. --mask sliding:window=2; got {item!r}.")
         if key not in known:
@@ -107,7 +109,7 @@ def in_options(message, mask_name=None):
         rest = re.sub(r"\.? \(the \w+ of Mask\('\w+'\) for (\d+) Key tokens\)", r" (for \1 Key tokens)", rest)
         return f"--mask {mask_name}:{name}=…: {rest}"
     if name in OPTION_OF:
-        return f"{OPTION_OF[name]}: {rest}"
+        return f"{OPTION_OF[name]}: {PYTHON_NAME.sub(lambda m: OPTION_OF[m.group(1)], rest)}"
     return message
 
 
@@ -149,7 +151,8 @@ def parser():
     for name in ("q", "k", "v"):
         parse.add_argument(f"--{name}", type=Path, metavar="FILE",
                            help=f"your own {name.upper()}: a .npy or .csv file of one row per token (with --h; "
-                                "--q, --k and --v together)")
+                                "--q, --k and --v together): a spreadsheet's CSV, with or without a header row, "
+                                "separated by , ; or tabs")
     parse.add_argument("--head", type=int, help="the head the one-head figures show, from 1 (default: 1)")
     parse.add_argument("--row", type=int, help="the Query token whose row figures 4 and 5 explain, from 1 as in "
                                                "the article (default: 3, or the last)")
@@ -194,37 +197,12 @@ def parse_args(argv):
     return args
 
 
-def read_matrix(option, path):  # -> [rows, cols] float
-    """A .npy or .csv file of numbers, one row per token; an ArgumentError that names the option if not."""
-    suffix = path.suffix.lower()
-    if suffix not in (".npy", ".csv"):
-        raise ArgumentError(f"{option}: {path} must be a .npy or .csv file (one row per token), "
-                            f"got {suffix or 'no suffix'}.")
-    try:
-        matrix = np.load(path, allow_pickle=False) if suffix == ".npy" else np.loadtxt(path, delimiter=",", ndmin=2)
-    except FileNotFoundError:
-        raise ArgumentError(f"{option}: no file {path}.") from None
-    except (OSError, ValueError) as error:
-        reason = str(error).splitlines()[0][:100] if str(error) else type(error).__name__
-        raise ArgumentError(f"{option}: cannot read {path} as numbers ({reason}).") from None
-    if matrix.ndim == 1:
-        matrix = matrix[None, :]
-    real = np.issubdtype(matrix.dtype, np.number) and not np.issubdtype(matrix.dtype, np.complexfloating)
-    if matrix.ndim != 2 or not real:
-        raise ArgumentError(f"{option}: {path} must hold a table of real numbers, one row per token; got an array of "
-                            f"shape {matrix.shape} and type {matrix.dtype}.")
-    if not 1 <= matrix.shape[0] <= LIMITS["T"][1] or not 1 <= matrix.shape[1] <= LIMITS["d"][1]:
-        raise ArgumentError(f"{option}: {path} has {matrix.shape[0]} rows × {matrix.shape[1]} columns; the figures "
-                            f"are drawn for 1 … {LIMITS['T'][1]} tokens and 1 … {LIMITS['d'][1]} components.")
-    return matrix.astype(float)
-
-
 def make_trace(args):
     """The trace the options ask for: your own Q, K, V; a random example (--seed); or the article's example, grown
     to the sizes given. An ArgumentError in the command's words if it cannot be made."""
     try:
         if args.q is not None:
-            Q, K, V = (read_matrix(f"--{n}", getattr(args, n)) for n in ("q", "k", "v"))
+            Q, K, V = (read_matrix(getattr(args, n), f"--{n}", LIMITS["T"][1], LIMITS["d"][1]) for n in "qkv")
             tr = attention_trace(Q, K, V, h=args.h, mask=args.mask, kv_heads=args.kv_heads)
             if tr.dh > MAX_DH:
                 raise ArgumentError(f"--q, --h: each head would have dh = d/h = {tr.dh} components; the figures are "

@@ -1,59 +1,183 @@
-"""A printable worksheet on one head's Core Attention, and its answer key: two A4 pages, in Korean or English.
+"""A printable worksheet on one head's Core Attention, and its answer key: A4 pages, in Korean or English.
 
     from attention_lab.figures import worksheet
-    worksheet.write(al.article_example(), "ko", "out/")          # worksheet.pdf and answer_key.pdf
-    worksheet.page(tr, "en", answers=True)                        # the answer key as a Figure
+    worksheet.write(al.article_example(), "ko", "out/")         # worksheet_ko.pdf and answer_key_ko.pdf
+    worksheet.write_class([(1, tr1, ""), (2, tr2, "Kim")], "en", "out/")  # every sheet in one PDF, every key in one
+    worksheet.page(tr, "en", answers=True)                       # the answer key as a Figure
 
 The worksheet gives the example's Q, K and V rows of one head and leaves blanks for: the shapes, row 3 of S, of
-S / √dh, row 2 after the mask, row 3's exponentials, their sum and its weights, and row 3 of O. The answer key is
-the same page with the blanks filled. Every answer is read from the trace (the exponentials are e^s of the
-trace's scores, as figure 4 writes them), never typed. Text is at least 10 pt on A4 at 100%, and the PDF keeps it
-as real text (TrueType fonts), so it can be copied and searched.
+S / √dh, one row after the mask, row 3's exponentials, their sum and its weights, and row 3 of O. No question
+prints another's answer. The sheet states its rounding rule, and the key (`student_answers`) is what a student
+gets by following it: each answer computed from the rounded answers before it, as the student carries them on,
+with the tolerance stated on the key. Text is at least 10 pt on A4 at 100%, at least 15 mm from every edge, and
+the PDF keeps it as real text (TrueType fonts), so it can be copied and searched.
 """
 
+import math
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
-import numpy as np
+import matplotlib
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
-from matplotlib.patches import Rectangle
+from matplotlib.font_manager import FontProperties
+from matplotlib.patches import PathPatch, Rectangle
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
 
 from ..look import colors, formats
-from ..numeric import core
 from ..numeric.pipeline import STAGES
-from .export import save
+from .export import TEXT_RC, save
 from .heatmap import check_head, check_trace, look_of, use_font
 
 A4 = (8.27, 11.69)  # inches
-MARGIN = 0.75
-BOX_W, BOX_H = 0.95, 0.36  # a blank, in inches
-QUESTION_ROOM = 0.14  # inches above a question, more than between its boxes
+MARGIN = 0.75  # 19 mm at the sides; nothing is drawn nearer an edge than MIN_MARGIN
+MIN_MARGIN = 15 / 25.4
+TOP = 0.75  # inches: the title's top 15 mm from the edge
+BOX_W, BOX_H, BOX_GAP = 0.95, 0.3, 0.04  # a blank, in inches, and the space under a row of them
+QUESTION_ROOM = 0.07  # inches above a question, more than between its boxes
 TEXT_PT, TITLE_PT, ANSWER_PT = 11, 16, 12
 ANSWER_INK = "#0b3d91"  # dark blue: the key's answers stand apart from the printed numbers, dark on light
-FILES = ("worksheet.pdf", "answer_key.pdf")
+MAX_DH = 4  # Q, K and V side by side have room for 4 components each
+TINY_WEIGHT = 0.0005  # a weight below this would print as 0.000: it is written to 4 significant digits instead
+
+
+# Korean fonts a system may have, for the students' names: the shipped subset holds only the package's own words.
+NAME_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "NanumGothic", "Malgun Gothic", "Apple SD Gothic Neo", "AppleGothic",
+              "Noto Sans CJK JP", "Noto Sans CJK SC")
+
+
+def _drawn_by(family):  # -> the set of characters a font family draws (empty if it is not installed)
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    try:
+        path = font_manager.fontManager.findfont(font_manager.FontProperties(family=family),
+                                                 fallback_to_default=False)
+    except ValueError:
+        return set()
+    return set(map(chr, FT2Font(path).get_charmap()))
+
+
+def name_families(name, families):  # -> the font families that draw a student's name, or a ValueError
+    """The page's families, and after them the first installed Korean font that has every letter they lack."""
+    missing = set(name) - set().union(*map(_drawn_by, families)) - {" "}
+    if not missing:
+        return list(families)
+    extra = next((f for f in NAME_FONTS if missing <= _drawn_by(f)), None)
+    if extra is None:
+        raise ValueError(f"name: no installed font draws {''.join(sorted(missing))!r} of {name!r}; install a Korean "
+                         "font (Debian: apt-get install fonts-noto-cjk), or write the name in Latin letters.")
+    return [*families, extra]
+
+
+def files(lang, many=False):  # -> (worksheet file name, answer key file name), with the language in them
+    return (f"worksheets_{lang}.pdf", f"answer_keys_{lang}.pdf") if many else (f"worksheet_{lang}.pdf",
+                                                                             f"answer_key_{lang}.pdf")
+
+
+def _decimal(text):  # a printed answer back to the number the student carries on: "−1.5" -> Decimal("-1.5")
+    plain = text.replace(formats.MINUS, "-")
+    return Decimal(plain) if formats.TIMES_TEN not in plain else Decimal(repr(formats.parse_label(text)))
+
+
+def _places(x, places):  # a calculator's rounding: half up, in decimal
+    return x.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+
+
+def _significant(x, digits=4):
+    return _places(x, digits - 1 - x.adjusted()) if x else x
+
+
+def weight_text(p):  # -> a weight as the sheet asks for it: 3 decimals, or 4 significant digits below 0.0005
+    if p and p < Decimal(TINY_WEIGHT):
+        return formats.format_approx(float(_significant(p)))
+    return formats.format_value(float(_places(p, 3)), "weights")
+
+
+def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "weights_sum"
+    """The key as a student following the sheet computes it, in decimal with a calculator's rounding (half up):
+    S row i from Q and K, rounded to 2 decimals; divided by the printed √dh and rounded; eˢ of those rounded scores
+    and their sum to 4 significant digits; each weight the rounded eˢ over the rounded sum, to 3 decimals; row i
+    of O from those weights, to 3 decimals."""
+    Qh, Kh, Vh = (STAGES[name].matrix(tr, head) for name in ("Qh", "Kh", "Vh"))
+    Q, K, V = ([[Decimal(repr(float(x))) for x in row] for row in X] for X in (Qh, Kh, Vh))
+    root = _decimal(formats.format_value(math.sqrt(tr.dh)))
+    scores = [_places(sum(q * k for q, k in zip(Q[i - 1], key, strict=True)), 2) for key in K]
+    scaled = [_places(s / root, 2) for s in scores]
+    exps = [_decimal(formats.format_approx(float(_significant(Decimal(repr(math.exp(s))))))) for s in scaled]
+    total = _decimal(formats.format_approx(float(_significant(sum(exps)))))
+    weights = [weight_text(e / total) for e in exps]
+    carried = [_decimal(p) for p in weights]
+    output = [_places(sum(p * v[c] for p, v in zip(carried, V, strict=True)), 3) for c in range(len(V[0]))]
+    return {"scores": [formats.format_value(float(x), "scores") for x in scores],
+            "scaled": [formats.format_value(float(x), "scores") for x in scaled],
+            "exps": [formats.format_approx(float(e)) for e in exps], "sum": formats.format_approx(float(total)),
+            "weights": weights, "output": [formats.format_value(float(x)) for x in output],
+            "weights_sum": float(_places(sum(carried), 3))}
+
+
+def mask_row(tr, head, i=3):  # -> (the 1-based row the mask question gives, its printed S / √dh, its answer)
+    """Row 2, as the article masks it; row 1 where row 2's scaled scores would print row i's (question 3's answer)."""
+    rows = [[formats.format_value(x, "scores") for x in row] for row in tr.S_scaled[head]]
+    r = 2 if rows[1] != rows[i - 1] else 1
+    masked = [formats.format_value(x, "scores") for x in tr.S_masked[head, r - 1]]
+    return r, rows[r - 1], masked
 
 
 class _Sheet:
-    """A page drawn in inches from its top-left corner: lines of text, tables of given numbers, rows of blanks."""
+    """A page drawn in inches from its top-left corner: lines of text (wrapped inside the margins), tables of given
+    numbers, rows of blanks."""
 
     def __init__(self, look):
         self.look = look
         self.fig = Figure(figsize=A4)
+        self.renderer = FigureCanvasAgg(self.fig).get_renderer()  # to measure text for wrapping
         self.ax = self.fig.add_axes((0, 0, 1, 1))
         self.ax.set_xlim(0, A4[0])
         self.ax.set_ylim(A4[1], 0)
         self.ax.axis("off")
-        self.y = MARGIN
+        self.y = TOP
 
     def text(self, x, y, s, size=TEXT_PT, **kw):
-        return self.ax.text(x, y, s, fontsize=size, va="center", **kw)
+        return self.ax.text(x, y, s, fontsize=size, va="center", fontfamily=self.look.family, **kw)
 
-    def line(self, s, size=TEXT_PT, gap=0.42):
-        self.text(MARGIN, self.y, s, size)
-        self.y += gap
+    def _width(self, s, size):  # inches
+        probe = self.text(0, 0, s, size)
+        width = probe.get_window_extent(self.renderer).width / self.fig.dpi
+        probe.remove()
+        return width
+
+    def line(self, s, size=TEXT_PT, gap=0.42, color=None):
+        """A paragraph from the left margin, broken between words to stay inside the right margin."""
+        lines, words = [], s.split(" ")
+        for word in words:
+            if lines and self._width(f"{lines[-1]} {word}", size) <= A4[0] - 2 * MARGIN:
+                lines[-1] = f"{lines[-1]} {word}"
+            else:
+                lines.append(word)
+        for n, text in enumerate(lines):
+            self.text(MARGIN, self.y, text, size, color=color)
+            self.y += gap if n == len(lines) - 1 else size / 72 * 1.35
+
+    def name_line(self, template, name):
+        """"Name: …" with a student's name, or a line to write it on. A name the page's fonts cannot draw is drawn
+        as outlines in an installed Korean font (a system CFF font cannot be embedded in the PDF as TrueType)."""
+        families = name_families(name, self.look.family)
+        if len(families) == len(self.look.family):
+            return self.text(MARGIN, self.y, template.format(name=name or "____________________"))
+        label = template.format(name="")
+        self.text(MARGIN, self.y, label)
+        outline = TextPath((0, 0), name, size=TEXT_PT, prop=FontProperties(family=families[-1]))
+        at = Affine2D().scale(1 / 72, -1 / 72).translate(MARGIN + self._width(label + "\u00a0", TEXT_PT),
+                                                          self.y + TEXT_PT / 72 * 0.35)
+        return self.ax.add_patch(PathPatch(outline, transform=at + self.ax.transData, facecolor=colors.INK_DARK,
+                                           linewidth=0))
 
     def question(self, s):  # a question opens with room above it: it belongs to the boxes under it
-        self.y += QUESTION_ROOM
-        self.line(s, gap=0.28)
+        self.y += QUESTION_ROOM + 0.06
+        self.line(s, gap=0.2)
 
     def cells(self, labels, header=None, row_label=None, answers=None, width=BOX_W, x0=MARGIN + 1.3, advance=True):
         """A row of boxes at the current height: given numbers (labels) or blanks (answers=None on the worksheet,
@@ -61,7 +185,7 @@ class _Sheet:
         if header:
             for n, h in enumerate(header):
                 self.text(x0 + (n + 0.5) * width, self.y, h, ha="center")
-            self.y += 0.27
+            self.y += 0.24
         if row_label:
             self.text(x0 - 0.15, self.y + BOX_H / 2, row_label, ha="right")
         for n, label in enumerate(labels):
@@ -74,79 +198,97 @@ class _Sheet:
                 self.text(x + width / 2, self.y + BOX_H / 2, shown, ha="center", color=ink,
                           size=TEXT_PT if answers is None else ANSWER_PT)
         if advance:
-            self.y += BOX_H + 0.06
+            self.y += BOX_H + BOX_GAP
 
 
-def page(tr, lang="en", answers=False, head=0, seed=None, command=None):  # AttentionTrace -> Figure (A4)
-    """The worksheet (answers=False) or its answer key (answers=True) for one head of a trace of T ≥ 3 tokens."""
-    tr, look = check_trace(tr), look_of(lang, False)
+def check_sheet_trace(tr):  # -> tr, or a ValueError: the sizes a sheet has room for
+    tr = check_trace(tr)
+    if tr.T_q != tr.T_k or tr.T_q != 3 or tr.dh > MAX_DH or tr.mask.name != "causal":
+        raise ValueError(f"tr: a worksheet asks about the article's rows 2 and 3 of a causal mask, with room for dh ≤ "
+                         f"{MAX_DH}: it needs T_q = T_k = 3 tokens, dh ≤ {MAX_DH} and the causal mask; got "
+                         f"T_q={tr.T_q}, T_k={tr.T_k}, dh={tr.dh}, mask {tr.mask.name}.")
+    return tr
+
+
+def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="", own=False):  # -> Figure (A4)
+    """The worksheet (answers=False) or its answer key (answers=True) for one head of a causal trace of 3 tokens.
+    seed: the example's seed (None: the article's, or own=True: your own numbers); name: a student's, on the line."""
+    tr, look = check_sheet_trace(tr), look_of(lang, False)
     head = check_head(tr, head)
-    if tr.T_q != tr.T_k or tr.T_q < 3:
-        raise ValueError(f"tr: a worksheet asks about rows 2 and 3, so it needs T_q = T_k ≥ 3 tokens; got "
-                         f"T_q={tr.T_q}, T_k={tr.T_k}.")
     W, T, dh, n, sub = look.words, tr.T_q, tr.dh, head + 1, formats.subscript(head + 1)
-    i, r = 3, 2  # the article's rows: token 3's Query, and row 2 for the mask
+    i = 3  # the article's row: token 3's Query
     Qh, Kh, Vh = (STAGES[name].matrix(tr, head) for name in ("Qh", "Kh", "Vh"))
-    S, S_scaled, S_masked, P, O = (tr.S[head], tr.S_scaled[head], tr.S_masked[head], tr.P[head], tr.O[head])
-    exps = core.exponentials(S_masked[i - 1])  # e^s of the trace's scores, as figure 4 writes them
+    key, (r, given_row, masked) = student_answers(tr, head, i), mask_row(tr, head, i)
     sheet = _Sheet(look)
 
     def blank(labels):  # the answers, or blanks on the worksheet
         labels = list(labels)
         return labels if answers else [""] * len(labels)
 
-    sheet.line(W["ws_key_title" if answers else "ws_title"].format(n=n), TITLE_PT, 0.45)
-    sheet.line(W["ws_article"] if seed is None else W["ws_seed"].format(seed=seed), TEXT_PT, 0.34)
-    sheet.line(W["ws_name"], TEXT_PT, 0.45)
-    sheet.line(W["ws_given"].format(n=n, sub=sub), TEXT_PT, 0.36)
+    sizes = {"T": T, "d": tr.d, "h": tr.h, "dh": dh}
+    sheet.line(W["ws_key_title" if answers else "ws_title"].format(n=n), TITLE_PT, 0.4)
+    sheet.line(W["ws_own" if own else "ws_article" if seed is None else "ws_seed"].format(seed=seed, **sizes),
+               TEXT_PT, 0.3)
+    sheet.name_line(W["ws_name"], name)
+    sheet.y += 0.34
+    sheet.line(W["ws_rounding"] + (" " + W["ws_tolerance"] if answers else ""), 10, 0.32, color="0.2")
+    sheet.line(W["ws_given"].format(n=n, sub=sub), TEXT_PT, 0.32)
     tokens, components = colors.token_labels(T), colors.token_labels(dh)
     given_w = min(0.5, (A4[0] - 2 * MARGIN - 1.0) / (3 * dh + 1))  # Q, K and V side by side, one row per token
     starts = [MARGIN + 1.0 + k * (dh + 0.5) * given_w for k in range(3)]
-    for k, name in enumerate(("Q", "K", "V")):
-        sheet.text(starts[k] + dh * given_w / 2, sheet.y, f"{name}{sub}", ha="center")
-    sheet.y += 0.3
+    for k, matrix in enumerate(("Q", "K", "V")):
+        sheet.text(starts[k] + dh * given_w / 2, sheet.y, f"{matrix}{sub}", ha="center")
+    sheet.y += 0.26
     for k in range(3):
         for c, label in enumerate(components):
             sheet.text(starts[k] + (c + 0.5) * given_w, sheet.y, label, ha="center", size=10, color="0.3")
-    sheet.y += 0.28
+    sheet.y += 0.2
     for t in range(T):
         for k, X in enumerate((Qh, Kh, Vh)):
             sheet.cells([formats.format_value(x) for x in X[t]], width=given_w, x0=starts[k], advance=k == 2,
                         row_label=f"{W['token']} {t + 1}" if k == 0 else None)
-    sheet.y += 0.1
-
     sheet.question(W["ws_q_shapes"])
-    shapes = {f"Q{sub}": Qh.shape, f"K{sub}ᵀ": Kh.T.shape, "S": S.shape, "P": P.shape, f"V{sub}": Vh.shape,
-              f"O{sub}": O.shape}
+    shapes = {f"Q{sub}": Qh.shape, f"K{sub}ᵀ": Kh.T.shape, "S": tr.S[head].shape, "P": tr.P[head].shape,
+              f"V{sub}": Vh.shape, f"O{sub}": tr.O[head].shape}
     sheet.cells([""] * len(shapes), header=list(shapes), answers=blank(f"{a} × {b}" for a, b in shapes.values()),
                 width=(A4[0] - 2 * MARGIN) / len(shapes), x0=MARGIN)
     sheet.question(W["ws_q_scores"].format(i=i, sub=sub))
-    sheet.cells([""] * T, header=tokens,
-                answers=blank(formats.format_value(x, "scores") for x in S[i - 1]))
-    root = formats.format_value(np.sqrt(dh))
+    sheet.cells([""] * T, header=tokens, answers=blank(key["scores"]))
+    root = formats.format_value(math.sqrt(dh))
     sheet.question(W["ws_q_scaled"].format(i=i, dh=dh, root=root))
-    sheet.cells([""] * T, answers=blank(formats.format_value(x, "scores") for x in S_scaled[i - 1]))
-    sheet.question(W["ws_q_masked"].format(r=r, row=formats.format_row(S_scaled[r - 1], "scores")))
-    sheet.cells([""] * T, answers=blank(formats.format_value(x, "scores") for x in S_masked[r - 1]))
+    sheet.cells([""] * T, answers=blank(key["scaled"]))
+    sheet.question(W["ws_q_masked"].format(r=r, row="[" + ", ".join(given_row) + "]"))
+    sheet.cells([""] * T, answers=blank(masked))
     sheet.question(W["ws_q_softmax"].format(i=i))
-    sheet.cells([formats.format_value(x, "scores") for x in S_masked[i - 1]], header=[*tokens, W["fig_sum"]],
-                row_label=W["ws_score"])
-    sheet.cells([""] * (T + 1), row_label="eˢ",
-                answers=blank([*(formats.format_approx(e) for e in exps), formats.format_approx(float(exps.sum()))]))
-    sheet.cells([""] * T, row_label=W["ws_weight"], answers=blank(formats.format_value(p, "weights")
-                                                                      for p in P[i - 1]))
+    sheet.cells([""] * T, header=[*tokens, W["fig_sum"]], row_label=W["ws_score"], answers=blank(key["scaled"]))
+    sheet.cells([""] * (T + 1), row_label="eˢ", answers=blank([*key["exps"], key["sum"]]))
+    sheet.cells([""] * T, row_label=W["ws_weight"], answers=blank(key["weights"]))
+    if answers and key["weights_sum"] != 1:  # each weight rounded: say so, rather than let 0.999 look like a slip
+        sheet.y += 0.08
+        sheet.line(W["ws_weights_sum"].format(total=f"{key['weights_sum']:.3f}"), 10, 0.14, color=ANSWER_INK)
     sheet.question(W["ws_q_output"].format(i=i))
-    sheet.cells([""] * dh, header=components, answers=blank(formats.format_value(x) for x in O[i - 1]))
+    sheet.cells([""] * dh, header=components, answers=blank(key["output"]))
     if command:
-        sheet.text(MARGIN, A4[1] - 0.35, W["ws_how"].format(command=command), size=10, color="0.3")
+        sheet.y = max(sheet.y + 0.05, A4[1] - MIN_MARGIN - 0.62)
+        sheet.line(W["ws_how"].format(command=command), 10, 0, color="0.3")
     use_font(sheet.fig, look.family)
     return sheet.fig
 
 
-def write(tr, lang, out, head=0, seed=None, command=None):  # -> (worksheet path, answer key path)
-    """Both pages as A4 PDFs in the folder `out`, with real text: worksheet.pdf and answer_key.pdf."""
-    out = Path(out)
-    paths = tuple(out / name for name in FILES)
+def write(tr, lang, out, head=0, seed=None, command=None, own=False):  # -> (worksheet path, answer key path)
+    """Both pages as A4 PDFs in the folder `out`, with real text: worksheet_<lang>.pdf and answer_key_<lang>.pdf."""
+    paths = tuple(Path(out) / name for name in files(lang))
     for path, answers in zip(paths, (False, True), strict=True):
-        save(page(tr, lang, answers, head, seed, command), path, "pdf", slide=True)  # the whole A4 page
+        save(page(tr, lang, answers, head, seed, command, own=own), path, "pdf", slide=True)  # the whole A4 page
+    return paths
+
+
+def write_class(sheets, lang, out, head=0, command=None):  # -> (worksheets path, answer keys path)
+    """A class set: sheets is [(seed, trace, student's name or "")]; every worksheet in one PDF (a name line each,
+    its seed printed) and every key in another, in the same order. command(seed) is each page's footer."""
+    paths = tuple(Path(out) / name for name in files(lang, many=True))
+    for path, answers in zip(paths, (False, True), strict=True):
+        with matplotlib.rc_context(TEXT_RC), PdfPages(path) as pdf:
+            for seed, tr, name in sheets:
+                pdf.savefig(page(tr, lang, answers, head, seed, command(seed) if command else None, name))
     return paths

@@ -3,6 +3,7 @@
     python -m attention_lab.explorer --out explorer.html                       # every stage, English
     python -m attention_lab.explorer --out softmax.html --lang ko --view softmax   # notebook 05's view, Korean
     python -m attention_lab.explorer --out m.html --view masks --T 6 --mask sliding:window=2 --queries 2
+    python -m attention_lab.explorer --out mine.html --q Q.csv --k K.csv --v V.csv --h 2   # your own numbers
 
 The page holds its script, styles and numbers inline and makes no network request: it works from file://,
 offline, and a blog embeds it with an <iframe src="softmax.html" width="100%" height="900">. The views of
@@ -16,7 +17,8 @@ from pathlib import Path
 
 from ..figures.options import ArgumentError, _Parser, command_status, parse_mask
 from ..numeric.masks import ALIGNS
-from .views import LIMITS, MAX_SEED, VIEWS
+from ..numeric.own_numbers import read_matrix
+from .views import LIMITS, MAX_SEED, OWN_LIMITS, VIEWS
 
 
 def parse_args(argv):
@@ -33,6 +35,9 @@ def parse_args(argv):
     parser.add_argument("--align", default="bottom-right", choices=ALIGNS, help="where the Query rows sit")
     parser.add_argument("--seed", type=int, help=f"a random example from this seed (0 … {MAX_SEED})")
     parser.add_argument("--mask", help="NAME:PARAM=VALUE…, e.g. sliding:window=2 (default: the view's)")
+    for name in "qkv":
+        parser.add_argument(f"--{name}", type=Path, metavar="FILE", help=f"your own {name.upper()}: a .npy or .csv "
+                            "file, one row per token, as for python -m attention_lab.figures (with --h)")
     return parser.parse_args(argv)
 
 
@@ -43,8 +48,10 @@ def main(argv=None):
     def body():
         args = parse_args(sys.argv[1:] if argv is None else argv)
         mask = _VIEW_MASK if args.mask is None else parse_mask(args.mask, args.align)
+        own = {n.upper(): read_matrix(getattr(args, n), f"--{n}", OWN_LIMITS["T"], OWN_LIMITS["d"])
+               for n in "qkv" if getattr(args, n) is not None}
         ex = Explorer(T=args.T, d=args.d, h=args.h, dh=args.dh, kv_heads=args.kv_heads, queries=args.queries,
-                      align=args.align, seed=args.seed, mask=mask, lang=args.lang, view=args.view)
+                      align=args.align, seed=args.seed, mask=mask, lang=args.lang, view=args.view, **own)
         if str(args.out) in ("", ".") or args.out.is_dir():
             raise ArgumentError(f"--out: give a file name such as explorer.html, got {str(args.out)!r}.")
         print(ex.save_html(str(args.out)))

@@ -291,14 +291,14 @@ Head 1을 빼면 바로 앞 토큰은 무작위 수준이 되고, Head 2를 빼�
 
 ## head가 하나뿐이면
 
-head가 하나인 모델도 거의 모든 답을 맞혔습니다. 그 하나의 head는 어디를 볼까요?
+head가 하나인 모델도 모든 답을 맞혔습니다. 그 하나의 head는 어디를 볼까요?
 """,
         """
 Without Head 1 the previous token drops to chance; without Head 2 the first token does. Each head carries one letter of the answer.
 
 ## With a single head
 
-The model with a single head got nearly every answer right too. Where does its one head look?
+The model with a single head got every answer right too. Where does its one head look?
 """,
     ),
     figure(
