@@ -51,9 +51,10 @@ def new_entries(monkeypatch):
     return stripe
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser():
-    """Headless Chromium (tests/servers.py's recipe), one per test module; skipped, saying why, where it is missing."""
+    """Headless Chromium (tests/servers.py's recipe), one for the whole session: every test opens its own pages (or
+    context) in it and closes them. Skipped, saying why, where it is missing."""
     from servers import chromium, needs_chromium
 
     needs_chromium()
@@ -63,3 +64,29 @@ def browser():
         b = chromium(p)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="session")
+def lab(tmp_path_factory):
+    """One JupyterLab server for the whole session (tests/servers.py's jupyter_lab), serving a scratch folder: a
+    test writes its notebooks in a folder of its own under `lab.root` and opens them at `lab.url(path)`."""
+    from servers import jupyter_lab, stop_kernels
+
+    tmp = tmp_path_factory.mktemp("lab")
+    root = tmp / "root"
+    root.mkdir()
+    with jupyter_lab(root, tmp) as (base, token):
+        yield Lab(base, token, root, stop_kernels)
+
+
+class Lab:
+    def __init__(self, base, token, root, stop_kernels):
+        self.base, self.token, self.root, self._stop = base, token, root, stop_kernels
+
+    def url(self, path, app="lab"):  # -> the URL that opens notebook `path` (under root) in JupyterLab or Notebook 7
+        if app == "lab":
+            return f"{self.base}/lab/tree/{path}?reset&token={self.token}"
+        return f"{self.base}/notebooks/{path}?token={self.token}"
+
+    def stop_kernels(self):  # a test's notebooks are done: their kernels need not run on beside the next test's
+        self._stop(self.base, self.token)

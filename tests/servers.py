@@ -1,8 +1,17 @@
-"""What the browser tests share: a free port, stopping a server for sure, and Chromium with its launch recipe."""
+"""What the browser tests share: a free port, stopping a server for sure, Chromium with its launch recipe, and a
+private JupyterLab server (conftest.py starts one for the whole session: the `lab` fixture)."""
 
+import json
+import os
+import secrets
 import shutil
 import socket
 import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -52,3 +61,60 @@ def offline(page):  # -> list of the requests refused: every request outside fil
 
     page.route("**/*", route)
     return refused
+
+
+# Settings for these servers only: no news toast, no autosave (running a notebook must not rewrite it).
+LAB_SETTINGS = {
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
+                                                                       "checkForUpdates": False},
+    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
+}
+
+
+@contextmanager
+def jupyter_lab(root, tmp, extra=()):  # -> (base URL, token): a private server on a free port
+    """Start `jupyter lab` serving `root` with config, runtime and settings dirs under `tmp` (it serves Notebook 7's
+    pages too, under /notebooks/); shared with benchmarks/bench_browser_latency.py (`extra`: more server options)."""
+    env = dict(os.environ)
+    for var in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_WORKSPACES_DIR", "JUPYTERLAB_SETTINGS_DIR"):
+        env[var] = str(tmp / var.lower())
+    for name, settings in LAB_SETTINGS.items():
+        path = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(settings))
+    port, token = free_port(), secrets.token_hex(16)
+    log = open(tmp / "lab.log", "w")  # noqa: SIM115 -- closed in the finally below
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *extra],
+        env=env, stdout=log, stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                pass
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("jupyter lab did not start:\n" + (tmp / "lab.log").read_text()[-3000:])
+            time.sleep(0.3)
+        yield base, token
+    finally:
+        stop(server, timeout=15)
+        log.close()
+
+
+def stop_kernels(base, token):
+    """Shut down every kernel the server runs (a test's notebook is done: its kernel need not idle on)."""
+    def call(method, path):
+        request = urllib.request.Request(f"{base}/api/{path}", method=method,
+                                         headers={"Authorization": f"token {token}"})
+        with urllib.request.urlopen(request, timeout=20) as reply:
+            return json.loads(reply.read() or "null")
+
+    for kernel in call("GET", "kernels"):
+        call("DELETE", f"kernels/{kernel['id']}")

@@ -2,7 +2,8 @@
 
 - notebooks/en/07_explorer.ipynb, run top to bottom: → on the T slider (a native range input) redraws the
   picture with no kernel on its path, and the notebook's own shortcuts never see the key (the active cell stays);
-  no cell prints an error, the console stays clean and the notebook file is not rewritten;
+  no cell prints an error, the console stays clean and the notebook file (a copy, in the server's folder) is not
+  rewritten; the same in Notebook 7, on a notebook of one explorer;
 - a scratch notebook of explorers: a move in the page reaches `ex.controls` and `ex.trace` (a cell prints them),
   a value set from Python moves the page; every heatmap fits the output at 1280 px with the file browser open and
   closed, and at 800 and 1920 px, at the largest and smallest sizes, in Korean and English, nothing scrolled
@@ -10,34 +11,23 @@
   printed with -s; benchmarks/bench_browser_latency.py measures it); your own numbers: an edited row changes the
   picture, a malformed one leaves it and says why in one line; the change marks outline, fade, switch off.
 
-Nothing here depends on JupyterLab drawing cells out of view: each check scrolls its explorer into view and
-reads text with text_content(); a "Select Kernel" dialog, if JupyterLab asks, is answered.
+Every test here uses the session's one JupyterLab server and one Chromium (conftest.py: `lab`, `browser`), and
+shuts its kernels down when done. Nothing here depends on JupyterLab drawing cells out of view: each check
+scrolls its explorer into view and reads text with text_content(); a "Select Kernel" dialog, if JupyterLab asks,
+is answered.
 Needs Debian's `chromium` and the `playwright` Python package (its own browser download is not used).
 ATTENTION_LAB_SCREENSHOTS=folder saves a PNG of each scratch explorer there, to look at.
 """
 
-import json
 import os
-import secrets
-import subprocess
-import sys
-import time
-import urllib.request
-from contextlib import contextmanager
+import shutil
 from pathlib import Path
 
 import nbformat
 import pytest
-from servers import chromium, free_port, needs_chromium, stop
 
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOK = REPO / "notebooks" / "en" / "07_explorer.ipynb"
-# Settings for this server only: no news toast, no autosave (running the notebook must not rewrite it).
-LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false",
-                                                                       "checkForUpdates": False},
-    "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {"autosave": False},
-}
 WINDOW = {"width": 1280, "height": 900}
 
 
@@ -45,43 +35,6 @@ def _benign(text, url):
     # Chromium asks for /favicon.ico before JupyterLab sets its own icon; the server answers 404.
     # Only that request is forgiven: a 404 for anything else (a widget bundle, say) is an error.
     return url.split("?")[0].endswith("/favicon.ico") and "404" in text
-
-
-@contextmanager
-def jupyter_lab(root, tmp, extra=(), app="lab"):  # -> (base URL, token): a private server on a free port
-    """Start `jupyter lab` (or Notebook 7: app="notebook") serving `root` with config, runtime and settings dirs
-    under `tmp`; shared with benchmarks/bench_browser_latency.py (`extra`: more server options)."""
-    env = dict(os.environ)
-    for var in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_WORKSPACES_DIR", "JUPYTERLAB_SETTINGS_DIR"):
-        env[var] = str(tmp / var.lower())
-    for name, settings in LAB_SETTINGS.items():
-        path = Path(env["JUPYTERLAB_SETTINGS_DIR"]) / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(settings))
-    port, token = free_port(), secrets.token_hex(16)
-    log = open(tmp / "lab.log", "w")  # noqa: SIM115 -- closed in the finally below
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", app, "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *extra],
-        env=env, stdout=log, stderr=subprocess.STDOUT,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("jupyter lab did not start:\n" + (tmp / "lab.log").read_text()[-3000:])
-            time.sleep(0.3)
-        yield base, token
-    finally:
-        stop(server, timeout=15)
-        log.close()
 
 
 KERNEL_IDLE = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
@@ -161,77 +114,72 @@ def _wait_shape(page, tag, start):
     page.wait_for_function(f"() => document.querySelector('.{tag} .al-shape').textContent.startsWith('{start}')")
 
 
-def test_notebook_07_answers_the_keyboard_in_the_page(tmp_path_factory):
-    needs_chromium()
-    from playwright.sync_api import sync_playwright
-
+def test_notebook_07_answers_the_keyboard_in_the_page(lab, browser):
+    folder = lab.root / "n07"
+    folder.mkdir()
+    shutil.copy(NOTEBOOK, folder)
     before = NOTEBOOK.read_bytes()
-    with jupyter_lab(REPO, tmp_path_factory.mktemp("lab")) as (base, token), sync_playwright() as p:
-        browser = chromium(p)
-        try:
-            page = browser.new_page(viewport=WINDOW)
-            page.set_default_timeout(60_000)
-            errors = _watch_console(page)
-            url = f"{base}/lab/tree/{NOTEBOOK.relative_to(REPO).as_posix()}?reset&token={token}"
-            run_all_cells(page, url, ".al-explorer .al-live .al-hm")
-            _no_stderr(page)
-            explorer = page.locator(".al-explorer .al-live").first
-            explorer.scroll_into_view_if_needed()
-            T0 = int(explorer.locator(".al-shape").text_content().split("T=")[1].split(" ")[0])
-            slider = explorer.locator('[data-control="T"]')
-            for step in range(1, 4):
-                slider.focus()
-                page.keyboard.press("ArrowRight")
-                page.wait_for_function(f"""() => document.querySelector('.al-explorer .al-shape')
-                                             .textContent.startsWith('T={T0 + step} ')""")
-            assert explorer.locator('.al-hm[data-name="Q"] tbody tr').count() == T0 + 3
-            active = page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].findIndex(c => "
-                                   "c.classList.contains('jp-mod-active'))")
-            page.keyboard.press("ArrowDown")  # a notebook in command mode would move to the next cell
-            assert page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].findIndex(c => "
-                                 "c.classList.contains('jp-mod-active'))") == active
-            assert slider.input_value() == str(T0 + 2)  # ↓ moved the slider, not the notebook
-            _no_stderr(page)
-        finally:
-            browser.close()
+    page = browser.new_page(viewport=WINDOW)
+    try:
+        page.set_default_timeout(60_000)
+        errors = _watch_console(page)
+        run_all_cells(page, lab.url(f"n07/{NOTEBOOK.name}"), ".al-explorer .al-live .al-hm")
+        _no_stderr(page)
+        explorer = page.locator(".al-explorer .al-live").first
+        explorer.scroll_into_view_if_needed()
+        T0 = int(explorer.locator(".al-shape").text_content().split("T=")[1].split(" ")[0])
+        slider = explorer.locator('[data-control="T"]')
+        for step in range(1, 4):
+            slider.focus()
+            page.keyboard.press("ArrowRight")
+            page.wait_for_function(f"""() => document.querySelector('.al-explorer .al-shape')
+                                         .textContent.startsWith('T={T0 + step} ')""")
+        assert explorer.locator('.al-hm[data-name="Q"] tbody tr').count() == T0 + 3
+        active = page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].findIndex(c => "
+                               "c.classList.contains('jp-mod-active'))")
+        page.keyboard.press("ArrowDown")  # a notebook in command mode would move to the next cell
+        assert page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].findIndex(c => "
+                             "c.classList.contains('jp-mod-active'))") == active
+        assert slider.input_value() == str(T0 + 2)  # ↓ moved the slider, not the notebook
+        _no_stderr(page)
+    finally:
+        page.close()
+        lab.stop_kernels()
     _no_console_errors(errors)
-    assert NOTEBOOK.read_bytes() == before, "running the notebook must not rewrite it"
+    assert (folder / NOTEBOOK.name).read_bytes() == before, "running the notebook must not rewrite it"
 
 
-def test_notebook_7_answers_the_keyboard_in_the_page(tmp_path):
+def test_notebook_7_answers_the_keyboard_in_the_page(lab, browser):
     """Notebook 7 reads keys on the document before any element does: ↓ on the T control must still move T."""
-    needs_chromium()
     pytest.importorskip("notebook", minversion="7", reason="needs Notebook 7: pip install notebook")
-    from playwright.sync_api import sync_playwright
-
-    (tmp_path / "nb").mkdir()
+    folder = lab.root / "n7"
+    folder.mkdir()
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import attention_lab as al"),
                 nbformat.v4.new_code_cell('ex = al.explorer(lang="ko"); ex'),
                 nbformat.v4.new_code_cell('print("state:", ex.controls["T"].value, ex.trace.T)')]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, tmp_path / "nb" / "k.ipynb")
-    with jupyter_lab(tmp_path / "nb", tmp_path, app="notebook") as (base, token), sync_playwright() as p:
-        browser = chromium(p)
-        try:
-            page = browser.new_page(viewport=WINDOW)
-            page.set_default_timeout(60_000)
-            run_all_cells(page, f"{base}/notebooks/k.ipynb?token={token}", ".al-live .al-hm", NOTEBOOK_7_IDLE)
-            slider = page.locator('[data-control="T"]')
-            slider.scroll_into_view_if_needed()
-            slider.focus()
-            page.keyboard.press("ArrowRight")
-            _wait_shape(page, "al-explorer", "T=4 ")
-            active = page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].findIndex(c => "
-                                   "c.classList.contains('jp-mod-active'))")
-            page.keyboard.press("ArrowRight")
-            page.keyboard.press("ArrowDown")  # in command mode the notebook would move to the next cell
-            _wait_shape(page, "al-explorer", "T=4 ")
-            assert page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].findIndex(c => "
-                                 "c.classList.contains('jp-mod-active'))") == active
-            assert "state: 4 4" in run_cell(page, 'print("state:"', "state: 4 4")
-        finally:
-            browser.close()
+    nbformat.write(nb, folder / "k.ipynb")
+    page = browser.new_page(viewport=WINDOW)
+    try:
+        page.set_default_timeout(60_000)
+        run_all_cells(page, lab.url("n7/k.ipynb", app="notebook"), ".al-live .al-hm", NOTEBOOK_7_IDLE)
+        slider = page.locator('[data-control="T"]')
+        slider.scroll_into_view_if_needed()
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        _wait_shape(page, "al-explorer", "T=4 ")
+        active = page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].findIndex(c => "
+                               "c.classList.contains('jp-mod-active'))")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowDown")  # in command mode the notebook would move to the next cell
+        _wait_shape(page, "al-explorer", "T=4 ")
+        assert page.evaluate("() => [...document.querySelectorAll('.jp-Cell')].findIndex(c => "
+                             "c.classList.contains('jp-mod-active'))") == active
+        assert "state: 4 4" in run_cell(page, 'print("state:"', "state: 4 4")
+    finally:
+        page.close()
+        lab.stop_kernels()
 
 
 # A scratch notebook: the explorers the checks below need, each tagged with a CSS class.
@@ -249,32 +197,28 @@ SET_FROM_PYTHON = 'marks.controls["T"].value = marks.controls["T"].value + 2; pr
 
 
 @pytest.fixture(scope="module")
-def scratch(tmp_path_factory):
-    """JupyterLab on a scratch notebook of explorers, run, in a 1280-pixel-wide window: yields the page."""
-    needs_chromium()
-    from playwright.sync_api import sync_playwright
-
-    tmp = tmp_path_factory.mktemp("scratch")
-    (tmp / "nb").mkdir()
+def scratch(lab, browser):
+    """The session's JupyterLab on a scratch notebook of explorers, run, in a 1280-pixel-wide window: the page."""
+    folder = lab.root / "scratch"
+    folder.mkdir()
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import attention_lab as al")] + [
         nbformat.v4.new_code_cell(f'{source}\nex.add_class("t-{tag}"); ex') for tag, source in SCRATCH.items()]
     nb.cells += [nbformat.v4.new_code_cell(PROBE), nbformat.v4.new_code_cell(SET_FROM_PYTHON)]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, tmp / "nb" / "scratch.ipynb")
-    with jupyter_lab(tmp / "nb", tmp) as (base, token), sync_playwright() as p:
-        browser = chromium(p)
-        try:
-            page = browser.new_page(viewport=WINDOW)
-            page.set_default_timeout(60_000)
-            errors = _watch_console(page)
-            run_all_cells(page, f"{base}/lab/tree/scratch.ipynb?reset&token={token}", ".t-marks .al-live .al-hm")
-            _no_stderr(page)
-            yield page
-            _no_stderr(page)
-            _no_console_errors(errors)
-        finally:
-            browser.close()
+    nbformat.write(nb, folder / "scratch.ipynb")
+    page = browser.new_page(viewport=WINDOW)
+    try:
+        page.set_default_timeout(60_000)
+        errors = _watch_console(page)
+        run_all_cells(page, lab.url("scratch/scratch.ipynb"), ".t-marks .al-live .al-hm")
+        _no_stderr(page)
+        yield page
+        _no_stderr(page)
+        _no_console_errors(errors)
+    finally:
+        page.close()
+        lab.stop_kernels()
 
 
 def run_cell(page, source, expect):  # -> the cell's output once it shows `expect`: run with Shift+Enter, as a learner

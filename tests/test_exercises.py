@@ -317,6 +317,12 @@ def test_every_reasonable_form_of_a_right_answer_is_accepted(exercise_id, answer
     assert ex.check(exercise_id, answer()), exercise_id
 
 
+def test_a_huge_range_is_refused_at_once():
+    for huge in (range(10**12), range(10**30)):
+        feedback = ex.check("12.window", huge)
+        assert feedback.ok is False and "range" in feedback.text
+
+
 # ------------------------------------------------------------------ slips: errors in the answer's code
 
 

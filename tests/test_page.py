@@ -150,6 +150,36 @@ def test_a_click_on_a_cell_sets_the_row_the_breakdowns_follow(browser, tmp_path)
     page.close()
 
 
+def test_a_heatmap_off_screen_waits_and_then_shows_what_python_computes(browser, tmp_path):
+    """Moves patch only the heatmaps on screen; one below it keeps its old picture until it scrolls into view,
+    and then shows every cell as live.picture gives it for the state the keys reached (no change marks for that)."""
+    from test_live_parity import READ, expected_heatmaps
+
+    from attention_lab.live.picture import picture
+
+    ex = al.explorer(T=3, d=64, h=8)
+    ex.controls["head"].value = -1
+    page = browser.new_page(viewport={"width": 1280, "height": 600})
+    page.goto(write(tmp_path, "below", ex).as_uri())
+    page.wait_for_selector(".al-live .al-hm")
+    concat = page.locator('.al-hm[data-name="H"]')
+    assert concat.locator("tbody tr").count() == 3
+    page.locator('[data-control="T"]').focus()
+    for _ in range(4):
+        page.keyboard.press("ArrowRight")
+    assert shape(page).startswith("T=7 ")
+    assert page.locator('.al-hm[data-name="Q"] tbody tr').count() == 7  # on screen: drawn
+    assert concat.locator("tbody tr").count() == 3  # below the screen: not yet
+    concat.scroll_into_view_if_needed()
+    page.wait_for_function("() => document.querySelectorAll('.al-hm[data-name=\"H\"] tbody tr').length === 7")
+    state = page.evaluate("() => attentionLab.mounted[0].state")
+    want = {h["key"]: h for h in expected_heatmaps(picture(state, ex.spec, ex.lang, None), al.words.table(ex.lang))}
+    [got] = [h for h in page.evaluate(READ)["heatmaps"] if h["key"] == "H@0"]
+    assert got == want["H@0"]
+    assert concat.locator("td.al-chg").count() == 0
+    page.close()
+
+
 FIT = """() => {
   const root = document.querySelector('.al-live'), edge = root.getBoundingClientRect().right + 0.5;
   const over = [], scrolled = [];

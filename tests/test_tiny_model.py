@@ -280,3 +280,12 @@ def test_the_mean_weights_figure_has_a_panel_per_head_on_the_fixed_weights_scale
         al.plotting.figure_mean_weights(P[0], title="mean P")
     with pytest.raises(ValueError, match="panels: need at least one"):
         al.plotting.figure_matrices([])
+
+
+def test_the_shipped_weights_are_package_data_and_small():
+    """An installed package (not only an editable checkout) carries the weights: a few KB."""
+    from pathlib import Path
+
+    root = Path(training.__file__).resolve().parents[2]
+    assert '"numeric/*.npz"' in (root / "pyproject.toml").read_text()
+    assert (Path(training.__file__).parent / training.SHIPPED).stat().st_size < 16_000

@@ -79,6 +79,8 @@ EXERCISES = [
               "en": "Head 1 looks at the previous token (token 3), Head 2 at the first token (token 1), whatever the input."},
         given=Given(("tr",), lambda: (_trace(SHOWN_INPUT),),
                     lambda: [(_trace(tokens),) for tokens in HIDDEN_INPUTS] + [(_trace(SHOWN_INPUT, seed),) for seed in (1, 2, 3)]),
+        # read off the figures and typed in; the flat index of both heads at once; one head only; the row's smallest
+        wrong=("np.array([3, 1])", "tr.P[:, 3].argmax() + 1", "tr.P[0, 3].argmax() + 1", "tr.P[:, 3].argmin(axis=-1) + 1"),
     ),
     Exercise(
         "13.weakest_input",
@@ -109,5 +111,7 @@ EXERCISES = [
         note={"ko": "이 입력에서도 가중치의 대부분은 바로 앞 토큰에 있습니다. 아래에서 이 입력을 살펴봅니다.",
               "en": "Even on this input most of the weight is on the previous token; the notebook looks at it next."},
         given=Given(("P", "inputs"), lambda: _head_1_on_all(), lambda: [_head_1_on_all(seed) for seed in (1, 2)]),
+        # the shown input typed in; the row before the smallest; every input's weight, not the input
+        wrong=("np.array([2, 2, 2, 2, 1, 0])", "inputs[P[:, 5, 4].argmin() - 1]", "P[:, 5, 4]"),
     ),
 ]

@@ -137,7 +137,9 @@ def numbers_of(answer):  # -> float ndarray, or Problem
                 return Problem("bool", shown(answer))
             if isinstance(answer, np.ndarray):
                 return _from_array(answer)
-            if isinstance(answer, range):
+            if isinstance(answer, range):  # range(4, 7) answers [4, 5, 6]; a huge range is no answer here
+                if len(answer) > 10_000:
+                    return Problem("other", "range")
                 answer = list(answer)
             if isinstance(answer, (list, tuple)):
                 values = _from_sequence(answer)

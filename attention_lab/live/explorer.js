@@ -4,11 +4,13 @@
 // A move of a control redraws at once in the page (compute.js computes every stage from the numbers sent once)
 // and is then sent as the model's `state`, so Python's `ex.trace` follows; a state set from Python redraws it.
 // The layout follows the width it is given (a ResizeObserver): every heatmap fits it, nothing scrolls sideways.
+// A move is painted in the next frame, once however many moves came before it (a held key never queues), and
+// only the heatmaps on screen are patched; the others when they scroll into view (heatmap.js).
 // Key presses inside stay inside (mount.js), so a notebook's own shortcuts (↓ moves between cells) never see them.
 
 const MARK_MS = 900;  // the change marks: dark, then faint after this, then gone after twice this
 const NARROW_PX = 560;
-const FRAME_MS = 16;  // a move within a frame of the last drawing waits for the next frame
+const AHEAD_PX = 200;  // a heatmap this close to the screen is drawn as if on it, ready before it scrolls in
 
 class ExplorerView {
   constructor(el, model) {
@@ -23,7 +25,6 @@ class ExplorerView {
     this.heatmaps = new Map();
     this.sections = new Map();
     this.step = 0;
-    this.drawnAt = -Infinity;
     this.width = 0;
     this.root = document.createElement("div");
     this.root.className = "al-live";
@@ -44,6 +45,9 @@ class ExplorerView {
     for (const [name, fn] of this.listeners) model.on(name, fn);
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(this.root);
+    this.onScreen = new IntersectionObserver((entries) => {
+      for (const e of entries) e.target.alHeatmap?.seen(e.isIntersecting);
+    }, { rootMargin: `${AHEAD_PX}px 0px` });
     this.width = this.root.clientWidth || 800;
     this.draw();
   }
@@ -51,14 +55,15 @@ class ExplorerView {
   destroy() {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.resize.disconnect();
+    this.onScreen.disconnect();
     for (const [name, fn] of this.listeners) this.model.off(name, fn);
   }
 
-  fit() {  // the output's width changed: lay the heatmaps out again for it
+  fit() {  // the output's width changed: lay every heatmap out again for it, on screen or not (none may overflow)
     const width = this.root.clientWidth;
     if (width && Math.abs(width - this.width) >= 1) {
       this.width = width;
-      this.draw();
+      this.draw(true);
     }
   }
 
@@ -85,9 +90,11 @@ class ExplorerView {
     return resolve(this.state, this.view, this.data);
   }
 
-  later() {  // draw now, or, when moves come faster than frames (a held key), once at the next frame for them all
-    if (this.frame) return;
-    if (performance.now() - this.drawnAt > FRAME_MS) {
+  later() {  // draw now, or, if this frame has a drawing already (moves faster than frames), once in the next
+    if (this.frame) return;  // the drawing due in the next frame will show this move too
+    if (!this.drewThisFrame) {
+      this.drewThisFrame = true;
+      requestAnimationFrame(() => { this.drewThisFrame = false; });
       this.draw();
       this.syncSoon();
       return;
@@ -115,9 +122,9 @@ class ExplorerView {
     this.later();
   }
 
-  setState(state) {  // for tests and pages: show this state (entries left out stay)
+  setState(state) {  // for tests and pages: show this state (entries left out stay), every heatmap drawn at once
     this.state = { ...this.state, ...state };
-    this.draw();
+    this.draw(true);
     this.sync();
   }
 
@@ -183,7 +190,7 @@ class ExplorerView {
 
   // ---- the picture ----------------------------------------------------------------------------------------------
 
-  draw() {
+  draw(everything = false) {  // everything: the heatmaps off screen too
     const on = this.on = resolve(this.state, this.view, this.data);
     const tr = traceOf(on, this.data);
     if (tr.overflow) {  // numbers beyond what the explorer takes (a page written by hand): say so, draw nothing
@@ -191,6 +198,7 @@ class ExplorerView {
       this.body.replaceChildren();
       this.heatmaps.clear();
       this.sections.clear();
+      this.onScreen.disconnect();  // the heatmaps it watched are gone
       return;
     }
     const hasMask = offeredMasks(this.view, this.state.mask).length > 0;
@@ -217,18 +225,21 @@ class ExplorerView {
       const across = section.key === "compare" ? Math.max(1, Math.min(section.items.length, Math.floor(width / 280))) : 1;
       const itemWidth = across > 1 ? Math.floor(width / across) - 18 : width;
       for (const item of section.items) {
-        const node = this.itemNode(item, itemWidth, on.marks, changed, seen);
+        const node = this.itemNode(item, itemWidth, on.marks, changed, seen, everything);
         place(part.row, node, before);
         before = node;
       }
       while (before && before.nextSibling) before.nextSibling.remove();
     }
     while (prev && prev.nextSibling) prev.nextSibling.remove();
-    for (const key of [...this.heatmaps.keys()]) if (!seen.has("hm:" + key)) this.heatmaps.delete(key);
+    for (const [key, hm] of [...this.heatmaps]) {
+      if (seen.has("hm:" + key)) continue;
+      if (hm instanceof Heatmap) this.onScreen.unobserve(hm.node);
+      this.heatmaps.delete(key);
+    }
     for (const key of [...this.sections.keys()]) if (!seen.has(key)) this.sections.delete(key);
     this.mark(changed);
     this.root.dataset.step = ++this.step;
-    this.drawnAt = performance.now();
     this.root.dataset.marked = on.marks ? "1" : "0";
   }
 
@@ -255,12 +266,15 @@ class ExplorerView {
     return part;
   }
 
-  itemNode(item, width, marks, changed, seen) {
+  itemNode(item, width, marks, changed, seen, now) {
     if (item.type === "heatmap") {
       let hm = this.heatmaps.get(item.key);
-      if (!hm) this.heatmaps.set(item.key, hm = new Heatmap(this, `al-${Math.random().toString(36).slice(2)}`));
+      if (!hm) {
+        this.heatmaps.set(item.key, hm = new Heatmap(this, `al-${Math.random().toString(36).slice(2)}`));
+        this.onScreen.observe(hm.node);
+      }
       seen.add("hm:" + item.key);
-      changed.push(...hm.draw(item, width, marks));
+      changed.push(...hm.show(item, width, marks, now));
       return hm.node;
     }
     const key = "bd:" + item.key;

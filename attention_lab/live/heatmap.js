@@ -1,5 +1,8 @@
 // ---- heatmap.js: one heatmap as a <table>, built once, then patched cell by cell ---------------------------------
 //
+// A move patches only what it changed: a cell's text, fill, ink and classes, and rows and columns only when the
+// sizes change. A heatmap off screen is not patched at all: it keeps the latest picture of itself and draws it
+// when it scrolls into view (its owner's IntersectionObserver calls `seen`).
 // Each heatmap fits the width it is given: its numbers at the size look.tables.font_px gives (smaller while they
 // do not fit, down to 9 px), else colours only (each value still in the cell's tooltip and its accessible name).
 // The table is a grid: one cell takes the Tab focus, the arrow keys move it and pick the cell, a click picks it;
@@ -56,6 +59,9 @@ class Heatmap {
     this.node.append(this.title, this.table);
     this.cells = [];  // every cell, row by row; each keeps what it shows (alLabel, alFill, alInk, alMasked)
     this.focusAt = [0, 0];
+    this.onScreen = true;  // until the owner's IntersectionObserver says otherwise
+    this.pending = null;  // [item, width]: what to draw when it scrolls into view
+    this.node.alHeatmap = this;
     this.table.addEventListener("click", (e) => this.clicked(e));
     this.table.__alKeydown = (e) => this.key(e);  // mount.js routes the keys pressed in a view
   }
@@ -111,6 +117,23 @@ class Heatmap {
       for (let j = 1; j <= cols; j++) this.cells.push(tr.cells[j]);
     }
     this.hlKey = undefined;
+  }
+
+  show(item, width, marks, now) {  // -> the cells changed (for the change marks): drawn now if on screen, else later
+    if (now || this.onScreen || !this.drawn) {
+      this.pending = null;
+      return this.draw(item, width, marks);
+    }
+    this.pending = [item, width];
+    return [];
+  }
+
+  seen(onScreen) {  // it came into view (or left it): draw what it missed, with no change marks for that catch-up
+    this.onScreen = onScreen;
+    if (!onScreen || !this.pending) return;
+    const [item, width] = this.pending;
+    this.pending = null;
+    this.draw(item, width, false);
   }
 
   draw(item, width, marks) {  // -> the cells whose label changed since the last picture (for the change marks)

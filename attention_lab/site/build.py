@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ..exercises import drills
 from ..live import page
 from . import notebook, pages
 
@@ -88,6 +89,7 @@ def _assets(out):
     (assets / "site.css").write_text(site_css(), encoding="utf-8")
     (assets / "theme.js").write_text(page.page_chrome()[1], encoding="utf-8")
     (assets / "site.js").write_text((HERE / "site.js").read_text(encoding="utf-8"), encoding="utf-8")
+    (assets / "drills.js").write_text(drills.assets()[0], encoding="utf-8")  # exercises by hand: exercises/drills.py
 
 
 def _installed(*modules):  # -> bool: every module can be imported

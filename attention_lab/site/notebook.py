@@ -19,6 +19,7 @@ import struct
 from html import escape
 from html.parser import HTMLParser
 
+from ..exercises.drills import exercise_cell
 from ..look import words as text
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -238,6 +239,8 @@ class Body:
             kind = cell.get("cell_type")
             if kind == "markdown":
                 out.append(f'<div class="nb-md">{self.md(source(cell))}</div>')
+            elif (drill := exercise_cell(source(cell), self.lang)) is not None:
+                out.append(drill)  # an exercise's cell: done by hand here (exercises/drills.py)
             elif kind == "code":
                 after = cells[k + 1] if k + 1 < len(cells) else None
                 caption = None

@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from attention_lab import exercises
+from attention_lab.exercises import drills
 
 LANG_LITERAL = "__LANG__"  # replaced by "ko" or "en" (with quotes) when a notebook is written
 CHECK_TAG = "nbval-check-output"
@@ -84,8 +85,12 @@ def _how_to_answer(exercise_id):  # -> {"ko": …, "en": …}: the line under a 
                 "en": "Replace the `...` in `answer = ...` with code that computes the answer, and run the cell."}
     names = ", ".join(f"`{name}`" for name in given.names)
     line = f"`answer = lambda {given.signature}: ...`"
-    return {"ko": f"{line}의 `...`를 {names}로 계산하는 코드로 바꾸고 셀을 실행하세요.",
-            "en": f"Replace the `...` in {line} with code that computes the answer from {names}, and run the cell."}
+    how = {"ko": f"{line}의 `...`를 {names}로 계산하는 코드로 바꾸고 셀을 실행하세요.",
+           "en": f"Replace the `...` in {line} with code that computes the answer from {names}, and run the cell."}
+    if exercise_id[:2] in drills.NOTEBOOK_DRILLS:  # its page without a kernel has a drill instead of the cell
+        how = {"ko": f"Jupyter에서: {how['ko']} (커널이 없는 웹 페이지에서는 이 노트북의 '손으로 풀기' 칸에서 손 계산 연습을 풉니다.)",
+               "en": f"In Jupyter: {how['en']} (On a web page without a kernel, this notebook's exercise is done by hand in its \"By hand\" box.)"}
+    return how
 
 
 def exercise(exercise_id, ko, en, number):

@@ -1,0 +1,236 @@
+# ruff: noqa: E501  (hints are prose, one sentence a line; Korean letters count double)
+"""Exercises without a kernel: hand computations on the page, checked in the browser against values Python made.
+
+A drill is one exercise of notebooks 00–07 done by hand: the page shows an example's numbers, the reader types the
+answer into fields, and live/drills.js compares. Python computes everything at build time, for every example the
+page may show (seed 0 is the article's example; seeds 1 … SEEDS − 1 are random examples of the same sizes): the
+expected values and each slip's values, with the slip's words. The page only compares, by `same` below, the rule
+the Python checker uses too (read.same); tests/test_drills.py holds the JavaScript to it.
+
+`table(lang)` is what a page embeds; `cell_html(exercise_id, lang)` is the drill that replaces an exercise's code
+cell on a page without a kernel (None for an exercise with no drill).
+"""
+
+import html
+import json
+import math
+import re
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from ..look import words
+from ..numeric.core import softmax
+from ..numeric.examples import article_example, random_example
+from .define import LANGS
+
+SEEDS = 20  # examples a reader can ask for: seed 0 (the article's) to SEEDS − 1
+WEIGHTS = 3  # decimals a reader types a weight with
+HERE = Path(__file__).resolve().parent.parent / "live"
+
+
+def _t(ko, en):
+    return {"ko": ko, "en": en}
+
+
+def _trace(seed):
+    return article_example() if seed == 0 else random_example(3, 8, 2, seed=seed)
+
+
+_SIZES = [(8, 2), (12, 3), (16, 4), (768, 12), (512, 8), (4096, 32), (24, 4), (36, 4), (18, 2), (1024, 16),
+          (10, 2), (96, 8), (160, 5), (48, 3), (2048, 16), (72, 8), (30, 5), (640, 10), (28, 7), (256, 4)]
+_H_SIZES = [(5, 12, 3), (3, 8, 2), (4, 6, 3), (6, 16, 4), (7, 9, 3), (2, 10, 5), (8, 12, 2), (9, 20, 4), (3, 15, 5),
+            (4, 24, 6), (10, 8, 4), (5, 30, 3), (6, 14, 7), (3, 18, 9), (11, 16, 2), (4, 32, 8), (7, 21, 3),
+            (12, 36, 4), (2, 4, 2), (6, 64, 8)]
+
+
+def _drill_00(seed):
+    d, h = _SIZES[seed]
+    return ([(_t("모델 차원 d", "model dimension d"), d), (_t("head 수 h", "heads h"), h)],
+            [d // h], [[d], [h], [d * h]])
+
+
+def _drill_01(seed):
+    tr = _trace(seed)
+    return ([(_t("토큰 3의 Query (여덟 성분, h = 2)", "token 3's Query (eight components, h = 2)"), tr.Q[2])],
+            tr.Qh[1, 2], [tr.Qh[0, 2], tr.Q[2, 3:7]])
+
+
+def _drill_02(seed):
+    tr = _trace(seed)
+    q, k = tr.Qh[0, 2], tr.Kh[0, 0]
+    return ([(_t("Head 1, 토큰 3의 Query q", "Head 1, token 3's Query q"), q),
+             (_t("Head 1, 토큰 1의 Key k", "Head 1, token 1's Key k"), k)],
+            [q @ k], [[(q + k).sum()], [q @ k / 2], [q.sum() * k.sum()]])
+
+
+def _drill_03(seed):
+    tr = _trace(seed)
+    s = tr.S[0, 1]
+    return ([(_t("Head 1, S의 두 번째 행", "Head 1, row 2 of S"), s), (_t("d", "d"), tr.d), (_t("h", "h"), tr.h)],
+            s / np.sqrt(tr.dh), [s / np.sqrt(tr.d), s / tr.dh, s])
+
+
+def _drill_04(seed):
+    tr = _trace(seed)
+    s = tr.S_scaled[0, 1]
+    return ([(_t("Head 1, S / √dh의 두 번째 행 (토큰 2)", "Head 1, row 2 of S / √dh (token 2)"), s)],
+            tr.S_masked[0, 1], [np.where(tr.M[1] == 0, s, 0.0), s, np.where(tr.M[1] == 0, s, -1e9), s + tr.M[0]])
+
+
+def _drill_05(seed):
+    tr = _trace(seed)
+    s, m = tr.S_scaled[0, 1], tr.M[1]
+    return ([(_t("Head 1, S / √dh의 두 번째 행", "Head 1, row 2 of S / √dh"), s), (_t("마스크 M의 두 번째 행", "row 2 of the mask M"), m)],
+            tr.P[0, 1], [softmax(s), np.exp(s + m), np.where(m == 0, s, 0.0) / np.where(m == 0, s, 0.0).sum()])
+
+
+def _drill_06(seed):
+    tr = _trace(seed)
+    p = np.round(tr.P[0, 2], WEIGHTS)  # as the reader sees it: the key is computed from what is shown
+    v = tr.Vh[0]
+    return ([(_t("Head 1, 토큰 3의 가중치 p", "Head 1, token 3's weights p"), p)] +
+            [(_t(f"Head 1, 토큰 {i + 1}의 Value", f"Head 1, token {i + 1}'s Value"), v[i]) for i in range(3)],
+            p @ v, [v.sum(axis=0), v[int(p.argmax())], p.sum() * v[2]])
+
+
+def _drill_07(seed):
+    T, d, h = _H_SIZES[seed]
+    return ([(_t("토큰 수 T", "tokens T"), T), (_t("모델 차원 d", "model dimension d"), d), (_t("head 수 h", "heads h"), h)],
+            [T, d], [[T, d // h], [T, T], [h, T]])
+
+
+# One drill a notebook: (exercise id, how it is made, its tolerance, how many decimals it is typed with,
+# its two hints, its slips' words (in the order the maker gives their values)).
+DRILLS = {
+    "00.dh": (_drill_00, 0.0, 0,
+              (_t("모델 차원 d의 성분을 h개의 head가 똑같이 나누어 가집니다.", "The h heads share the d components equally."),
+               _t("d를 h로 나누세요.", "Divide d by h.")),
+              (_t("모델 차원 d 전체입니다. head 하나는 그중 일부만 가져갑니다.", "That is the whole model dimension d; one head takes only a part of it."),
+               _t("head의 수 h입니다.", "That is the number of heads h."),
+               _t("곱했습니다. head 하나의 차원은 d보다 작습니다.", "You multiplied; one head's dimension is smaller than d."))),
+    "01.head2_q3": (_drill_01, 0.0, 0,
+                    (_t("앞 네 성분은 Head 1, 뒤 네 성분은 Head 2가 가져갑니다.", "Head 1 takes the first four components, Head 2 the last four."),
+                     _t("여덟 성분 중 5번째부터 8번째까지를 적으세요.", "Write components 5 to 8 of the eight.")),
+                    (_t("Head 1이 가져가는 앞 네 성분입니다.", "Those are the first four components, Head 1's part."),
+                     _t("한 칸 밀렸습니다. 성분 4부터 7까지입니다. 성분은 1부터 셉니다.", "Off by one: those are components 4 to 7; components count from 1."))),
+    "02.score": (_drill_02, 0.0, 0,
+                 (_t("점수는 두 벡터의 내적입니다. 같은 위치의 성분끼리 곱한 뒤 모두 더합니다.", "A score is the dot product: multiply the components in the same position, then add them up."),
+                  _t("q₁k₁ + q₂k₂ + q₃k₃ + q₄k₄를 계산하세요.", "Compute q₁k₁ + q₂k₂ + q₃k₃ + q₄k₄.")),
+                 (_t("성분끼리 더했습니다. 내적은 성분끼리 곱한 뒤 더합니다.", "You added the components; the dot product multiplies them, then adds."),
+                  _t("√dh로 이미 나누었습니다. 점수 S는 나누기 전의 값입니다.", "You divided by √dh already; the score S comes before the division."),
+                  _t("합끼리 곱했습니다. 같은 위치의 성분끼리 곱해서 더하세요.", "You multiplied the sums; multiply component by component, then add."))),
+    "03.row2": (_drill_03, 0.0005, 3,
+                (_t("모든 점수를 같은 수, head 차원 dh = d / h의 제곱근으로 나눕니다.", "Divide every score by the same number: the square root of the head dimension dh = d / h."),
+                 _t("dh = d / h를 구하고, 세 점수를 √dh로 나누세요.", "Find dh = d / h, then divide the three scores by √dh.")),
+                (_t("√d로 나누었습니다. head 차원 dh의 제곱근으로 나누세요.", "You divided by √d; divide by the square root of the head dimension dh."),
+                 _t("dh로 나누었습니다. dh의 제곱근으로 나누세요.", "You divided by dh itself; divide by its square root."),
+                 _t("나누기 전의 행입니다. √dh로 나누세요.", "That is the row before the division: divide it by √dh."))),
+    "04.row2": (_drill_04, 0.0005, 3,
+                (_t("토큰 2는 토큰 1과 자기 자신만 봅니다. 마스크는 볼 수 있는 칸에 0, 미래 칸에 −∞를 더합니다.", "Token 2 sees token 1 and itself; the mask adds 0 where it may look and −∞ at the future."),
+                 _t("앞 두 칸은 그대로, 세 번째 칸은 −∞(-inf로 입력)입니다.", "Keep the first two cells; the third becomes −∞ (type -inf).")),
+                (_t("가릴 칸에 0을 썼습니다. 0은 보통의 점수입니다. 마스크는 −∞를 더합니다.", "You wrote 0 in the hidden cell; 0 is an ordinary score. The mask adds −∞."),
+                 _t("마스크를 더하기 전의 행입니다. 미래 토큰의 칸은 −∞입니다.", "That is the row before the mask; the future token's cell is −∞."),
+                 _t("−∞ 대신 아주 큰 음수를 썼습니다. M은 정확히 −∞입니다.", "You used a large negative number instead of −∞; M holds exactly −∞."),
+                 _t("토큰 1의 마스크 행을 더했습니다. 토큰 2는 토큰 1과 자기 자신을 봅니다.", "You added token 1's row of the mask; token 2 sees token 1 and itself."))),
+    "05.row2": (_drill_05, 0.0006, 3,
+                (_t("마스크를 더한 점수 각각에 exp를 적용한 뒤, 그 합으로 나눕니다. exp(−∞) = 0입니다.", "Add the mask, apply exp to each score, then divide by their sum; exp(−∞) = 0."),
+                 _t("e^(s₁), e^(s₂)를 구해 합 Σ로 나누세요. 세 번째 칸은 0입니다. 소수 셋째 자리까지 적으세요.", "Compute e^(s₁) and e^(s₂) and divide each by their sum; the third cell is 0. Round to 3 decimals.")),
+                (_t("마스크 없이 계산했습니다. 미래 토큰의 가중치는 0이어야 합니다.", "You left out the mask: the future token's weight must be 0."),
+                 _t("exp까지만 계산했습니다. 합이 1이 되도록 그 합으로 나누세요.", "That is exp of the scores; divide by their sum so that the weights add up to 1."),
+                 _t("exp 없이 점수를 합으로 나누었습니다. 먼저 exp를 적용하세요.", "You divided the scores by their sum without exp; apply exp first."))),
+    "06.out3": (_drill_06, 0.002, 3,
+                (_t("출력은 각 Value 행에 그 가중치를 곱해 모두 더한 것입니다.", "The output adds up the Value rows, each multiplied by its weight."),
+                 _t("p₁·V₁ + p₂·V₂ + p₃·V₃를 성분마다 계산하세요.", "Compute p₁·V₁ + p₂·V₂ + p₃·V₃, component by component.")),
+                (_t("Value를 가중치 없이 더했습니다. 각 행에 가중치를 곱하세요.", "You added the Values without their weights; multiply each row by its weight."),
+                 _t("가장 큰 가중치의 Value 행만 골랐습니다. 가중합은 모든 행을 섞습니다.", "You took only the Value row of the largest weight; the weighted sum mixes every row."),
+                 _t("마지막 Value 행만 썼습니다. 모든 행에 각자의 가중치를 곱해 더하세요.", "You used the last Value row alone; weight every row and add them."))),
+    "07.H_shape": (_drill_07, 0.0, 0,
+                   (_t("Concat은 head들의 출력을 나란히 이어 붙입니다. 토큰마다 한 행입니다.", "Concat joins the heads' outputs side by side: one row per token."),
+                    _t("행은 토큰 수, 열은 모든 head의 성분을 합친 수입니다.", "Rows: the tokens; columns: every head's components together.")),
+                   (_t("head 하나의 출력 모양(T × dh)입니다.", "That is one head's output (T × dh)."),
+                    _t("T × T는 S나 P의 모양입니다.", "T × T is the shape of S or P."),
+                    _t("head 수와 토큰 수입니다. H는 head를 이어 붙인 뒤의 행렬입니다.", "Heads and tokens; H is the matrix after the heads are joined."))),
+}
+NOTEBOOK_DRILLS = {exercise_id[:2]: exercise_id for exercise_id in DRILLS}
+
+
+def same(got, want, tol):
+    """The page's rule: every entry within tol, and −∞ exactly where −∞ is (as read.same)."""
+    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
+    return got.shape == want.shape and bool(np.isclose(got, want, rtol=0.0, atol=tol).all())
+
+
+def _number(x):  # -> a JSON number, or "-inf"
+    x = float(x)
+    return "-inf" if x == -math.inf else round(x, 6)
+
+
+def _example(exercise_id, seed):  # -> one example: what is shown, the expected values, the slips that differ
+    make, tol = DRILLS[exercise_id][:2]
+    with np.errstate(all="ignore"):  # a slip that divides by 0 here gives no number a reader could type
+        given, want, slips = make(seed)
+    want = np.atleast_1d(np.asarray(want, dtype=float))
+    shown = [{"label": label, "values": [_number(x) for x in np.atleast_1d(np.asarray(value, dtype=float))]}
+             for label, value in given]
+    slips = [np.atleast_1d(np.asarray(value, dtype=float)) for value in slips]
+
+    def named(i, value):  # named only where it alone explains what is typed: not the answer, no other slip near
+        return (not np.isnan(value).any() and not same(value, want, tol)
+                and not any(same(value, other, 2 * tol + 1e-6) for j, other in enumerate(slips) if j != i))
+
+    kept = [[[_number(x) for x in value], i] for i, value in enumerate(slips) if named(i, value)]
+    return {"given": shown, "want": [_number(x) for x in want], "slips": kept}
+
+
+@cache
+def _drill(exercise_id):
+    make, tol, decimals, hints, slips = DRILLS[exercise_id]
+    return {"id": exercise_id, "tol": tol, "decimals": decimals, "hints": hints, "slip_words": slips,
+            "examples": [_example(exercise_id, seed) for seed in range(SEEDS)]}
+
+
+def _words(lang):  # the page's words for a drill, from the word table
+    keys = ("title", "task", "seed", "new", "check", "hint", "right", "not_yet", "unreadable", "count", "answer",
+            "field", "infinity", "shown")
+    return {key: words.table(lang)[f"drill.{key}"] for key in keys}  # {n}, {seed}: filled in by the page
+
+
+def table(exercise_id, lang):  # -> dict: one drill in one language, as the page embeds it
+    if lang not in LANGS:
+        raise ValueError(f"lang: use 'ko' or 'en', got {lang!r}.")
+    drill = _drill(exercise_id)
+    from . import get
+
+    def pick(text):
+        return text[lang]
+
+    return {"id": exercise_id, "tol": drill["tol"], "decimals": drill["decimals"], "seeds": SEEDS,
+            "task": get(exercise_id).task[lang], "hints": [pick(h) for h in drill["hints"]],
+            "slips": [pick(s) for s in drill["slip_words"]], "words": _words(lang),
+            "examples": [{**e, "given": [{"label": pick(g["label"]), "values": g["values"]} for g in e["given"]]}
+                         for e in drill["examples"]]}
+
+
+def assets():  # -> (JavaScript, CSS) of the drills, read from live/
+    return (HERE / "drills.js").read_text(encoding="utf-8"), (HERE / "drills.css").read_text(encoding="utf-8")
+
+
+def cell_html(exercise_id, lang, script="../assets/drills.js"):  # -> HTML of the drill, or None when it has none
+    """The drill that stands in for an exercise's code cell on a page without Python: its data, its style, and
+    the script (a file beside the page: the site's pages allow no inline script), which mounts every drill."""
+    if exercise_id not in DRILLS:
+        return None
+    data = html.escape(json.dumps(table(exercise_id, lang), ensure_ascii=False), quote=True)
+    return (f'<section class="al-drill" data-drill="{data}" lang="{lang}"></section>'
+            f'<style>{assets()[1]}</style><script src="{script}" defer></script>')
+
+
+def exercise_cell(code, lang):  # -> HTML to show instead of a notebook's code cell, or None for any other cell
+    """On a page without a kernel, an exercise's cell (`ex.check("NN.name", …)`) becomes its drill, or nothing
+    when it has none: no page asks its reader to run a cell."""
+    found = re.search(r'ex\.check\("(\d\d\.\w+)", answer', code)
+    if found is None:
+        return None
+    return cell_html(found.group(1), lang) or ""
