@@ -14,6 +14,11 @@ from attention_lab.numeric import masks
 
 sys.path.insert(0, str(Path(__file__).parent))  # tests/strategies.py
 
+# The suite runs in the interpreter that runs pytest, whatever virtual environment the caller's shell has active:
+# IPython (the shell of tests/test_stored_figures.py, and every kernel a test starts) warns "Attempting to work in
+# a virtualenv" when VIRTUAL_ENV names another one, and filterwarnings = error makes that a failure.
+os.environ.pop("VIRTUAL_ENV", None)
+
 # Hypothesis: in CI (CI set) the same examples on every run; elsewhere each run draws a seed, printed in the header,
 # and `pytest --hypothesis-seed=N` replays that run. A failure prints the blob that replays its one example.
 IN_CI = bool(os.environ.get("CI"))

@@ -208,6 +208,24 @@ def test_long_work_shows_a_progress_bar_and_short_work_none(tr, capsys, monkeypa
     assert capsys.readouterr().err == ""
 
 
+@pytest.mark.parametrize(("T_q", "T_k", "block", "shown"), [(1, 200_000, 1, True), (1, 200_000, 200_000, False),
+                                                         (3, 3, 1, False)])
+def test_many_small_blocks_show_the_bar_from_the_start(monkeypatch, T_q, T_k, block, shown):
+    """200,000 blocks of one Key token each are hours of work for one Query row (each block's own steps, not its one
+    score): the bar is up before the first block, and says how far it is and how long is left."""
+    class Started(Exception):
+        pass
+
+    def first_block(progress_, work, **kwargs):  # the bar blockwise_attention asks for, then stop
+        with progress.bar(progress_, work, **kwargs) as bar:
+            raise Started(type(bar).__name__)
+
+    monkeypatch.setattr(blockwise, "progress_bar", first_block)
+    with pytest.raises(Started) as started:
+        al.blockwise_attention(np.ones((T_q, 1)), np.ones((T_k, 1)), np.ones((T_k, 1)), 1, block)
+    assert (str(started.value) != "_Silent") == shown, started.value
+
+
 def test_the_progress_bar_changes_no_number(tr):
     np.testing.assert_array_equal(al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, 2, progress=True),
                                   al.blockwise_attention(tr.Q, tr.K, tr.V, tr.h, 2, progress=False))

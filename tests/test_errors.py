@@ -87,3 +87,55 @@ def test_random_example_bad_sizes():
         al.random_example(T=2, d=0, h=1)
     with pytest.raises(ValueError, match="T: must be a whole number"):
         al.random_example(T=2.5, d=4, h=2)
+
+
+# ---- issue 27: each names the argument as the caller wrote it, at once ------------------------------------------
+
+@pytest.mark.parametrize("lengths", [map(int, "21"), (n for n in (2, 1)), iter([2, 1])])
+def test_packed_lengths_that_are_an_iterator_are_named(lengths):
+    with pytest.raises(ValueError, match=r"^lengths: must be a tuple of sequence lengths adding up to T_k=3.*"
+                                         r"pass tuple\(…\) of it"):
+        al.attention_trace(X[:, :2], X[:, :2], X[:, :2], 1, mask=al.Mask("packed", lengths=lengths))
+
+
+def test_a_million_packed_lengths_are_refused_before_they_are_read_in_one_short_line():
+    class Counted(list):  # a list that counts how many of its entries are read
+        read = 0
+
+        def __iter__(self):
+            for x in super().__iter__():
+                Counted.read += 1
+                yield x
+
+    with pytest.raises(ValueError) as refused:
+        al.allowed_of(al.Mask("packed", lengths=Counted([1] * 10**6)), 3, 3)
+    said = str(refused.value)
+    assert said.startswith("lengths: 1,000,000 sequence lengths for T_k=3 Key tokens") and len(said) < 200, said
+    assert Counted.read == 0
+
+
+def test_kv_head_index_names_g():
+    from attention_lab.numeric.core import kv_head_index
+
+    with pytest.raises(ValueError, match=r"^g: must be from 1 to 4, got 0"):
+        kv_head_index(4, g=0)
+    with pytest.raises(ValueError, match=r"^g: h=4 Query heads must share the K/V heads evenly, so g must divide h"):
+        kv_head_index(4, 3)
+    assert kv_head_index(4, 2).tolist() == [0, 0, 1, 1]
+
+
+@pytest.mark.parametrize(("convention", "call"), [("masked", "write"), ("masked", "additive"),
+                                                  ("minus_1e9", "additive")])
+def test_conventions_name_ragged_rows(convention, call):
+    from attention_lab.numeric.conventions import CONVENTIONS
+
+    name = "allowed" if call == "write" else "written"
+    ragged = [[True], [True, False]] if convention == "masked" else [[0.0], [0.0, -1e9]]
+    with pytest.raises(ValueError, match=f"^{name}: the rows of a (boolean|float) mask must all have the same length"):
+        getattr(CONVENTIONS[convention], call)(ragged)
+
+
+def test_a_size_beyond_any_float_is_a_value_error_naming_d():
+    with pytest.raises(ValueError, match=r"^T, d: an example of T=1 tokens × d=10,000.* would need about "
+                                         r"[0-9.]+e\+39[0-9] GiB"):
+        al.random_qkv(1, 10**400, 0)

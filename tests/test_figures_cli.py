@@ -1,5 +1,6 @@
 """The export command: every figure to a file, in either language, 16:9 on request; every error one line."""
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -309,7 +310,15 @@ def test_the_editable_deck_has_the_pdf_decks_slides_with_captions_as_text(tmp_pa
         assert width >= 2000 and width / height == pytest.approx(16 / 9, abs=0.01), name  # sharp, and 16:9
         assert picture.top + picture.height <= deck.slide_height and picture.left >= 0, name  # above the caption
         assert picture._element.nvPicPr.cNvPr.get("descr") == caption, name  # its alt text
+        (box,) = [s for s in slide.shapes if s.has_text_frame]
+        font = box.text_frame.paragraphs[0].runs[0].font
+        east_asian = font._rPr.find("{http://schemas.openxmlformats.org/drawingml/2006/main}ea")
+        assert font.name == "DejaVu Sans" and east_asian.get("typeface") == (  # Latin and Hangul each named
+            "Noto Sans CJK KR" if lang == "ko" else "DejaVu Sans"), name
     assert "그림 4." in export.caption("fig4_softmax", tr, "ko")
+    props = deck.core_properties  # ours, not the template's (created 2013, modified by a stranger)
+    assert props.author == props.last_modified_by == "attention-lab" and props.created.year >= 2025
+    assert props.title == al.look.words.say("deck_title", lang) and props.revision == 1
 
 
 def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, capsys, monkeypatch):
@@ -332,3 +341,44 @@ def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, arg
     assert command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_titles_break_between_terms_never_inside_a_formula(lang):
+    from attention_lab.figures.heatmap import font_family
+    from attention_lab.figures.layout import stage_title, wrap
+
+    titles = [stage_title(name, lang) for name in al.pipeline.HEAD_STAGES]
+    assert any("/ √dh" in t for t in titles)
+    for title in titles:
+        for width in range(20, 320, 10):
+            lines = wrap(title, width, 12, font_family(lang))
+            assert " ".join(lines) == title
+            for line in lines:  # no break beside /, ×, ·, "(" or before "="
+                assert not line.endswith(("/", "×", "·", "(")), (title, width, lines)
+                assert not line.startswith(("/", "×", "·", ")", "=")), (title, width, lines)
+    assert wrap("E = exp(S / √dh + M − row max)", 130, 10, font_family("en")) == ["E = exp(S / √dh",
+                                                                                   "+ M − row max)"]
+
+
+def test_svg_text_names_fallback_families(tmp_path, capsys):
+    status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
+    assert (status, err) == (0, [])
+    svg = (tmp_path / "fig3_mask.svg").read_text()
+    families = set(re.findall(r"font-family: ([^;\"]+)", svg))
+    assert families and all(f.endswith("'Apple SD Gothic Neo', sans-serif") and "'Noto Sans CJK KR'" in f
+                            for f in families), families
+    ET.fromstring(svg)  # still well-formed
+
+
+def test_all_heads_slides_are_named_by_their_heads(tmp_path, capsys):
+    from attention_lab.figures.overview import slide_groups
+
+    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "8", "--d", "16", "--h", "4"]))
+    status, out, _ = run(["--out", str(tmp_path), "--slides", "--format", "png", "--dpi", "30", "--T", "8", "--d",
+                          "16", "--h", "4"], capsys)
+    groups = slide_groups(tr, "en")
+    names = sorted(name for name in (p.split("/")[-1] for p in out.split()) if name.startswith("all_heads"))
+    expected = sorted(f"all_heads_{g.start + 1}.png" if len(g) == 1 else f"all_heads_{g.start + 1}-{g.stop}.png"
+                      for g in groups)
+    assert status == 0 and names == expected and len(groups) > 1

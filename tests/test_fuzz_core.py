@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_lab as al
+from attention_lab.numeric import masks
 
 NAMED = re.compile(r"^[A-Za-z_][\w, /]*: ")  # "Q: …", "mask: …", "K, V: …"
 
@@ -36,10 +37,11 @@ def with_mask(mask, params):  # the fuzzed mask as a user writes one: Mask(name,
     return al.Mask(mask, **params) if params and isinstance(mask, str) else mask
 
 
-MASK_NAMES = st.sampled_from(["causal", None, "sliding", "window", "padding", "prefix", "packed", "x"])
-MASK_PARAMS = st.dictionaries(st.sampled_from(["window", "length", "prefix", "lengths", "left", "right", "align",
-                                               "other"]), st.one_of(small_ints, st.lists(small_ints, max_size=3)),
-                              max_size=2)
+# Every mask of the registry (a new one is fuzzed with no edit here), None, and a name that is none of them.
+MASK_NAMES = st.sampled_from([*masks.MASK_NAMES, None, "x"])
+PARAM_NAMES = sorted({p.name for kind in masks.MASKS.values() for p in kind.params})
+MASK_PARAMS = st.dictionaries(st.sampled_from([*PARAM_NAMES, "align", "other"]),
+                              st.one_of(small_ints, st.lists(small_ints, max_size=3)), max_size=2)
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

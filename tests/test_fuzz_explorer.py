@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 import attention_lab as al
 from attention_lab.live import views
-from attention_lab.look import tables as hm
 from attention_lab.numeric import masks as masks
+from attention_lab.numeric.limits import SEED_CONTROL
 
 FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -27,7 +27,9 @@ def act(ex, name, n, stage):
         c["reset"].click()
         return True
     if name == "click":
-        ex._on_msg(ex, {"pick": [stage, n % 20, n % 17]}, [])
+        if stage not in ex.spec.items:
+            return False
+        ex.pick(stage, n % ex.trace.T_q, n % ex.trace.T_k)
         return None
     if name == "edit":
         d = ex.trace.d
@@ -47,7 +49,7 @@ def act(ex, name, n, stage):
     elif control.type == "check":
         value = bool(n % 2)
     elif name == "seed":
-        value = n % (views.MAX_SEED + 1)
+        value = n % (SEED_CONTROL[1] + 1)
     else:
         value = control.min + n % (control.max - control.min + 1)
     changed = control.value != value
@@ -123,21 +125,3 @@ def test_explorer_arguments_work_or_get_a_value_error_naming_one(kwargs):
         assert any(name in named for name in (*EXPLORER_ARGS, "K", "V")), str(error)
     else:
         consistent(ex)
-
-
-HEATMAP_ARGS = ("title", "row_labels", "col_labels", "vmin", "vmax", "highlight", "col_colors", "annotate",
-                "row_caption", "col_caption", "name")
-
-
-@FAST
-@given(st.one_of(ANYTHING, st.just([[1.0, -np.inf], [np.nan, 2.0]]), st.just(np.zeros((0, 2)))),
-       st.one_of(st.sampled_from(["scores", "weights", "values", "S", "P"]), ANYTHING),
-       st.dictionaries(st.sampled_from(HEATMAP_ARGS), ANYTHING, max_size=3))
-def test_heatmap_html_arguments_work_or_get_a_value_error_naming_one(matrix, kind, kwargs):
-    try:
-        out = hm.heatmap_html(matrix, kind, **kwargs)
-    except ValueError as error:
-        named = str(error).split(":")[0]
-        assert any(name in named for name in ("matrix", "kind", *HEATMAP_ARGS)), str(error)
-    else:
-        assert out.startswith('<div class="al-hm"') and "<script" not in out

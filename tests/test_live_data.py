@@ -1,5 +1,6 @@
-"""What the browser gets once (live/data.py): mask tables that hold every value a control offers, whose rows at
-the Query rows' positions are the mask for fewer Query tokens, and the example values at the largest sizes."""
+"""What the browser gets once (live/data.py): mask tables that hold every value a control offers, which the page
+reads (in Chromium) as the registry's rule gives them for fewer Query tokens in both alignments, and the example
+values at the largest sizes."""
 
 import itertools
 import random
@@ -7,40 +8,64 @@ import random
 import numpy as np
 import pytest
 
+import attention_lab as al
 from attention_lab.live import data
+from attention_lab.live import page as pages
 from attention_lab.live.views import LIMITS
 from attention_lab.numeric import masks
 from attention_lab.numeric.examples import example_qkv
 
 
-def rows_of(hex_rows, T):  # the page's reading of a table (compute.js: rowsOf)
-    bits = [int(hex_rows[4 * r:4 * r + 4], 16) for r in range(len(hex_rows) // 4)]
-    return np.array([[(b >> j) & 1 == 1 for j in range(T)] for b in bits])
+def sample_cases(rng, name, per_mask=12):  # -> [(on, Mask)]: what the page is asked for, and the registry's answer
+    kind, out = masks.MASKS[name], []
+    for _ in range(per_mask):
+        T = rng.randint(1, LIMITS["T"][1])
+        values = rng.choice(list(itertools.product(*(p.values(T) for p in kind.params))))
+        T_q, align = rng.randint(1, T), rng.choice(masks.ALIGNS)
+        on = {"mask": name, "T": T, "T_q": T_q, "align": align, "params": [list(v) if isinstance(v, tuple) else v
+                                                                            for v in values]}
+        out.append((on, masks.Mask(name, align=align, **{p.name: v for p, v in zip(kind.params, values,
+                                                                                     strict=True)})))
+    return out
+
+
+def page_allowed(browser, tmp_path, mask_data, cases):  # -> [T_q × T_k bool] as the page reads the tables
+    path = tmp_path / "masks.html"
+    path.write_text(pages.standalone_html(al.explorer(view="scores").page_config()), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    got = page.evaluate("([data, ons]) => ons.map((on) => attentionLab.allowedOf(data, on))",
+                        [mask_data, [on for on, _ in cases]])
+    page.close()
+    return got
 
 
 @pytest.mark.parametrize("name", masks.MASK_NAMES)
-def test_a_masks_tables_hold_every_offered_value_and_its_rows_are_the_mask_for_fewer_queries(name):
+def test_a_masks_tables_hold_every_value_its_controls_offer(name):
     kind, tables = masks.MASKS[name], data.mask_tables(name)
-    rng = random.Random(name)
     for T in range(1, LIMITS["T"][1] + 1):
         combos = list(itertools.product(*(p.values(T) for p in kind.params)))
         assert sorted(tables["tables"][T - 1]) == sorted(";".join(map(data.param_key, c)) for c in combos)
-        for values in rng.sample(combos, min(4, len(combos))):
-            params = {p.name: v for p, v in zip(kind.params, values, strict=True)}
-            square = rows_of(tables["tables"][T - 1][";".join(map(data.param_key, values))], T)
-            for T_q in range(1, T + 1):
-                for align in masks.ALIGNS:
-                    first = T - T_q if align == "bottom-right" else 0
-                    want = masks.Mask(name, align=align, **params).allowed(T_q, T)
-                    np.testing.assert_array_equal(square[first:first + T_q], want, err_msg=f"{params} {T_q} {align}")
 
 
-def test_a_new_mask_travels_to_the_page_with_no_edit(new_entries):
+def test_the_page_reads_every_masks_rows_as_the_registrys_rule_gives_them(browser, tmp_path):
+    """For random sizes, parameters, fewer Query tokens and both alignments: the page's rows from the tables are
+    Mask(...).allowed(T_q, T_k), the registry's rule over positions."""
+    rng = random.Random(32)
+    cases = [case for name in masks.MASK_NAMES for case in sample_cases(rng, name)]
+    got = page_allowed(browser, tmp_path, data.explorer_data(masks.MASK_NAMES), cases)
+    for (on, mask), rows in zip(cases, got, strict=True):
+        np.testing.assert_array_equal(rows, mask.allowed(on["T_q"], on["T"]), err_msg=str(on))
+
+
+def test_a_new_mask_travels_to_the_page_with_no_edit(browser, tmp_path, new_entries):
     data.mask_tables.cache_clear()
     try:
-        assert "stripe" in data.explorer_data(masks.MASK_NAMES)["masks"]
-        np.testing.assert_array_equal(rows_of(data.mask_tables("stripe")["tables"][4]["3"], 5),
-                                      masks.Mask("stripe", seed=3).allowed(5, 5))
+        mask_data = data.explorer_data(masks.MASK_NAMES)
+        assert "stripe" in mask_data["masks"]
+        cases = sample_cases(random.Random(1), "stripe")
+        for (on, mask), rows in zip(cases, page_allowed(browser, tmp_path, mask_data, cases), strict=True):
+            np.testing.assert_array_equal(rows, mask.allowed(on["T_q"], on["T"]), err_msg=str(on))
     finally:
         data.mask_tables.cache_clear()
 

@@ -21,10 +21,12 @@ import attention_lab as al
 from attention_lab.live import page as pages
 from attention_lab.live.controls import control_specs, param_option_key
 from attention_lab.live.picture import picture
-from attention_lab.live.state import param_names, resolve
-from attention_lab.live.views import LIMITS, MAX_SEED, VIEWS
+from attention_lab.live.state import checked_state, param_names, resolve
+from attention_lab.live.views import LIMITS, VIEWS
 from attention_lab.look import colors
-from attention_lab.numeric.masks import ALIGNS, Lengths, Param
+from attention_lab.numeric.checks import divisors
+from attention_lab.numeric.limits import SEED_CONTROL
+from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS, Lengths, Param
 from attention_lab.numeric.pipeline import STAGES
 
 STATES = 5  # random states per (view, language)
@@ -127,7 +129,7 @@ def random_state(rng, ex):
     if ex._own is None:
         s.update(T=rng.randint(*LIMITS["T"]), h=rng.randint(*LIMITS["h"]), dh=rng.randint(*LIMITS["dh"]),
                  kv_heads=rng.choice([None, rng.randint(1, 8)]), queries=rng.choice([None, rng.randint(1, 16)]),
-                 source=rng.choice(["article", "random"]), seed=rng.choice([0, 7, rng.randint(0, MAX_SEED)]))
+                 source=rng.choice(["article", "random"]), seed=rng.choice([0, 7, rng.randint(*SEED_CONTROL)]))
     s["align"] = rng.choice(ALIGNS)
     if offered:
         s["mask"] = rng.choice([v for _, v in offered])
@@ -170,6 +172,14 @@ def explorers():  # -> [(id, explorer)]: every view, both languages, a view of e
 
 @pytest.mark.parametrize(("name", "ex"), explorers(), ids=lambda x: x if isinstance(x, str) else "")
 def test_the_page_shows_what_python_computes(browser, tmp_path, name, ex):
+    stages_seen = page_matches_python(browser, tmp_path, name, ex, STATES)
+    if name == "every-stage":  # every stage of the pipeline was drawn, by both
+        assert stages_seen == set(STAGES)
+
+
+def page_matches_python(browser, tmp_path, name, ex, states):  # -> the stages drawn
+    """The explorer's page, in states from its own and `states` random ones, shows Python's picture and controls;
+    the state the page then holds is one Python takes, giving the same trace."""
     path = tmp_path / f"{name}.html"
     path.write_text(pages.standalone_html(ex.page_config()), encoding="utf-8")
     page = browser.new_page(viewport={"width": 1900, "height": 1000})  # wide: every heatmap shows its numbers
@@ -179,7 +189,7 @@ def test_the_page_shows_what_python_computes(browser, tmp_path, name, ex):
     L = al.words.table(ex.lang)
     rng = random.Random(name)
     stages_seen = set()
-    for k in range(STATES + 1):
+    for k in range(states + 1):
         state = dict(ex.state) if k == 0 else random_state(rng, ex)
         if k == 1 and ex.state["mask"] == "custom":  # a mask array with the other alignment asked for: it decides
             state.update(mask="custom", align="top-left")
@@ -200,9 +210,43 @@ def test_the_page_shows_what_python_computes(browser, tmp_path, name, ex):
         assert found["breakdowns"] == breakdowns, state
         specs = control_specs(ex.spec, state, on, ex.lang, ex._own)
         assert seen_controls(found["controls"]) == expected_controls(specs), state
-    if name == "every-stage":  # every stage of the pipeline was drawn, by both
-        assert stages_seen == set(STAGES)
+        held = page.evaluate("() => attentionLab.mounted[0].model.get('state')")
+        assert checked_state(held, ex.spec, ex._base) == {**ex._base, **state}, state  # Python takes it as it is
     page.close()
+    return stages_seen
+
+
+def random_own_explorer(rng):  # -> an explorer of random own numbers, mask and alignment, in a view that shows them
+    """Integers (and, now and then, 2⁴⁹⁸, which makes e^s overflow): sums are exact in any order, so a label is the
+    same on both sides whatever the order of a sum (that rounding is another test's: decimals)."""
+    T_k = int(rng.integers(1, 9))
+    T_q, h = int(rng.integers(1, T_k + 1)), int(rng.choice([1, 2, 3]))
+    dh, g = int(rng.integers(1, 4)), int(rng.choice(divisors(h)))
+    big = 2.0 ** 498 if rng.random() < 0.3 else 1.0
+    Q, K, V = (rng.integers(-3, 4, (T, n * dh)).astype(float) for T, n in ((T_q, h), (T_k, g), (T_k, g)))
+    if big > 1:
+        K[0] = np.sign(K[0]) * big  # Key token 1's scores beyond e^s's range, still within the explorer's limit
+    if rng.random() < 0.3:
+        mask, align = rng.random((T_q, T_k)) < 0.6, "bottom-right"
+    else:
+        name = str(rng.choice(MASK_NAMES))
+        params = {p.name: (p.values(T_k)[int(rng.integers(len(p.values(T_k))))]) for p in MASKS[name].params}
+        mask, align = al.Mask(name, **params), str(rng.choice(ALIGNS))
+    view = str(rng.choice(["all", "queries", "masks"]))
+    kv = {"kv_heads": g} if g != h else {}
+    return al.explorer(Q=Q, K=K, V=V, h=h, mask=mask, align=align, view=view, lang=str(rng.choice(["en", "ko"])),
+                       **kv)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fuzz_your_own_numbers_masks_and_alignments_show_the_same_in_the_page(browser, tmp_path, seed):
+    """Issue 27's entry points: your own Q, K, V (T_q ≤ T_k, shared K/V heads), every mask with random parameters
+    or an array, both alignments, every view that offers them; two random explorers a seed, three states each."""
+    rng = np.random.default_rng(seed)
+    for n in range(2):
+        ex = random_own_explorer(rng)
+        assert ex.trace.mask.align == (ex.state["align"] if ex.trace.mask_name != "custom" else "bottom-right")
+        page_matches_python(browser, tmp_path, f"own-{seed}-{n}", ex, 3)
 
 
 def tricky_numbers():  # exact ties of each rounding, their neighbours, the ends of each format's range, and more

@@ -10,6 +10,7 @@ import inspect
 import io
 import keyword
 import re
+import sys
 import tokenize
 from collections import Counter
 from pathlib import Path
@@ -385,3 +386,32 @@ def test_the_scaling_figure_of_03_has_no_mask_as_its_text_says():
     # "neither this figure nor the widget below has a mask yet": the figure is drawn from an unmasked trace
     [cell] = [c for c in code_cells(load("en", "03_scaling")) if "figure_scaling(" in c.source]
     assert "al.article_example(mask=None)" in cell.source
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_notebook_09_run_without_pytorch_says_what_it_then_shows(lang, monkeypatch):
+    """Run All with no PyTorch (the default install): the cells skip their PyTorch parts, and the first line says
+    so and where PyTorch's outputs are, which this test checks: in the notebook as stored, not in what runs here."""
+    import contextlib
+
+    from test_stored_figures import Shell
+
+    monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` raises ImportError, installed or not
+    path = NOTEBOOKS / lang / "09_pytorch.ipynb"
+    nb = nbformat.read(path, as_version=4)
+    shell = Shell.instance()
+    shell.reset(new_session=False)
+    printed = []
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            result = shell.run_cell(cell.source, store_history=False)
+        assert result.success, (cell.source[:80], result.error_in_exec)
+        printed.append(out.getvalue())
+    said = next(p for p in printed if p.strip())
+    assert said.strip() == al.words.table(lang)["no_torch"]
+    assert "if torch:" in said and "SDPA: O[3" not in "".join(printed)  # run here: PyTorch's parts skipped ...
+    stored = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+    assert "SDPA: O[3,·] = [0.114, 0.042, 0.844, 1]" in stored  # ... and in the notebook as stored

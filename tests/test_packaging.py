@@ -5,6 +5,7 @@ import os
 import pathlib
 import re
 import subprocess
+import sys
 import textwrap
 
 from packaging.requirements import Requirement
@@ -285,3 +286,15 @@ def test_a_wheel_and_an_sdist_build_and_pass_twine_check(tmp_path):
                    "attention_lab/site/site.js", "attention_lab/site/site.css",
                    "attention_lab/fonts/NotoSansCJKkr-Regular-subset.ttf"):
         assert needed in names, needed
+
+
+def test_the_suite_passes_with_another_virtual_environment_active(tmp_path):
+    """The README's test command from a shell where another venv is active (VIRTUAL_ENV names it): the tests run in
+    this interpreter all the same. The slice run here starts an IPython shell, which warns about such a VIRTUAL_ENV
+    (an error under filterwarnings = error) unless the suite sets it aside (tests/conftest.py)."""
+    other = tmp_path / "other-venv"
+    (other / "bin").mkdir(parents=True)
+    env = {**os.environ, "VIRTUAL_ENV": str(other), "PATH": f"{other / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "tests/test_stored_figures.py",
+                           "-k", "03_scaling and en"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0 and "2 passed" in done.stdout, done.stdout[-2000:]

@@ -8,6 +8,7 @@ and the README says). Jupyter's runtime and config folders are private to the te
 nothing to the user's folders and reads no user config.
 """
 
+import ast
 import json
 import os
 import re
@@ -84,3 +85,39 @@ def test_the_readme_lab_command_serves_the_repository_and_opens_the_korean_overv
             assert re.search(r"/lab/tree/notebooks/ko/00_overview\.ipynb\b", opened), opened
         finally:
             stop(server, timeout=20)
+
+
+# ---- the README's Python, run as written (issue 27) ------------------------------------------------------------------
+
+def readme_python_blocks():  # -> [(first line number, code)] of every ```python block, in order
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    return [(readme[:m.start()].count("\n") + 2, m.group(1)) for m in re.finditer(r"```python\n(.+?)\n```", readme,
+                                                                                  flags=re.S)]
+
+
+def claimed(line):  # -> (expression, the literal its comment says it gives) for "expr  # … -> literal", or None
+    code, _, comment = line.partition("  #")
+    if "->" not in comment or not code.strip() or "=" in code.replace("==", ""):
+        return None
+    return code.strip(), comment.rsplit("->", 1)[1].strip()
+
+
+def test_every_python_block_of_the_readme_runs_as_written_and_gives_what_its_comments_say(tmp_path, monkeypatch):
+    import numpy as np
+
+    blocks = readme_python_blocks()
+    assert len(blocks) >= 3
+    monkeypatch.chdir(tmp_path)  # what a block writes (explorer.html) lands here
+    namespace, checked = {}, 0
+    for first, code in blocks:  # one namespace, in order, as a reader who pastes them one after another
+        lines = code.splitlines()
+        for statement in ast.parse(code).body:  # each statement, then what its comment says it gives
+            exec(compile(ast.Module([statement], []), f"README.md, line {first + statement.lineno - 1}", "exec"),
+                 namespace)
+            claim = claimed(lines[statement.lineno - 1])
+            if claim:
+                got, said = eval(claim[0], namespace), eval(claim[1], {})
+                assert np.allclose(np.asarray(got, dtype=float), np.asarray(said, dtype=float), atol=5e-4), (
+                    lines[statement.lineno - 1], got)
+                checked += 1
+    assert checked >= 4 and (tmp_path / "explorer.html").stat().st_size > 0

@@ -206,3 +206,54 @@ def test_a_hook_replaces_a_stage_and_the_later_stages_follow():
         al.attention_trace(tr.Q, tr.K, tr.V, 2, hooks={"S": lambda S: S[0]})
     with pytest.raises(ValueError, match="^hooks: must be a dict of stage name"):
         al.attention_trace(tr.Q, tr.K, tr.V, 2, hooks={"scores": lambda S: S})
+
+
+@pytest.fixture
+def dilated(monkeypatch):
+    """The reviewer's scratch mask, as one registry entry and its words: "dilated", every `step`-th earlier token."""
+    import functools
+
+    kind = masks.MaskKind("dilated", lambda p, j, T, step: (j <= p) & ((p - j) % step == 0),
+                          (masks.Param("step", default=2, lo=1, hi_T=0),))
+    monkeypatch.setitem(masks.MASKS, "dilated", kind)
+    monkeypatch.setattr(masks, "MASK_NAMES", (*masks.MASK_NAMES, "dilated"))
+    for key, pair in {"mask.dilated": ("팽창 마스크", "dilated"), "mask.dilated.caption": ("step칸마다", "Every step."),
+                      "mask.dilated.used": ("시험용", "tests"), "param.dilated.step": ("간격", "step")}.items():
+        monkeypatch.setitem(words.WORDS, key, pair)
+    monkeypatch.setattr(words, "table", functools.cache(words.table.__wrapped__))
+    return kind
+
+
+def test_the_reviewers_dilated_mask_is_one_entry_and_its_words(dilated, browser, tmp_path):
+    """It reaches the trace, the explorer's controls, the page's mask tables and the figures command, each checked
+    against the rule written cell by cell: token i sees token j when j ≤ i and i − j is a multiple of step."""
+    from attention_lab.figures import command
+    from attention_lab.live import data
+    from attention_lab.live import page as pages
+
+    def by_hand(T_q, T, step):  # bottom-right: Query row i sits at position i + T − T_q
+        return np.array([[j <= i + T - T_q and (i + T - T_q - j) % step == 0 for j in range(T)] for i in range(T_q)])
+
+    tr = al.article_example(mask=al.Mask("dilated", step=3), T=7)
+    np.testing.assert_array_equal(tr.M == 0, by_hand(7, 7, 3))
+    ex = al.explorer(view="masks", T=6)
+    ex.controls["mask"].value = "dilated"
+    ex.controls["dilated.step"].value = 2
+    np.testing.assert_array_equal(ex.trace.M == 0, by_hand(6, 6, 2))
+    data.mask_tables.cache_clear()
+    try:
+        path = tmp_path / "page.html"
+        path.write_text(pages.standalone_html(ex.page_config()), encoding="utf-8")
+        page = browser.new_page()
+        page.goto(path.as_uri())
+        ons = [{"mask": "dilated", "T": T, "T_q": T_q, "align": "bottom-right", "params": [step]}
+               for T, T_q, step in ((6, 6, 2), (9, 4, 3), (16, 16, 5), (3, 1, 1))]
+        got = page.evaluate("([data, ons]) => ons.map((on) => attentionLab.allowedOf(data, on))",
+                            [data.explorer_data(["dilated"]), ons])
+        page.close()
+    finally:
+        data.mask_tables.cache_clear()
+    for on, rows in zip(ons, got, strict=True):
+        np.testing.assert_array_equal(rows, by_hand(on["T_q"], on["T"], on["params"][0]), err_msg=str(on))
+    assert command.main(["--out", str(tmp_path), "--format", "png", "--dpi", "40", "--mask", "dilated:step=2"]) == 0
+    assert (tmp_path / "fig3_mask.png").stat().st_size > 1000

@@ -12,6 +12,8 @@ outlines, or as editable text with svg_text=True. Both are set for that one save
 
 import inspect
 import io
+import re
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -25,11 +27,22 @@ TEXT_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}  # TrueType, not Type 3: real,
 DECK = ("fig1_heads", "fig2_scores", "fig3_mask", "fig4_softmax", "fig5_weighted_sum", "scaling_head1")
 
 
+# After the package's own families, an SVG with text names fonts a viewer is likely to have, then a generic family:
+# the Korean subset is ours alone, so without these a viewer that lacks it draws Hangul in some random font.
+SVG_FALLBACK = ", 'Noto Sans CJK KR', 'Noto Sans KR', 'Malgun Gothic', 'Apple SD Gothic Neo', sans-serif"
+
+
 def save(fig, path, fmt=None, dpi=150, svg_text=False, slide=False):
     """Write one figure: a slide at its exact 16:9 size, any other figure cropped to what it draws."""
     rc = {**TEXT_RC, "svg.fonttype": "none" if svg_text else "path"}
     with matplotlib.rc_context(rc):
-        fig.savefig(path, format=fmt, dpi=dpi, bbox_inches=None if slide else "tight")
+        if not svg_text:
+            fig.savefig(path, format=fmt, dpi=dpi, bbox_inches=None if slide else "tight")
+            return
+        svg = io.StringIO()
+        fig.savefig(svg, format="svg", bbox_inches=None if slide else "tight")
+    text = re.sub(r"(font-family: [^;\"]+)", lambda m: m.group(1) + SVG_FALLBACK, svg.getvalue())
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def _given(make, chosen):  # -> the picks (head, row, query, key) this figure function takes
@@ -86,6 +99,29 @@ PPTX_CAPTION_IN = 1.1  # the band under each picture that holds its caption, in 
 PPTX_CAPTION_PT = 16
 
 
+def _own_properties(props, title):
+    """The file's properties are ours, not python-pptx's template's (created 2013, modified by a stranger)."""
+    import datetime
+
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0, tzinfo=None)
+    props.title, props.author, props.last_modified_by = title, "attention-lab", "attention-lab"
+    props.created, props.modified, props.revision = now, now, 1
+    props.subject, props.keywords, props.comments = "Core Attention", "attention, transformer", ""
+
+
+def _fonts(font, lang):
+    """A caption's run names its fonts for Latin and for Hangul, so no viewer spaces the two scripts apart."""
+    from pptx.oxml.ns import qn
+
+    font.name = "DejaVu Sans"  # <a:latin>
+    rpr = font._rPr  # python-pptx has no setter for the East Asian font
+    east_asian = rpr.find(qn("a:ea"))
+    if east_asian is None:
+        east_asian = rpr.makeelement(qn("a:ea"), {})
+        rpr.append(east_asian)
+    east_asian.set("typeface", "Noto Sans CJK KR" if lang == "ko" else "DejaVu Sans")
+
+
 def write_pptx(tr, lang, path, chosen=None):  # -> path
     """The deck as an editable PowerPoint file (16:9, the same slides as `write_deck`): each figure as a picture,
     its caption under it as a text box to edit, and again in the speaker notes and the picture's alt text."""
@@ -99,7 +135,7 @@ def write_pptx(tr, lang, path, chosen=None):  # -> path
     width, height = SLIDE_SIZE
     deck = Presentation()
     deck.slide_width, deck.slide_height = Inches(width), Inches(height)
-    deck.core_properties.title = words.say("deck_title", lang)
+    _own_properties(deck.core_properties, words.say("deck_title", lang))
     picture_h = height - PPTX_CAPTION_IN  # the figure keeps its 16:9 shape, a little smaller
     for name, fig in zip(DECK, deck_figures(tr, lang, chosen, captions=False), strict=True):
         png = io.BytesIO()
@@ -114,6 +150,7 @@ def write_pptx(tr, lang, path, chosen=None):  # -> path
         box.text_frame.word_wrap = True
         paragraph = box.text_frame.paragraphs[0]
         paragraph.text, paragraph.alignment, paragraph.font.size = text, PP_ALIGN.CENTER, Pt(PPTX_CAPTION_PT)
+        _fonts(paragraph.runs[0].font, lang)
         slide.notes_slide.notes_text_frame.text = text
     deck.save(path)
     return path

@@ -229,7 +229,7 @@ def wrap(text, width_pt, size, family):  # -> [str]: lines no wider than width_p
     def width(s):
         return width_em(s, family) * size
 
-    words = [word for unit in _units(text) for word in (unit.split(" ") if width(unit) > width_pt else [unit])]
+    words = [word for unit in _units(text) for word in (_terms(unit) if width(unit) > width_pt else [unit])]
 
     def greedy(limit):
         lines, line = [], ""
@@ -254,12 +254,27 @@ def wrap(text, width_pt, size, family):  # -> [str]: lines no wider than width_p
     return lines
 
 
-def _units(text):  # -> the pieces wrap breaks between: words, but "(…)" whole ("softmax(S / √dh + M)", "(3 × 4)")
+GLUE = ("/", "×", "·", "=")  # a formula never breaks around these: "S / √dh", "E =", "3 × 4"
+TERM_SIGNS = ("+", "−", "-")  # … but may break before a term: "exp(S / √dh" ⏎ "+ M − row max)"
+
+
+def _units(text):  # -> the pieces wrap breaks between: words; "S / √dh", "X =", "(…)" and "[…]" whole
     units, depth = [], 0
     for word in text.split(" "):
-        units.append(f"{units.pop()} {word}" if depth > 0 and units else word)
-        depth = max(depth + word.count("(") - word.count(")"), 0)
+        glue = units and (depth > 0 or word in GLUE or units[-1].endswith(GLUE[:3]))
+        units.append(f"{units.pop()} {word}" if glue else word)
+        depth = max(depth + word.count("(") + word.count("[") - word.count(")") - word.count("]"), 0)
     return units
+
+
+def _terms(unit):  # -> a formula too wide for one line, in the pieces it may break between: after "=", before ±
+    pieces = []
+    for word in unit.split(" "):
+        if pieces and word not in TERM_SIGNS and not pieces[-1].endswith("=") :
+            pieces[-1] += f" {word}"
+        else:
+            pieces.append(word)
+    return pieces
 
 
 def figure_title(fig, text, look, head=None):

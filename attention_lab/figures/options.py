@@ -12,13 +12,14 @@ from pathlib import Path
 
 from ..numeric import masks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
+from ..numeric.limits import SIZES, D
 from ..numeric.own_numbers import read_matrix
 from ..numeric.trace import attention_trace
 
 FORMATS = ("svg", "png", "pdf")
-# The largest sizes the figures are drawn for, the explorer's too: T ≤ 16, h ≤ 8, dh = d/h ≤ 8.
-LIMITS = {"T": (1, 16), "d": (1, 64), "h": (1, 8)}
-MAX_DH = 8
+# The largest sizes the figures are drawn for, the explorer's too (numeric.limits).
+LIMITS = {"T": SIZES["T"], "d": D, "h": SIZES["h"]}
+MAX_DH = SIZES["dh"][1]
 DPI = (30, 200)
 SVG_TEXT_HELP = ("keep the text of SVG files as text, editable in slide software, instead of outlines. "
                  "The viewer then needs the fonts: DejaVu Sans, and for Korean (--lang ko) the family "
@@ -88,7 +89,7 @@ def parse_mask(text, align):  # "sliding:window=2" -> Mask("sliding", window=2)
                                 f"e.g. --mask sliding:window=2; got {item!r}.")
         if key not in known:
             takes = f"takes {', '.join(f':{k}=…' for k in known)}" if known else "takes no parameters"
-            owners = [m for m, kind in masks.MASKS.items() if any(p.name == key for p in kind.params)]
+            owners = masks.owners(key)
             hint = f"; {key} belongs to " + " or ".join(f"--mask {m}:{key}=…" for m in owners) if owners else ""
             raise ArgumentError(f"--mask: {name} {takes}, not :{key}=…{hint}.")
         numbers = [int(part) for part in parts]
@@ -128,7 +129,7 @@ def parser():
     parse.add_argument("--lang", default="en", choices=("en", "ko"), help="language of the figures (default: en)")
     parse.add_argument("--slides", action="store_true",
                        help="16:9 slides, 13.33 × 7.5 in, no text under 10 pt (all heads: as many slides as it "
-                            "takes, all_heads_1-2, …)")
+                            "takes, named by their heads: all_heads_1-2, … or all_heads_1, … one head a slide)")
     parse.add_argument("--deck", nargs="?", const="pdf", choices=("pdf", "pptx"),
                        help="write one 16:9 deck: figures 1–5 in the article's order, then the scaling figure, each "
                             "with the article's caption; deck.pdf, or with --deck pptx an editable PowerPoint "

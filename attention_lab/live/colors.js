@@ -1,13 +1,13 @@
-// ---- colors.js: each cell's fill and ink, as attention_lab.look.colors.cell_style chooses them -------------------
+// ---- colors.js: each cell's fill and ink, from the colour tables the bundle carries -----------------------------
 //
-// The colour maps come as the tables they are (look.colors.colour_tables: matplotlib's 256 colours of each map,
-// and the ink that reads on each); a value picks entry min(floor(unit · 256), 255), with the unit value made by
-// the same float operations, in the same order, as cell_style. Masked (−∞) and NaN cells have their own colours.
+// The colour maps come as the tables they are (matplotlib's 256 colours of each map, and the ink that reads on
+// each); a value picks entry min(floor(unit · 256), 255), the unit value made in the order of float operations
+// that tests/test_live_parity.py holds to the figures' colours. Masked (−∞) and NaN cells have their own colours.
 
 const COLOURS = LOOK.colours;
 const LUT_SIZE = COLOURS.weights.fill.length;  // 256
 
-function valueRange(kind, matrices) {  // (vmin, vmax): look.colors.value_range over every matrix given
+function valueRange(kind, matrices) {  // (vmin, vmax) over every matrix given
   if (kind === "weights") return [0, 1];
   let biggest = 0;
   for (const m of matrices) for (const row of m) for (const x of row) {
@@ -20,7 +20,7 @@ function valueRange(kind, matrices) {  // (vmin, vmax): look.colors.value_range 
 // One matrix's cells: {labels, fill (#rrggbb without #), ink ("1" dark, "0" light), masked} per cell, row-major.
 function cellStyle(matrix, kind, range) {
   const [vmin, vmax] = range || valueRange(kind, [matrix]);
-  const scale = Math.max(Math.abs(vmin), Math.abs(vmax));  // divided first, as cell_style does
+  const scale = Math.max(Math.abs(vmin), Math.abs(vmax));  // divided first: the order fixes the last bit
   const lo = vmin / scale, span = vmax / scale - vmin / scale;
   const table = COLOURS[kind];
   const labels = [], fill = [], ink = [], masked = [];
@@ -42,7 +42,7 @@ function cellStyle(matrix, kind, range) {
   return { labels, fill, ink, masked };
 }
 
-function inkColour(flag) {  // "1": dark text, "0": light text (look.colors.INK_DARK, INK_LIGHT)
+function inkColour(flag) {  // "1": dark text, "0": light text
   return COLOURS.inks[flag === "1" ? 1 : 0];
 }
 

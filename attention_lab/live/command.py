@@ -16,9 +16,10 @@ import sys
 from pathlib import Path
 
 from ..figures.options import ArgumentError, _Parser, command_status, parse_mask
+from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import ALIGNS
 from ..numeric.own_numbers import read_matrix
-from .views import LIMITS, MAX_SEED, OWN_LIMITS, VIEWS
+from .views import LIMITS, OWN_LIMITS, VIEWS
 
 
 def parse_args(argv):
@@ -33,7 +34,7 @@ def parse_args(argv):
     parser.add_argument("--kv-heads", type=int, help="K/V heads shared by the Query heads, dividing h")
     parser.add_argument("--queries", type=int, help="Query tokens T_q ≤ T: the last T_q tokens' Query rows")
     parser.add_argument("--align", default="bottom-right", choices=ALIGNS, help="where the Query rows sit")
-    parser.add_argument("--seed", type=int, help=f"a random example from this seed (0 … {MAX_SEED})")
+    parser.add_argument("--seed", type=int, help=f"a random example from this seed (0 … {SEED_CONTROL[1]})")
     parser.add_argument("--mask", help="NAME:PARAM=VALUE…, e.g. sliding:window=2 (default: the view's)")
     for name in "qkv":
         parser.add_argument(f"--{name}", type=Path, metavar="FILE", help=f"your own {name.upper()}: a .npy or .csv "

@@ -1,7 +1,7 @@
-// ---- compute.js: Core Attention in the browser, walking the pipeline's stages as the Python trace does ----------
+// ---- compute.js: Core Attention in the browser, walking the pipeline's stages ------------------------------------
 //
-// LOOK.stages is attention_lab.numeric.pipeline.PIPELINE as data (name, inputs, kind, …); COMPUTE holds how each
-// stage is computed from the stages before it, as numeric/core.py computes it. A stage of the pipeline with no
+// LOOK.stages is the pipeline as data (name, inputs, kind, …); COMPUTE holds how each stage is computed from the
+// stages before it. A stage of the pipeline with no
 // entry here is an error on screen (and fails tests/test_live_parity.py): the browser never shows a stage it does
 // not compute. Matrices are arrays of rows; per-head stages are arrays of matrices, one per head.
 
@@ -14,12 +14,12 @@ const splitHeads = (X, n) => {  // (T, n·dh) -> (n, T, dh): head i takes column
   const dh = X[0].length / n;
   return Array.from({ length: n }, (_, i) => X.map((row) => row.slice(i * dh, (i + 1) * dh)));
 };
-const rowExponentials = (m) => m.map((row) => {  // core.row_exponentials: exp(s − the row's max); −∞ → 0
+const rowExponentials = (m) => m.map((row) => {  // exp(s − the row's max); −∞ → 0
   let max = Math.max(...row);
   if (max === -Infinity) max = 0;
   return row.map((x) => Math.exp(x - max));
 });
-const normalizeRows = (m) => m.map((row) => {  // core.normalize_rows: a row of zeros stays 0
+const normalizeRows = (m) => m.map((row) => {  // each row over its sum; a row of zeros stays 0
   const sum = row.reduce((s, x) => s + x, 0);
   return row.map((x) => x / (sum === 0 ? 1 : sum));
 });
@@ -60,11 +60,11 @@ function stageMatrix(tr, name, i) {
   return value;
 }
 
-// ---- the examples: values per (token, head, component), as numeric/examples.py makes them -----------------------
+// ---- the examples: values per (token, head, component), from a hash of the seed and the coordinates --------------
 
 const M64 = (1n << 64n) - 1n;
 const GOLDEN = 0x9E3779B97F4A7C15n;
-function mix(x) {  // SplitMix64's finaliser (examples._mix), with wrap-around multiplication
+function mix(x) {  // SplitMix64's finaliser, with wrap-around multiplication
   x = ((x ^ (x >> 30n)) * 0xBF58476D1CE4E5B9n) & M64;
   x = ((x ^ (x >> 27n)) * 0x94D049BB133111EBn) & M64;
   return x ^ (x >> 31n);
@@ -72,7 +72,7 @@ function mix(x) {  // SplitMix64's finaliser (examples._mix), with wrap-around m
 const stepKey = (key, coordinate) => mix(key ^ ((BigInt(coordinate) + GOLDEN) & M64));
 
 const seeded = new Map();  // seed -> {Q, K, V}: flat (T, h, dh) at the largest sizes, made once per seed
-function seedValues(seed, sizes) {  // examples.cell_values for matrices 0, 1, 2 with low = −2, high = 2
+function seedValues(seed, sizes) {  // whole numbers −2 … 2 for matrices 0, 1, 2 (Q, K, V)
   if (!seeded.has(seed)) {
     const out = {};
     ["Q", "K", "V"].forEach((name, matrix) => {
@@ -105,7 +105,7 @@ function corner(values, sizes, T, heads, dh) {
   });
 }
 
-// ---- masks: the registry's tables (live/data.py), one row per position ------------------------------------------
+// ---- masks: the registry's tables, one row per position ----------------------------------------------------------
 
 function paramKey(value) {
   return Array.isArray(value) ? value.join("+") : String(value);
@@ -129,7 +129,7 @@ function allowedOf(data, on) {
   return square.slice(first, first + on.T_q);
 }
 
-// The trace of what is on screen: {arrays, T_q, T, h, dh, g, kv} (numeric.trace.attention_trace).
+// The trace of what is on screen: {arrays, T_q, T, h, dh, g, kv}.
 function traceOf(on, data, scaled = true) {
   let Q, K, V;
   if (data.own) {
@@ -148,7 +148,7 @@ function traceOf(on, data, scaled = true) {
   return { arrays, T_q: on.T_q, T: on.T, h: on.h, dh: on.dh, g: on.g, kv, d: on.h * on.dh };
 }
 
-function shapesText(tr) {  // AttentionTrace.shapes()
+function shapesText(tr) {  // the shape line: sizes, then each stage's shape
   const { T_q, T, d, h, dh, g } = tr;
   const tokens = T_q === T ? `T=${T_q}` : `T_q=${T_q} · T_k=${T}`;
   const kv = g !== h || T_q !== T ? ` · K/V heads g=${g} · K, V (${T}×${g * dh})` : "";

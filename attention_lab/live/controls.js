@@ -1,19 +1,19 @@
-// ---- controls.js: the explorer's controls, native and labelled, owned by the page (live/controls.py's list) -----
+// ---- controls.js: the explorer's controls, native and labelled, owned by the page ---------------------------------
 //
-// controlSpecs lists every control for a state exactly as controls.control_specs does (name, type, label, value,
-// choices or bounds, shown or not); Controls puts them on the page as <input type=range>, <select>, text boxes,
-// a checkbox and buttons, each with data-control="<name>", and keeps them in step with the state.
+// controlSpecs lists every control for a state (name, type, label, value, choices or bounds, shown or not; the
+// parity test holds the list to the widget's); Controls puts them on the page as <input type=range>, <select>,
+// text boxes, a checkbox and buttons, each with data-control="<name>", and keeps them in step with the state.
 
 const PARAM_LABEL = (name) => `param.${name}`;
 const LABEL_OF = { query: "pick_query", key: "pick_key", row: "pick_row", edit_matrix: "edit", edit_token: "token",
   edit_row: "edit_label" };
 const tokensFrom = (first, n) => Array.from({ length: n }, (_, i) => [i, String(first + i)]);
 
-function offeredMasks(view, mask) {  // state.offered_masks
+function offeredMasks(view, mask) {  // the view's masks, and the one asked for
   return view.masks.length ? [...new Set([...view.masks, mask])] : [];
 }
 
-function controlSpecs(ex) {  // controls.control_specs
+function controlSpecs(ex) {  // every control of the state on screen, in order
   const { view, state, on, data, L } = ex, out = [];
   const add = (group, name, type, value, more = {}) => out.push({ group, name, type, value,
     label: L[LABEL_OF[name] || (name.includes(".") ? PARAM_LABEL(name) : name)], options: null, min: null, max: null,

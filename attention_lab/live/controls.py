@@ -6,7 +6,7 @@ and whether it is shown now. The page builds the same list (live/controls.js), a
 `Control` is the Python handle of one (`ex.controls["T"].value = 5` moves the page).
 """
 
-from ..look import words as text
+from ..look import words
 from ..numeric import checks
 from ..numeric.masks import ALIGNS, Lengths
 from ..numeric.pipeline import STAGES
@@ -23,7 +23,7 @@ def _tokens(first, n):  # -> [[index, label]] for n rows whose first token is `f
 
 def control_specs(spec, state, on, lang, own=None):  # -> [dict]
     """Every control of the page for `state` (resolved as `on`), in the page's order."""
-    L = text.table(lang)
+    L = words.table(lang)
     out = []
 
     def add(group, name, kind, value, *, options=None, lo=None, hi=None, visible=True):

@@ -18,13 +18,13 @@ import itertools
 
 import numpy as np
 
-from ..look import colors, formats
-from ..look import words as text
+from ..look import colors, formats, words
 from ..numeric import masks
 from ..numeric.examples import example_qkv
+from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
-from .views import LIMITS, MAX_SEED, OWN_LIMITS
+from .views import LIMITS, OWN_LIMITS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
 
@@ -32,7 +32,7 @@ WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
 def _explorer_words():  # -> the keys the front-end shows: the live words and the registries'
     from ..look.words import live
 
-    return [k for k in text.WORDS if k in live.WORDS or k.startswith(WORD_PREFIXES)]
+    return [k for k in words.WORDS if k in live.WORDS or k.startswith(WORD_PREFIXES)]
 
 
 @functools.cache
@@ -42,8 +42,8 @@ def look_data():  # -> dict of JSON types, the same for every explorer
     stages = [{"name": s.name, "inputs": list(s.inputs), "kind": s.kind, "heads": s.heads, "axes": list(s.axes),
                "highlight": s.highlight, "path": s.path, "computed": s.compute is not None} for s in PIPELINE]
     return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
-            "words": {lang: {k: text.table(lang)[k] for k in keys} for lang in text.LANGS},
-            "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": MAX_SEED, "aligns": list(masks.ALIGNS),
+            "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
+            "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
             "font": _font_steps()}
 
 

@@ -1,12 +1,12 @@
-// ---- formats.js: every number format, as attention_lab.look.formats writes it (from its RULES) ----------------
+// ---- formats.js: every number format, from the rules the bundle carries (LOOK.rules) ---------------------------
 //
-// format_value, format_approx, format_row, dot_product_text and equals, label for label. Python's f-strings round
+// A cell's label, a display number, a row, a dot product written out, and "=" or "≈". The rules round
 // an exact tie half to even (0.0625 to 3 decimals is "0.062", 0.125 to 2 is "0.12"), where toFixed, toPrecision
 // and toExponential round it away from zero: each rounding below asks for 21 more digits, and when those show an
 // exact tie ("5" and twenty zeros; a double's tie at these digits is exact in far fewer) whose rounded-up last
-// digit is odd, keeps the truncated digits instead. Like look.formats, a number is first rounded to RULES.guardDigits
+// digit is odd, keeps the truncated digits instead. A number is first rounded to RULES.guardDigits
 // more digits than its label shows (the sums' last bits differ between sides; the shown value must not).
-// tests/test_live_parity.py holds every label to Python's.
+// tests/test_live_parity.py holds every label to the figures' and the notebooks'.
 
 const RULES = LOOK.rules;
 const TIE = "5" + "0".repeat(20);
@@ -71,7 +71,7 @@ function powerOfTen(x, digits) {  // 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×
   return signed((x < 0 ? "-" : "") + stripZeros(mantissa)) + RULES.timesTen + superscript(Number(exponent));
 }
 
-function formatValue(x, kind = "values") {  // one cell's label: look.formats.format_value
+function formatValue(x, kind = "values") {  // one cell's label, in its kind's format
   if (Number.isNaN(x)) return RULES.nan;
   if (!Number.isFinite(x)) return x < 0 ? RULES.negInf : RULES.inf;
   if (Math.abs(x) >= RULES.powersFrom) return powerOfTen(x, RULES.approxDigits);
@@ -92,7 +92,7 @@ function generalPy(x, p) {  // Python's f"{x:.{p}g}" for 1e-4 ≤ |x| < 10^p; nu
   return (x < 0 ? "-" : "") + stripZeros(text);
 }
 
-function formatApprox(x) {  // a display number of 4 significant digits: look.formats.format_approx
+function formatApprox(x) {  // a display number of 4 significant digits: 2.718, 20.09, 8.886×10⁶
   if (!Number.isFinite(x) || x === 0) return formatValue(x);
   const a = Math.abs(x);
   if (a >= RULES.powersFrom || a < RULES.approxSmallBelow) return powerOfTen(x, RULES.approxDigits);

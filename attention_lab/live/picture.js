@@ -1,8 +1,7 @@
-// ---- picture.js: what the page shows for a state, as data (attention_lab/live/picture.py, part for part) -------
+// ---- picture.js: what the page shows for a state, as data ----------------------------------------------------
 //
 // Sections of heatmaps and breakdowns, with the shape line and the note; heatmap.js and explorer.js put them on
-// screen. The breakdowns are written as look/tables.py writes them (dot_product_html, softmax_html,
-// weighted_sum_html), so the parity test compares their text too.
+// screen. tests/test_live_parity.py compares their text with the widget's.
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
   "'": "&#x27;" })[c]);
@@ -10,7 +9,7 @@ const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => valu
 const AXIS_WORDS = { query: "query", key: "key", token: "token", component: "" };
 const KO_ORDINALS = ["첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"];
 
-function ordinal(n, lang) {  // look.words.ordinal
+function ordinal(n, lang) {  // 1 -> "first" / "첫"
   if (lang === "ko") {
     if (n <= 10) return `${KO_ORDINALS[n - 1]} 번째`;
     if (n < 20) return `열${n === 11 ? "한" : KO_ORDINALS[n - 11]} 번째`;
@@ -20,11 +19,11 @@ function ordinal(n, lang) {  // look.words.ordinal
   return `${n}${suffix}`;
 }
 
-function isArticle(on) {  // examples.is_article_size, and every Query row
+function isArticle(on) {  // the article's own sizes, with every Query row
   return on.T === 3 && on.d === 8 && on.h === 2 && on.g === 2 && on.T_q === on.T;
 }
 
-function noteText(on, L) {  // picture.note
+function noteText(on, L) {  // the line saying where the numbers come from
   let said;
   if (on.source === "yours") said = L.note_yours;
   else if (on.source === "random") said = fill(L.note_random, { seed: on.seed });
@@ -43,12 +42,12 @@ function noteText(on, L) {  // picture.note
   return said;
 }
 
-function tokenLabels(on, axis, n) {  // picture.token_labels
+function tokenLabels(on, axis, n) {  // the token numbers along an axis
   if (axis === "query" || (axis === "token" && n === on.T_q)) return Array.from({ length: n }, (_, r) => String(on.firstQuery + r));
   return Array.from({ length: n }, (_, r) => String(r + 1));
 }
 
-function bars(tr, stage, i, nCols) {  // picture.bars
+function bars(tr, stage, i, nCols) {  // the bars beside a heatmap
   if (stage.axes[1] !== "component") return null;
   if (stage.heads === "query") return Array(nCols).fill(headColour(i));
   if (stage.heads === "kv") return Array(nCols).fill(kvHeadColour(tr.kv[i], tr.h, tr.g));
@@ -56,7 +55,7 @@ function bars(tr, stage, i, nCols) {  // picture.bars
   return Array.from({ length: nCols }, (_, c) => kvHeadColour(Math.floor(c / tr.dh), tr.h, blocks));
 }
 
-function heatmapItem(ctx, name, i) {  // picture.heatmap (its cells are styled when drawn)
+function heatmapItem(ctx, name, i) {  // one heatmap (its cells are styled when drawn)
   const { L, tr, on, view } = ctx, stage = STAGE[name];
   const matrix = stageMatrix(tr, name, i);
   let title = L[`stage.${name}`];
@@ -82,7 +81,7 @@ const V = (x, kind = "values") => formatValue(x, kind);
 const paren = (t) => (t.startsWith(RULES.minus) ? `(${t})` : t);
 const is = (x, t) => `${equalsSign(x, t)} ${t}`;
 
-function dotHtml(ctx, i) {  // tables.dot_product_html
+function dotHtml(ctx, i) {  // the picked score as a dot product, written out
   const { L, tr, on, lang, view } = ctx, q = on.query, k = on.key, n = on.firstQuery + q;
   const Q = tr.arrays.Qh[i][q], K = tr.arrays.Kh[tr.kv[i]][k], score = tr.arrays.S[i][q][k];
   const lines = [
@@ -103,7 +102,7 @@ function dotHtml(ctx, i) {  // tables.dot_product_html
   return [title, '<div class="al-bdown al-dot">' + lines.map((x) => `<div class="al-note">${x}</div>`).join("") + "</div>"];
 }
 
-function softmaxHtml(ctx, i) {  // tables.softmax_html
+function softmaxHtml(ctx, i) {  // the picked row's softmax, written out
   const { L, tr, on, lang } = ctx, r = on.row, n = on.firstQuery + r;
   const scores = tr.arrays.S_masked[i][r], weights = tr.arrays.P[i][r];
   let exps = scores.map((x) => Math.exp(x)), shift = null;  // e^s as the article writes them; e^−∞ = 0
@@ -127,7 +126,7 @@ function softmaxHtml(ctx, i) {  // tables.softmax_html
   return [fill(L.softmax, { i: n, ith: ordinal(n, lang) }), html];
 }
 
-function weightedSumHtml(ctx, i) {  // tables.weighted_sum_html
+function weightedSumHtml(ctx, i) {  // the picked row's weighted sum of Value rows
   const { L, tr, on, lang } = ctx, r = on.row, n = on.firstQuery + r;
   const weights = tr.arrays.P[i][r], values = tr.arrays.Vh[tr.kv[i]], out = tr.arrays.O[i][r];
   const output = fill(L.output_n, { n, nth: ordinal(n, lang) });
@@ -150,7 +149,7 @@ function breakdownItem(ctx, name, i) {
     html: `<div class="al-title">${esc(title)}</div>${body}` };
 }
 
-function sectionOf(ctx, name) {  // picture._section
+function sectionOf(ctx, name) {  // a whole-trace section
   const { L, tr } = ctx;
   if (name === "scaling_note") {
     const root = V(Math.sqrt(tr.dh));
@@ -162,7 +161,7 @@ function sectionOf(ctx, name) {  // picture._section
   return { key: name, title: L[name], color: null, items: panels.map(([x, i]) => heatmapItem(ctx, x, i)) };
 }
 
-function headSection(ctx, i) {  // picture._head_section
+function headSection(ctx, i) {  // one head's section
   const { L, tr, view } = ctx;
   let title = fill(L.head_n, { n: i + 1 });
   if (tr.g !== tr.h) title += " · " + fill(L.kv_head_n, { n: tr.kv[i] + 1 });
@@ -171,7 +170,7 @@ function headSection(ctx, i) {  // picture._head_section
   return { key: `head@${i}`, title, color: headColour(i), items };
 }
 
-// The picture of trace `tr` as resolved state `on` shows it (picture.picture_of).
+// The picture of trace `tr` as resolved state `on` shows it.
 function pictureOf(tr, on, view, L, lang, hasMask) {
   const scoreStages = view.items.filter((x) => STAGE[x] && STAGE[x].kind === "scores");
   const ctx = { tr, on, view, L, lang, hasMask,

@@ -1,4 +1,4 @@
-// ---- state.js: what the controls' asked-for values put on screen (attention_lab/live/state.py, rule for rule) ---
+// ---- state.js: what the controls' asked-for values put on screen --------------------------------------------
 //
 // The state is control name -> the value asked for; a picker at token 9 stays 9 when T drops to 4 (it shows
 // token 4) and shows 9 again when T grows back. `resolve` fits every size, pick and parameter to the others.
@@ -6,7 +6,7 @@
 const divisors = (n) => Array.from({ length: n }, (_, k) => k + 1).filter((k) => n % k === 0);
 const wholeTrace = (name) => STAGE[name].heads === "" && !STAGE[name].axes.includes("query");
 
-function viewInfo(view) {  // what a view draws and offers (live/views.py: View's properties)
+function viewInfo(view) {  // what a view draws and offers
   const items = new Set(view.items);
   const headStages = view.items.filter((x) => STAGE[x] && !wholeTrace(x));
   return {
@@ -20,11 +20,11 @@ function viewInfo(view) {  // what a view draws and offers (live/views.py: View'
   };
 }
 
-function defaultLengths(T) {  // masks.Lengths.default_for
+function defaultLengths(T) {  // T = 6 -> [3, 3]; T = 3 -> [2, 1]
   return [Math.floor((T + 1) / 2), Math.floor(T / 2)].filter((n) => n > 0);
 }
 
-function paramValue(p, wanted, T) {  // state.param_value
+function paramValue(p, wanted, T) {  // the value asked for, or the default, fitted to T
   if (p.type === "lengths") {
     const fits = Array.isArray(wanted) && wanted.reduce((s, n) => s + n, 0) === T && wanted.length <= p.most;
     return fits ? wanted.slice() : defaultLengths(T);
@@ -37,7 +37,7 @@ function maskParams(data, name) {
   return name === "custom" ? [] : data.masks[name].params;
 }
 
-function resolve(state, view, data) {  // state.resolve
+function resolve(state, view, data) {  // what is on screen: sizes, mask, head and picks fitted to each other
   let T, T_q, h, dh, g;
   if (data.own) {
     T = data.own.K.length;
@@ -61,7 +61,7 @@ function resolve(state, view, data) {  // state.resolve
   };
 }
 
-// One control moved: the new state (the links between controls are here, and in widget.py's `_moved`).
+// One control moved: the new state (the links between controls, e.g. K/V heads back to "as many as h").
 function moved(state, name, value, on) {
   const next = { ...state, [name]: value };
   if (name === "seed") next.source = "random";  // a seed is the random example's own setting

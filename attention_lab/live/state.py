@@ -20,9 +20,10 @@ import numpy as np
 from ..look.formats import READ_AS, ROW_GRAMMAR
 from ..numeric import checks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
+from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import ALIGNS, MASKS, Lengths, Mask, Param
 from ..numeric.trace import attention_trace
-from .views import LIMITS, MAX_SEED, OWN_LIMITS
+from .views import LIMITS, OWN_LIMITS
 
 ARTICLE = {"T": ARTICLE_SIZES["T"], "h": ARTICLE_SIZES["h"], "dh": ARTICLE_SIZES["d"] // ARTICLE_SIZES["h"]}
 ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based)
@@ -66,7 +67,7 @@ def checked_state(raw, spec, base):  # -> dict, or a ValueError naming what is m
     state = {**base, **raw}
     whole = checks.whole_number
     checks.choice("source", state["source"], SOURCES)
-    whole("seed", state["seed"], 0, MAX_SEED)
+    whole("seed", state["seed"], *SEED_CONTROL)
     for name, (lo, hi) in LIMITS.items():
         whole(name, state[name], lo, hi)
     for name, hi in (("kv_heads", LIMITS["h"][1]), ("queries", LIMITS["T"][1])):

@@ -13,7 +13,7 @@ each cell styled by `look.cells` as in the figures: tests/test_steppers.py compa
 
 import numpy as np
 
-from .. import look as style
+from .. import look
 from ..look import words as text
 from ..look.cells import cells as styled_cells
 from ..look.formats import format_row, format_value
@@ -22,10 +22,11 @@ from ..numeric import checks, core
 from ..numeric.blockwise import blockwise_steps
 from ..numeric.examples import example_qkv
 from ..numeric.kv_cache import decode_steps, generation_cost
+from ..numeric.limits import STEPPER_T
 from ..numeric.masks import Mask
 from ..numeric.trace import AttentionTrace, attention_trace
 
-MAX_T = 8  # the T slider's end: the records of every size up to it travel with the widget
+MAX_T = STEPPER_T  # the T slider's end: the records of every size up to it travel with the widget
 EXACT = {"rtol": 0, "atol": 1e-12}  # "equal to the full computation" means this close, checked here
 
 
@@ -93,7 +94,7 @@ def listed(array):  # ndarray -> nested lists of floats, −∞ as None (JSON ha
 def _sizes(tr, traces):  # -> the sizes and head colours both widgets send
     return {"Tmax": len(traces), "T": tr.T, "h": tr.h, "g": tr.kv_heads, "dh": tr.dh,
             "kv": [int(j) for j in core.kv_head_index(tr.h, tr.kv_heads)],
-            "colours": [style.head_color(i) for i in range(tr.h)]}
+            "colours": [look.head_color(i) for i in range(tr.h)]}
 
 
 def decode_data(tr):  # -> dict of JSON types

@@ -1,28 +1,27 @@
-// ---- steppers.js: the step widgets of notebooks 10–11 (attention_lab/live/steppers.py) ----------------------------
+// ---- steppers.js: the step widgets of notebooks 10–11 -------------------------------------------------------------
 //
-// Python sends every record once, for every size the controls offer (live/stepper_data.py: decode_data,
-// blockwise_data; −∞ as null). This file computes nothing: it selects the record the controls ask for and draws
-// it with heatmap.js (labels and colours by formats.js and colors.js, as the explorer's), part for part as
-// stepper_data.decode_picture and blockwise_picture describe it; tests/test_steppers.py compares the two.
+// Python sends every record once, for every size the controls offer (−∞ as null). This file computes nothing:
+// it selects the record the controls ask for and draws it with heatmap.js (labels and colours by formats.js and
+// colors.js, as the explorer's); tests/test_steppers.py compares what it shows with the records.
 
 const stepperMatrix = (rows) => rows.map((row) => row.map((x) => (x === null ? -Infinity : x)));
 const numbered = (n, first = 1) => Array.from({ length: n }, (_, k) => String(first + k));
 const clamp = (x, lo, hi) => Math.min(Math.max(x, lo), hi);
 
-function stepperOnScreen(data, state) {  // stepper_data.on_screen: the asked-for state fitted to the sizes
+function stepperOnScreen(data, state) {  // the asked-for state fitted to the sizes
   const T = clamp(state.T, 1, data.Tmax), head = clamp(state.head, 0, data.h - 1);
   const block = clamp(state.block ?? 1, 1, T);
   const steps = data.kind === "decode" ? T : data.sizes[T - 1].blocks[block - 1].steps.length;
   return { T, head, block, step: clamp(state.step, 0, steps - 1), row: clamp(state.row ?? 0, 0, T - 1), steps };
 }
 
-function stepperHeatmap(name, title, rows, kind, o) {  // stepper_data._heatmap, its cells styled when drawn
+function stepperHeatmap(name, title, rows, kind, o) {  // one heatmap, its cells styled when drawn
   return { type: "heatmap", key: `${name}@${o.head ?? 0}`, name, head: o.head ?? 0, title, kind, range: null,
     matrix: stepperMatrix(rows), rowCap: o.rowCap || "", colCap: o.colCap || "", rowLabels: o.rowLabels,
     colLabels: o.colLabels, bars: null, hl: o.hl ?? null };
 }
 
-function decodePicture(data, state, L) {  // stepper_data.decode_picture
+function decodePicture(data, state, L) {  // one decoding step: the new Query row against the cache
   const on = stepperOnScreen(data, state), T = on.T, t = on.step, i = on.head, j = data.kv[i], n = t + 1;
   const keys = numbered(n), comps = numbered(data.dh), one = { rowLabels: [String(n)], head: i };
   const headName = fill(L.head_n, { n: i + 1 });
@@ -53,14 +52,14 @@ function decodePicture(data, state, L) {  // stepper_data.decode_picture
 
 const keySpan = ([start, stop]) => (stop - start === 1 ? String(start + 1) : `${start + 1}–${stop}`);
 
-function blockTitle(L, k, n, keys) {  // stepper_data.block_title
+function blockTitle(L, k, n, keys) {  // "block k of n: Key tokens a–b"
   return fill(keys[1] - keys[0] === 1 ? L.block_of_one : L.block_of, { k, n, keys: keySpan(keys) });
 }
 
 const RUNNING = [["m_old", "m_old", "scores"], ["m", "m_new", "scores"], ["rescale", "rescale", "weights"],
   ["l", "running_sum", "values"]];
 
-function blockwisePicture(data, state, L) {  // stepper_data.blockwise_picture
+function blockwisePicture(data, state, L) {  // one block of the online softmax
   const on = stepperOnScreen(data, state), { T, head: i, block: b, row: r, steps: n } = on, k = on.step;
   const size = data.sizes[T - 1], blocks = size.blocks[b - 1], record = blocks.steps[k];
   const [start, stop] = record.keys, tokens = numbered(T), comps = numbered(data.dh), hl = [r, null];

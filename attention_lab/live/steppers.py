@@ -20,7 +20,7 @@ For Python: `w.T`, `w.step`, `w.head` (and `w.block`, `w.row`) are the state the
 import anywidget
 import traitlets as t
 
-from ..look import words as text
+from ..look import words
 from ..numeric import checks
 from ..numeric.examples import article_example
 from . import page, stepper_data
@@ -80,7 +80,7 @@ class _Stepper(anywidget.AnyWidget):
         return {**self.config, "state": dict(self.state)}
 
     def __repr__(self):  # what a stored notebook shows before a kernel runs: one short line in the reader's language
-        return text.say(self.PLAIN, self.lang)
+        return words.say(self.PLAIN, self.lang)
 
 
 class DecodeView(_Stepper):

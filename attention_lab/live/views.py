@@ -12,12 +12,13 @@ reaches "all", "article" and "softmax" with no edit here.
 from dataclasses import dataclass
 
 from ..numeric import masks
+from ..numeric.limits import SIZES, D
 from ..numeric.pipeline import HEAD_STAGES, SPLITS, STAGES, span
 
-LIMITS = {"T": (1, 16), "h": (1, 8), "dh": (1, 8)}  # the size sliders; the browser gets the values at the largest
-OWN_LIMITS = {"T": 16, "d": 64, "value": 1e150}  # your own Q, K, V; numbers up to ±1e150 cannot overflow in any
-# stage, however either side orders its sums: |S| ≤ d·1e300, and a weighted sum stays within its largest Value
-MAX_SEED = 10**6
+LIMITS = SIZES  # the size sliders; the browser gets the values at the largest
+OWN_LIMITS = {"T": SIZES["T"][1], "d": D[1], "value": 1e150}  # your own Q, K, V; numbers up to ±1e150 cannot
+# overflow in any stage, however either side orders its sums: |S| ≤ d·1e300, and a weighted sum stays within its
+# largest Value
 BREAKDOWNS = ("dot", "softmax", "weighted_sum")  # below a head's heatmaps, driven by the pickers
 SECTIONS = ("split", "outputs", "concat", "scaling_note")  # whole-trace parts of a view
 ARTICLE_MASKS = ("causal", "none")  # the article teaches the causal mask; the others come in notebook 08

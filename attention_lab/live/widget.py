@@ -23,7 +23,8 @@ from ..look import words as text
 from ..look.formats import MINUS, format_row, format_value
 from ..numeric import checks
 from ..numeric.calls import named_arguments
-from ..numeric.masks import Mask, to_mask
+from ..numeric.limits import SEED_CONTROL
+from ..numeric.masks import ALIGNS, Mask, to_mask
 from ..numeric.trace import attention_trace
 from . import page
 from .controls import Control, control_specs, pick_of
@@ -41,7 +42,7 @@ from .state import (
     too_large,
     trace_of,
 )
-from .views import LIMITS, MAX_SEED, OWN_LIMITS, VIEWS, spec_data, view_of
+from .views import LIMITS, OWN_LIMITS, VIEWS, spec_data, view_of
 
 log = logging.getLogger("attention_lab.live")
 LARGEST = OWN_LIMITS["value"]
@@ -64,7 +65,7 @@ class Explorer(anywidget.AnyWidget):
         self.view_name, self.spec = view_of(view)
         mask = self.spec.mask if mask is _VIEW_MASK else mask
         marks = checks.boolean("marks", marks)
-        align = checks.choice("align", align, ("bottom-right", "top-left"))
+        align = checks.choice("align", align, ALIGNS)
         self._own = None
         _check_view_shows(self.view_name, self.spec, queries, mask, align)
         if Q is None and K is None and V is None:
@@ -100,7 +101,6 @@ class Explorer(anywidget.AnyWidget):
         self.controls = {s["name"]: Control(self, s["name"]) for s in self._specs()}
         self.observe(self._on_state, names="state")
         self.observe(self._on_own, names="own")
-        self.on_msg(self._on_msg)
         self.add_class("al-explorer")
 
     def __repr__(self):  # what a stored notebook shows before a kernel runs: one short line in the reader's language
@@ -161,7 +161,7 @@ class Explorer(anywidget.AnyWidget):
             value = checks.boolean(name, value)
         elif name == "seed":
             value = checks.seed(int(value) if isinstance(value, str) and value.strip().isdigit() else value,
-                                hi=MAX_SEED)
+                                hi=SEED_CONTROL[1])
         else:
             choices = [v for v, _ in spec["options"]]
             value = list(value) if isinstance(value, tuple) else value
@@ -252,17 +252,6 @@ class Explorer(anywidget.AnyWidget):
         self._own = edited
         self.step += 1
 
-    def _on_msg(self, _widget, content, _buffers):
-        """A message from the page: {"pick": [stage, i, j]}. Anything malformed is logged and ignored."""
-        try:
-            name, i, j = content["pick"]
-            on = self.on
-            checks.choice("pick", name, tuple(self.spec.items))
-            i, j = checks.whole_number("row", i, 0, on.T_q - 1), checks.whole_number("col", j, 0, on.T - 1)
-            self.pick(name, i, j)
-        except (ValueError, TypeError, KeyError, IndexError) as error:
-            log.warning("explorer: ignored a message from the page %r (%s)", content, error)
-
 
 def _check_sizes(T, d, h, dh, seed, source, kv_heads, queries):  # -> T, h, dh, seed, source, kv_heads, queries
     T = checks.whole_number("T", 3 if T is None else T, *LIMITS["T"])
@@ -283,7 +272,7 @@ def _check_sizes(T, d, h, dh, seed, source, kv_heads, queries):  # -> T, h, dh, 
         queries = checks.whole_number("queries", queries, 1, T, " The Query rows are those of the last tokens.")
         queries = None if queries == T else queries
     given_seed = seed is not None
-    seed = 0 if seed is None else checks.seed(seed, hi=MAX_SEED)
+    seed = 0 if seed is None else checks.seed(seed, hi=SEED_CONTROL[1])
     source = ("random" if given_seed else "article") if source is None else source
     checks.choice("source", source, ("article", "random"))
     return T, h, d // h, seed, source, kv_heads, queries

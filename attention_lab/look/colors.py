@@ -18,7 +18,6 @@ never text, because the head colours are light (about 2:1 on white).
 the ink that reads on each), for the browser's front-end.
 """
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -169,38 +168,6 @@ def colour_tables():  # -> {kind: {"fill": [256 × "rrggbb"], "ink": "0101…"},
     tables["inks"] = [INK_LIGHT, INK_DARK]
     tables["heads"] = list(HEAD_COLORS)
     return tables
-
-
-# The CSS named colours (CSS Color Module Level 4), plus "transparent".
-CSS_COLOR_NAMES = frozenset("""
-aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue blueviolet brown burlywood
-cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson cyan darkblue darkcyan darkgoldenrod darkgray
-darkgreen darkgrey darkkhaki darkmagenta darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen
-darkslateblue darkslategray darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue
-firebrick floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey honeydew
-hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon lightblue lightcoral lightcyan
-lightgoldenrodyellow lightgray lightgreen lightgrey lightpink lightsalmon lightseagreen lightskyblue lightslategray
-lightslategrey lightsteelblue lightyellow lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid
-mediumpurple mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue mintcream
-mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid palegoldenrod palegreen
-paleturquoise palevioletred papayawhip peachpuff peru pink plum powderblue purple rebeccapurple red rosybrown
-royalblue saddlebrown salmon sandybrown seagreen seashell sienna silver skyblue slateblue slategray slategrey snow
-springgreen steelblue tan teal thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen transparent
-""".split())
-_HEX_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
-_N = r"[+-]?(?:\d+\.?\d*|\.\d+)%?"  # a number or a percentage
-_RGB_COLOR = re.compile(rf"rgba?\(\s*{_N}\s*,\s*{_N}\s*,\s*{_N}\s*(?:,\s*{_N}\s*)?\)"  # rgb(230, 159, 0[, .5])
-                        rf"|rgba?\(\s*{_N}\s+{_N}\s+{_N}\s*(?:/\s*{_N}\s*)?\)")  # rgb(230 159 0[ / .5])
-
-
-def css_color(name, value):  # -> str
-    """A CSS colour: a name ("red"), hex ("#E69F00", "#fff") or rgb()/rgba(); never a CSS declaration."""
-    if isinstance(value, str):
-        text = value.strip()
-        if text.lower() in CSS_COLOR_NAMES or _HEX_COLOR.fullmatch(text) or _RGB_COLOR.fullmatch(text.lower()):
-            return text
-    raise ValueError(f"{name}: must be a CSS colour — a name such as 'red', hex such as '#E69F00', or "
-                     f"'rgb(230, 159, 0)' / 'rgba(230, 159, 0, 0.5)' — got {value!r:.60}.")
 
 
 # The colours around the heatmaps (labels, rules, outlines, messages, the page), for a light and a dark host.

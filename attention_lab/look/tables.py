@@ -1,26 +1,17 @@
-"""Heatmaps and breakdowns as HTML, values as real text (for pages with no script, and the steppers).
+"""The explorer's styles, and its breakdowns as HTML: one score as a dot product, one row's softmax and sum.
 
-Colours, labels, text colours and masked cells all come from `look.cells`
-(`look.colors`, `look.formats`), exactly as for the matplotlib figures and the
-browser's front-end; this module only writes them down as HTML. It never
-computes attention: the breakdown helpers display numbers read from a trace
-(the elementwise products of one dot product, and e^s of a row, for display).
-
-    from attention_lab.look import tables
-    tables.page(tables.heatmap_html(tr.S[0], "S", title="S = QKᵀ"))   # a str of HTML
-
-`heatmap_html` returns a fragment; `page` wraps fragments with the shared
-<style> block once, so a view of many heatmaps carries its CSS one time.
+`CSS` is the layout the live front-end's heatmaps and breakdowns share (live/page.py puts it in the bundle);
+`font_px` how small a wide matrix's numbers get. The breakdowns are what `live.picture` shows under a head's
+heatmaps (the page writes the same text, live/picture.js). Nothing here computes attention: the breakdowns
+display numbers read from a trace (the elementwise products of one dot product, and e^s of a row, for display).
 """
 
 from html import escape
 
 import numpy as np
 
-from ..numeric import checks
 from ..numeric.core import exponentials, row_exponentials
 from . import colors
-from .cells import heatmap_data
 from .formats import MINUS, dot_product_text, equals, format_approx, format_row, format_value
 
 # Layout and the theme's colours (look.colors.theme_css); each cell's colours are written inline from look.cells.
@@ -51,123 +42,9 @@ color:var(--al-fg);line-height:1.25;max-width:100%;min-width:0}
 .al-bd tr.al-total td,.al-bd tr.al-total th{border-top:1.5px solid var(--al-rule);font-weight:700}
 .al-swatch{display:inline-block;width:.8em;height:.8em;border-radius:2px;margin-right:4px;vertical-align:-1px}
 """
-STYLE_BLOCK = "<style>" + " ".join(line for line in CSS.split("\n") if line) + "</style>"
-
-# Which axis captions fit which kind of matrix: T×T matrices are Query rows × Key columns.
-_CAPTIONS = {"scores": ("Query", "Key"), "weights": ("Query", "Key"), "values": (None, None)}
-NUMBERED_COLUMNS = 32  # wider matrices are drawn as colours, each value in the cell's tooltip
-
-
 def font_px(n_cols):
     """Font size so that every number still fits: smaller as the matrix grows wider."""
     return 13 if n_cols <= 4 else 12 if n_cols <= 8 else 11 if n_cols <= 12 else 10 if n_cols <= 16 else 9
-
-
-def _labels(name, given, n):  # -> list of n str
-    if given is None:
-        return colors.token_labels(n)
-    if isinstance(given, (str, bytes)) or not hasattr(given, "__len__"):
-        raise ValueError(f"{name}: must be a list of {n} labels, one per {name.split('_')[0]}, got {given!r:.60}.")
-    if len(given) != n:
-        raise ValueError(f"{name}: need {n} labels for this matrix, got {len(given)}.")
-    return [checks.text(f"{name}[{i}]", x) for i, x in enumerate(given)]
-
-
-def _highlight(highlight, n_rows, n_cols):  # -> (row, col | None) or (None, None)
-    if highlight is None:
-        return None, None
-    if isinstance(highlight, (str, bytes)) or not hasattr(highlight, "__len__") or len(highlight) != 2:
-        raise ValueError(f"highlight: pass (i, j) for a cell or (i, None) for a row, 0-based; got {highlight!r:.60}.")
-    row = checks.whole_number("highlight", highlight[0], 0, n_rows - 1)
-    col = None if highlight[1] is None else checks.whole_number("highlight", highlight[1], 0, n_cols - 1)
-    return row, col
-
-
-def heatmap_html(matrix, kind, *, title=None, row_labels=None, col_labels=None, vmin=None, vmax=None,
-                 highlight=None, col_colors=None, annotate=None, row_caption=None, col_caption=None,
-                 name=None):  # [rows, cols] -> str
-    """One matrix as an annotated HTML heatmap (a <table>), colours and labels from `style`.
-
-    kind: "scores", "weights", "values", or a trace field name such as "S" or "P"
-    (its kind from the pipeline). Row and column labels are 1-based token
-    numbers by default. T×T kinds get "Query" (rows) and "Key" (columns) axis
-    captions unless row_caption / col_caption say otherwise ("" for none).
-    highlight: (i, j) marks a cell, (i, None) a whole row (0-based).
-    col_colors: one CSS colour per column (or None for a column), drawn as a bar
-    above it, e.g. each head's colour over its columns of Q, K, V or H.
-    annotate: numbers in the cells; None means "while they fit" (≤ 32 columns),
-    otherwise each value is still in the cell's tooltip.
-    Text parameters are converted with str(); an empty matrix is refused; a NaN cell shows "NaN" in a
-    colour of its own (colors.NAN_RGBA), as in the figures.
-    """
-    data = heatmap_data(matrix, kind, vmin=vmin, vmax=vmax)
-    stage = kind if isinstance(kind, str) and kind in colors.STAGES else ""  # kind="S" names the heatmap "S"
-    name = stage if name is None else checks.text("name", name)
-    kind = colors.kind_of(kind)
-    n_rows, n_cols = data["rows"], data["cols"]
-    row_labels, col_labels = _labels("row_labels", row_labels, n_rows), _labels("col_labels", col_labels, n_cols)
-    if col_colors is not None:
-        if isinstance(col_colors, (str, bytes)) or not hasattr(col_colors, "__len__") or len(col_colors) != n_cols:
-            raise ValueError(f"col_colors: need one colour (or None) per column, {n_cols}, got {col_colors!r:.60}.")
-        col_colors = [None if c is None else colors.css_color(f"col_colors[{j}]", c) for j, c in enumerate(col_colors)]
-    default_rows, default_cols = _CAPTIONS[kind]
-    row_caption = default_rows if row_caption is None else checks.text("row_caption", row_caption)
-    col_caption = default_cols if col_caption is None else checks.text("col_caption", col_caption)
-    annotate = n_cols <= NUMBERED_COLUMNS if annotate is None else checks.boolean("annotate", annotate)
-    hl_row, hl_col = _highlight(highlight, n_rows, n_cols)
-
-    labels, fill, ink, masked = data["labels"].split(" "), data["fill"], data["ink"], data["masked"]
-    out = [f'<div class="al-hm" data-name="{escape(name)}">']
-    if title is not None:
-        out.append(f'<div class="al-title">{escape(checks.text("title", title))}</div>')
-    compact = "" if annotate else " al-compact"
-    out.append(f'<table class="al-grid{compact}" data-rows="{n_rows}" data-cols="{n_cols}" '
-               f'style="font-size:{font_px(n_cols)}px"><thead>')
-    if col_caption:
-        out.append(f'<tr><th></th><th class="al-colcap" colspan="{n_cols}">{escape(col_caption)} →</th></tr>')
-    if col_colors is not None:
-        bars = "".join(f'<td class="al-bar" style="background:{escape(c)}"></td>' if c else '<td class="al-bar"></td>'
-                       for c in col_colors)
-        out.append(f"<tr><th></th>{bars}</tr>")
-    corner = f"{escape(row_caption)} ↓" if row_caption else ""
-    out.append(f'<tr><th class="al-rowcap">{corner}</th>'
-               + "".join(f'<th class="al-col">{escape(c)}</th>' for c in col_labels) + "</tr></thead><tbody>")
-    for i in range(n_rows):
-        row_class = ' class="al-hlrow"' if i == hl_row and hl_col is None else ""
-        cells = []
-        for j in range(n_cols):
-            k = i * n_cols + j
-            classes = ("al-masked " if masked[k] == "1" else "") + ("al-hl" if (i == hl_row and j == hl_col) else "")
-            label = escape(labels[k])
-            ink_color = colors.INK_DARK if ink[k] == "1" else colors.INK_LIGHT
-            cls = f' class="{classes.strip()}"' if classes else ""
-            tip = "" if annotate else f' title="{label}"'
-            cells.append(f'<td{cls}{tip} style="background-color:#{fill[6 * k:6 * k + 6]};color:{ink_color}">'
-                         f'{label if annotate else ""}</td>')
-        out.append(f"<tr{row_class}><th>{escape(row_labels[i])}</th>{''.join(cells)}</tr>")
-    out.append("</tbody></table></div>")
-    return "".join(out)
-
-
-def row_of(*fragments):
-    """Heatmaps (or any fragments) side by side, wrapping when the line is full."""
-    return '<div class="al-row">' + "".join(fragments) + "</div>"
-
-
-def section(title, *fragments, color=None):
-    """A titled group of fragments side by side; `color` puts a swatch (a head's colour) before the title."""
-    mark = swatch(color) if color else ""
-    return f'<div class="al-section">{mark}{escape(checks.text("title", title))}</div>' + row_of(*fragments)
-
-
-def page(*fragments):
-    """The fragments of one view, with the shared <style> block emitted once."""
-    return STYLE_BLOCK + '<div class="al-view">' + "".join(fragments) + "</div>"
-
-
-def swatch(color):
-    """A small colour square, e.g. before "Head 1", in the head's identity colour."""
-    return f'<span class="al-swatch" style="background:{escape(colors.css_color("color", color))}"></span>'
 
 
 # ---- breakdowns: one number of the trace, shown as the article computes it by hand ----

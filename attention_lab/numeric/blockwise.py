@@ -31,6 +31,7 @@ from .readonly import frozen
 
 _SAFE_EXPONENT = 1021  # float64's largest exponent is 1023: the running output stays two below it
 BYTES_PER_SCORE = 6 * 8  # a block's scores and the arrays made from them (tracemalloc: 32–42 bytes per score)
+BLOCK_WORK = 4096  # one block's own steps cost as much as this many scores (measured: 3,000–6,000 of them)
 
 
 def _running(m, l, O_acc, S_block, V_block):  # -> the five as float arrays whose shapes fit, or a ValueError
@@ -117,7 +118,7 @@ def _blocks(Q, K, V, h, block, mask, kv_heads, progress=False, records=False):  
     Kh, Vh = core.split_heads(K, g)[shared], values.Vh  # (h, T_k, dh): Query head i's K/V
     yield values
     m, l, O_acc = np.full((h, T_q), -np.inf), np.zeros((h, T_q)), np.zeros((h, T_q, dh))
-    with progress_bar(progress, h * T_q * T_k, total=T_k, desc="blockwise_attention", unit="key") as bar:
+    with progress_bar(progress, work(h, T_q, T_k, block), total=T_k, desc="blockwise_attention", unit="key") as bar:
         for start in range(0, T_k, block):
             keys = range(start, min(start + block, T_k))
             M_block = spec.allowed(T_q, T_k, cols=keys)  # (T_q, b): only these Key tokens' columns
@@ -127,6 +128,12 @@ def _blocks(Q, K, V, h, block, mask, kv_heads, progress=False, records=False):  
             m, l, O_acc, rescale = _update(m, l, O_acc, S_block, Vh[:, start : keys.stop])  # S_block (h, T_q, b)
             yield keys, S_block, m_old, m, l, O_acc, rescale
             bar.update(len(keys))
+
+
+def work(h, T_q, T_k, block):  # -> the cost of a call, in scores, for deciding whether to show a progress bar
+    """Its scores, plus BLOCK_WORK for each block: with small blocks the blocks' own steps (checks, small arrays)
+    are most of the time (T_k = 200,000 with block=1 is hours), so the bar shows from the start."""
+    return h * T_q * T_k + BLOCK_WORK * -(-T_k // block)
 
 
 def _check_fits(h, T_q, T_k, dh, b, records):  # a ValueError naming block (or Q, K) unless the work fits in memory

@@ -3,20 +3,18 @@
 Python's own TypeError ("got an unexpected keyword argument 'scale'") does not
 say what was meant. `@named_arguments` on a public function turns a call it
 cannot bind into one line that names the argument, suggests the closest name
-(`scale` → `scaled`), and points a mask's parameter at its mask
-(`window` → `mask=Mask("sliding", window=…)`).
+(`scale` → `scaled`), and points a keyword that belongs elsewhere to where it goes
+(`window` → `mask=Mask("sliding", window=…)`: numeric/masks.py adds that rule to `WHERE_ELSE`, so this module
+imports nothing of the package's).
 """
 
 import functools
 import inspect
 from difflib import SequenceMatcher
 
-
-def _mask_owner(name):  # -> "Mask('sliding', window=…)" for a mask parameter's name, or None
-    from . import masks  # here, not above: masks uses this module too
-
-    owners = [kind.name for kind in masks.MASKS.values() if any(p.name == name for p in kind.params)]
-    return " or ".join(f"mask=Mask({o!r}, {name}=…)" for o in owners) or None
+# Rules for a keyword that belongs to something passed to a function, not to the function: each is keyword ->
+# where to pass it instead, or None.
+WHERE_ELSE = []
 
 
 def _closest(key, names):  # -> the name most like `key` (case aside; on a tie, the one nearest in length), or None
@@ -34,9 +32,9 @@ def problem(function_name, signature, args, kwargs):  # -> one line saying what 
     takes = f"{function_name} takes {', '.join(names) or 'no arguments'}"
     for key in kwargs:
         if key not in signature.parameters:
-            owner = _mask_owner(key)
-            if owner:
-                return f"{key}: is a parameter of a mask, not of {function_name}; pass it in the mask: {owner}."
+            where = next(filter(None, (rule(key) for rule in WHERE_ELSE)), None)
+            if where:
+                return f"{key}: is a parameter of a mask, not of {function_name}; pass it in the mask: {where}."
             close = _closest(key, names)
             hint = f" Did you mean {close}=…?" if close else ""
             return f"{key}: {function_name} has no argument {key!r}.{hint} ({takes}.)"

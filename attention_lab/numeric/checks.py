@@ -8,6 +8,7 @@ NumPy, so the core can use it.
 
 import functools
 import os
+from decimal import Decimal
 
 import numpy as np
 
@@ -41,13 +42,14 @@ def divisors(n):  # -> [int]
     return sorted({*small, *(n // k for k in small)})
 
 
-def kv_heads(value, h):  # -> g
-    """How many K/V heads the h Query heads share: None means h (one each); otherwise a divisor of h."""
+def kv_heads(value, h, name="kv_heads"):  # -> g
+    """How many K/V heads the h Query heads share: None means h (one each); otherwise a divisor of h. `name` is
+    the argument's own name where it is not `kv_heads` (kv_head_index's `g`)."""
     if value is None:
         return h
-    g = whole_number("kv_heads", value, 1, h)
+    g = whole_number(name, value, 1, h)
     if h % g:
-        raise ValueError(f"kv_heads: h={h} Query heads must share the K/V heads evenly, so kv_heads must divide h; "
+        raise ValueError(f"{name}: h={h} Query heads must share the K/V heads evenly, so {name} must divide h; "
                          f"use one of {divisors(h)}.")
     return g
 
@@ -206,8 +208,11 @@ def fits(name, n_bytes, what, fix):
                          f"for what is already in memory); {fix}")
 
 
-def _gib(n_bytes):  # 7.5 GiB, 0.25 GiB, 8e+12 GiB
-    return f"{n_bytes / BYTES_PER_GIB:,.3g} GiB"
+def _gib(n_bytes):  # 7.5 GiB, 0.25 GiB, 8e+12 GiB; 9.31e+390 GiB for an int beyond any float (d=10**400)
+    try:
+        return f"{n_bytes / BYTES_PER_GIB:,.3g} GiB"
+    except OverflowError:
+        return f"{Decimal(n_bytes) / BYTES_PER_GIB:.3g} GiB"
 
 
 def text(name, value):  # -> str

@@ -51,7 +51,7 @@ class Convention:
     def additive(self, written):  # [T, T] float or bool -> [T, T] float
         """The M that a library reading this convention adds to S/√dh: 0 / −∞, or 0 / the finite fill."""
         if self.fill is not None:  # a float mask is added as it is
-            if np.asarray(checks.plain("written", written, "a float mask")).dtype == bool:
+            if _as_array("written", written, "a float mask").dtype == bool:
                 raise ValueError(f"written: the {self.name!r} convention reads a float mask (0 / {self.fill:g}), "
                                  "got True/False; a boolean mask is read by 'may_attend' or 'masked'.")
             return checks.real_array("written", written, "a float mask")
@@ -59,8 +59,16 @@ class Convention:
         return masks.additive_mask(written if self.true_means == "attend" else ~written)
 
 
+def _as_array(name, value, what, fill="0"):  # -> ndarray, or a ValueError naming `name` for ragged rows
+    try:
+        return np.asarray(checks.plain(name, value, what, fill=fill))
+    except ValueError:  # NumPy's "inhomogeneous shape": rows of different lengths
+        raise ValueError(f"{name}: the rows of {what} must all have the same length, T (one entry per Key token); "
+                         f"got rows of different lengths.") from None
+
+
 def _square_booleans(name, array):  # -> [T, T] bool, a copy
-    array = np.asarray(checks.plain(name, array, "a boolean mask", fill="False"))
+    array = _as_array(name, array, "a boolean mask", fill="False")
     if array.dtype != bool:
         raise ValueError(f"{name}: a boolean mask must hold True/False, got dtype {array.dtype}. Build it with a "
                          "comparison (e.g. `j <= i`) or al.allowed_of(...).")

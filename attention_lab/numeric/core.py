@@ -103,7 +103,7 @@ def concat_heads(O):  # [h, T, dh] -> [T, d]
 def kv_head_index(h, g):  # -> [h] int
     """The K/V head each of h Query heads reads when g K/V heads are shared: head i reads i // (h/g)."""
     h = checks.whole_number("h", h, 1)
-    g = checks.kv_heads(g, h)
+    g = checks.kv_heads(g, h, name="g")
     checks.fits("h", 8 * h, f"an index for h={h:,} heads", "use fewer heads.")
     return np.arange(h) // (h // g)
 

@@ -34,7 +34,7 @@ from difflib import get_close_matches
 
 import numpy as np
 
-from . import checks
+from . import calls, checks
 from .calls import named_arguments
 
 ALIGNS = ("bottom-right", "top-left")
@@ -96,9 +96,15 @@ class Lengths:
 
     def check(self, value, T, where):  # -> tuple of int
         name = self.name
-        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__") or not hasattr(value, "__len__"):
+            also = " (an iterator such as map(…) is read once: pass tuple(…) of it)" if hasattr(value, "__iter__") \
+                else ""
             raise ValueError(f"{name}: must be a tuple of sequence lengths adding up to T_k={T}, e.g. "
-                             f"{self.default_for(T)}; got {value!r:.60}.")
+                             f"{self.default_for(T)}; got {type(value).__name__} {value!r:.60}{also}.")
+        if len(value) > T:  # each sequence has a token at least: refuse before reading a million of them
+            raise ValueError(f"{name}: {len(value):,} sequence lengths for T_k={T} Key tokens; each sequence has at "
+                             f"least one token, so give at most {T} lengths adding up to {T}, e.g. "
+                             f"{self.default_for(T)}.")
         lengths = tuple(checks.whole_number(name, x, 1, T, f" (sequence {n + 1} of {len(value)})")
                         for n, x in enumerate(value))
         if sum(lengths) != T:
@@ -148,8 +154,16 @@ MASKS = {m.name: m for m in (
 MASK_NAMES = tuple(name for name, kind in MASKS.items() if kind.rule is not None)  # the masks chosen by name
 
 
-def _owners(param):  # -> the masks that take a parameter of this name
+def owners(param):  # -> the names of the masks that take a parameter of this name
+    """Which masks take a parameter `param` (what a message says of a misplaced `window=2`)."""
     return [kind.name for kind in MASKS.values() if any(p.name == param for p in kind.params)]
+
+
+def _in_a_mask(key):  # -> "mask=Mask('sliding', window=…)" for a mask parameter's name, or None
+    return " or ".join(f"mask=Mask({o!r}, {key}=…)" for o in owners(key)) or None
+
+
+calls.WHERE_ELSE.append(_in_a_mask)  # a function called with window=2 says which mask takes it
 
 
 class Mask:
@@ -272,9 +286,9 @@ def _mask(name, align, params):
 
 def _unknown_param(mask, key, known):
     takes = f"takes {', '.join(sorted(known))}" if known else "takes no parameters"
-    owners = _owners(key)
-    if owners:
-        where = " or ".join(f"Mask({o!r}, {key}=…)" for o in owners)
+    takers = owners(key)
+    if takers:
+        where = " or ".join(f"Mask({o!r}, {key}=…)" for o in takers)
         return f"{key}: mask {mask!r} {takes}; {key} belongs to {where}."
     close = get_close_matches(key, sorted(known), n=1)
     return f"{key}: mask {mask!r} {takes}" + (f"; did you mean {close[0]}=…?" if close else "; remove it.")

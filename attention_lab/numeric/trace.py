@@ -54,7 +54,7 @@ class AttentionTrace:
     """Every stage of Core Attention for one Q, K, V; read-only (see the module's docstring).
 
     Q (T_q, d) · K, V (T_k, g·dh) · Qh (h, T_q, dh) · Kh, Vh (g, T_k, dh) ·
-    S, S_scaled, S_masked, E, P (h, T_q, T_k) · M (T_q, T_k) · O (h, T_q, dh) · H (T_q, d).
+    S, S_scaled, S_masked, E, P, P_unscaled (h, T_q, T_k) · M (T_q, T_k) · O (h, T_q, dh) · H (T_q, d).
     g = kv_heads is h unless K/V heads are shared (grouped-query attention). T is T_q = T_k when they agree.
     Head i is index i (0-based); token numbers in figures are 1-based, as in the article.
     """

@@ -64,7 +64,7 @@ for i in range(T):
         """
 ## 다섯 가지 마스크
 
-마스크 레지스트리 `MASKS`에는 이름으로 고를 수 있는 마스크가 다섯 개 있습니다. 모두 Query 토큰 i(행)가 Key 토큰 j(열)를 참조할 수 있는지를 정하고, 참조할 수 있는 칸은 0, 없는 칸은 −∞인 M이 됩니다. 토큰 번호는 글처럼 1부터 셉니다.
+마스크 레지스트리 `MASKS`에는 이름으로 고를 수 있는 마스크가 있습니다. 여기서는 그중 다섯 가지를 봅니다(양쪽으로 열린 창 `window`와 packed sequences의 `packed`는 12에서 다룹니다). 모두 Query 토큰 i(행)가 Key 토큰 j(열)를 참조할 수 있는지를 정하고, 참조할 수 있는 칸은 0, 없는 칸은 −∞인 M이 됩니다. 토큰 번호는 글처럼 1부터 셉니다.
 
 - **Causal mask** (`"causal"`): j ≤ i. 자기 자신과 이전 토큰만 참조합니다. 글의 마스크입니다.
 - **마스크 없음** (`None`): 모든 칸이 0입니다. 모든 토큰이 서로를 참조합니다.
@@ -77,7 +77,7 @@ for i in range(T):
         """
 ## Five masks
 
-The mask registry `MASKS` holds five masks chosen by name. Each decides whether Query token i (a row) may attend to Key token j (a column), and becomes an M of 0 where it may and −∞ where it may not. Tokens are numbered from 1, as in the article.
+The mask registry `MASKS` holds the masks chosen by name; here are five of them (the two-sided `window` and `packed` for packed sequences come in notebook 12). Each decides whether Query token i (a row) may attend to Key token j (a column), and becomes an M of 0 where it may and −∞ where it may not. Tokens are numbered from 1, as in the article.
 
 - **causal** (`"causal"`): j ≤ i, itself and earlier tokens. The article's mask.
 - **none** (`None`): every cell is 0; every token sees every token.

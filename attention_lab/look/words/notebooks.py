@@ -2,7 +2,7 @@
 """The words the notebooks print and draw ("nb_…"): every printed line of a notebook, in both languages."""
 
 WORDS = {
-    'no_torch': ('PyTorch가 설치되어 있지 않습니다. pip install -e ".[torch]"로 추가할 수 있습니다. 이 노트북에 저장된 출력은 PyTorch가 있을 때의 결과입니다.', 'PyTorch is not installed: pip install -e ".[torch]" adds it. The outputs stored in this notebook show what it prints with PyTorch.'),
+    'no_torch': ('PyTorch가 설치되어 있지 않습니다. pip install -e ".[torch]"로 추가할 수 있습니다. 여기서 실행하면 아래 셀들은 `if torch:` 부분을 건너뛰고 attention_lab의 숫자만 보여 줍니다. PyTorch로 얻은 출력은 저장소에 실행하지 않은 채로 저장된 이 노트북과 강의 사이트에 있습니다.', 'PyTorch is not installed: pip install -e ".[torch]" adds it. Run here, the cells below skip their `if torch:` parts and show attention_lab\'s numbers only; what they show with PyTorch is in this notebook as the repository stores it (before it is run) and on the course site.'),
     'nb_spread': ('점수의 퍼짐', 'spread of the scores'),
     'nb_top_weight': ('행마다 가장 큰 가중치의 평균', 'mean of the largest weight per row'),
     'nb_mixed': ('H·W_O[1,1] = {parts} = {total}. 앞의 값은 Head 1의 성분 네 개에서, 뒤의 값은 Head 2의 성분 네 개에서 옵니다.', "H·W_O[1,1] = {parts} = {total}: the first term comes from Head 1's four components, the second from Head 2's."),
