@@ -382,3 +382,21 @@ def test_all_heads_slides_are_named_by_their_heads(tmp_path, capsys):
     expected = sorted(f"all_heads_{g.start + 1}.png" if len(g) == 1 else f"all_heads_{g.start + 1}-{g.stop}.png"
                       for g in groups)
     assert status == 0 and names == expected and len(groups) > 1
+
+
+def test_the_editable_deck_opens_in_libreoffice_impress(tmp_path, capsys):
+    """LibreOffice Impress, headless, reads deck.pptx and prints it: every slide, 16:9, captions as text."""
+    from attention_lab.figures import export
+
+    status, _, err = run(["--out", str(tmp_path), "--deck", "pptx", "--lang", "ko"], capsys)
+    assert (status, err) == (0, [])
+    done = subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
+                           "--convert-to", "pdf", "--outdir", str(tmp_path / "lo"), str(tmp_path / "deck.pptx")],
+                          capture_output=True, text=True, timeout=300)
+    pdf = tmp_path / "lo" / "deck.pdf"
+    assert done.returncode == 0 and pdf.exists(), done.stderr
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+    assert f"Pages:           {len(export.DECK)}" in info and "960" in info and "x 540 pts" in info
+    text = " ".join(subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True).stdout.split())
+    for n in range(1, 6):
+        assert f"그림 {n}." in text

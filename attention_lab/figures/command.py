@@ -2,7 +2,7 @@
 
     python -m attention_lab.figures --out figs                          # the article's example, SVG, English
     python -m attention_lab.figures --out figs --lang ko --slides       # Korean, 16:9 slides (13.33 × 7.5 in)
-    python -m attention_lab.figures --out figs --deck --lang ko         # one PDF: figures 1–5 and the scaling figure
+    python -m attention_lab.figures --out figs --deck --lang ko         # one PDF, in the article's order
     python -m attention_lab.figures --out figs --deck pptx --lang ko    # the same deck, editable (the pptx extra)
     python -m attention_lab.figures --out figs --format png --T 8 --d 16 --h 4
     python -m attention_lab.figures --out figs --mask sliding:window=2 --seed 1

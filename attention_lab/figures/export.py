@@ -24,7 +24,8 @@ from .heatmap import SLIDE_SIZE
 from .overview import slide_groups
 
 TEXT_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}  # TrueType, not Type 3: real, copyable text
-DECK = ("fig1_heads", "fig2_scores", "fig3_mask", "fig4_softmax", "fig5_weighted_sum", "scaling_head1")
+# The article's order: why ÷√dh is explained right after QKᵀ, before the mask.
+DECK = ("fig1_heads", "fig2_scores", "scaling_head1", "fig3_mask", "fig4_softmax", "fig5_weighted_sum")
 
 
 # After the package's own families, an SVG with text names fonts a viewer is likely to have, then a generic family:
@@ -76,8 +77,8 @@ def caption(name, tr, lang):  # -> the deck's caption of a figure, from the word
 
 
 def deck_figures(tr, lang, chosen=None, captions=True):  # yields the deck's slides, in order
-    """The deck: figures 1–5 in the article's order, then the scaling figure, each a 16:9 slide with its caption
-    (captions=False: without it, for a deck that sets the caption as text of its own)."""
+    """The deck in the article's order: figures 1 and 2, the scaling figure (why ÷√dh), figures 3–5, each
+    a 16:9 slide with its caption (captions=False: without it, for a deck that sets the caption as text of its own)."""
     from . import FIGURES
 
     for name in DECK:
