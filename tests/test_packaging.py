@@ -167,6 +167,127 @@ def test_ci_runs_the_suite_against_the_newest_releases_on_demand(tmp_path):
     assert _run_ci(tmp_path / "typo", 0, "--newset")[0] == 2
 
 
+# ---- Binder: what repo2docker's base environment brings, and what pip puts over it ----------------------------
+
+REPO2DOCKER_BASE = ROOT / "tests" / "data" / "repo2docker_base_py311.txt"
+# The Jupyter side of an environment: the server, the front-ends, the kernel and the widget managers.
+FRONT_END = re.compile(r"^(jupyter.*|notebook.*|ipywidgets|widgetsnbextension|ipykernel|ipython|anywidget|nbconvert"
+                       r"|nbformat|traitlets|comm)$")
+# Binder's own extensions in the base, which pip leaves as they are; their requirements on the Jupyter side (read
+# from their wheels' metadata, at the base's versions) must hold with the pins. JupyterHub's single-user packages
+# are conda's own, and their requirements were not read here.
+KEPT_FROM_BASE = {"jupyter-offlinenotebook": ["jupyter-server"], "jupyter-resource-usage": ["jupyter-server>=2.0"],
+                  "jupyterhub-base": [], "jupyterhub-singleuser": []}
+
+
+def _norm(name):
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _base():  # -> {name: version} of repo2docker's base environment
+    found = {}
+    for line in REPO2DOCKER_BASE.read_text().splitlines():
+        if line and not line.startswith("#"):
+            name, version = line.split("==")
+            found[_norm(name)] = version
+    return found
+
+
+def _installed_by(requirements):  # -> {name}: what pip installs for these requirement lines (from this environment's
+    """metadata: every package of the lab extra is installed here by the test extra, at the pinned versions)."""
+    from importlib import metadata
+
+    todo, seen = [Requirement(r) for r in requirements], set()
+    while todo:
+        requirement = todo.pop()
+        name = _norm(requirement.name)
+        if name in seen or (requirement.marker is not None and not requirement.marker.evaluate(ENV_311)):
+            continue
+        seen.add(name)
+        extras = {""} | set(requirement.extras)
+        for line in metadata.requires(name) or []:
+            sub = Requirement(line)
+            if sub.marker is None or any(sub.marker.evaluate(dict(ENV_311, extra=e)) for e in extras):
+                sub.marker = None
+                todo.append(sub)
+    return seen
+
+
+def binder_conflicts(base, lab_requirements, pins):  # -> [str]: what Binder would run at a version the tests did not
+    """Each Jupyter package of the base that pip does not replace with its pinned version, and each requirement of
+    Binder's own extensions that the pins break."""
+    ours = _installed_by(lab_requirements)
+    problems = [f"{name}=={version} stays from repo2docker's base (pip does not install it)"
+                for name, version in sorted(base.items())
+                if FRONT_END.match(name) and name not in ours and name not in KEPT_FROM_BASE]
+    for name, requirements in KEPT_FROM_BASE.items():
+        for line in requirements:
+            requirement = Requirement(line)
+            pinned = pins.get(_norm(requirement.name))
+            if pinned is not None and not requirement.specifier.contains(pinned, prereleases=True):
+                problems.append(f"{name} needs {line}, the pins give {pinned}")
+    return problems
+
+
+def test_binder_runs_the_jupyter_versions_the_tests_ran():
+    """repo2docker starts from its own environment (notebook 7.4.7 there requires jupyterlab<4.5); environment.yml
+    then pip-installs `.[lab]` with the pins: every Jupyter package of the base must be one pip replaces."""
+    base, pins = _base(), {_norm(k): v for k, v in _pins().items()}
+    assert base["python"].startswith("3.11.") and "notebook" in base  # the file is the base environment
+    lab = [f"attention-lab[{e}]" for e in ("lab",)]
+    assert binder_conflicts(base, lab, pins) == []
+    for name in ("jupyterlab", "notebook", "ipywidgets", "anywidget", "jupyter-server", "jupyterlab-widgets"):
+        assert name in _installed_by(lab) and name in pins, name  # the same versions as the tests: the pinned ones
+
+
+def test_the_binder_check_refuses_what_broke_binder_before():
+    """The catalogue: the lab extra with JupyterLab alone (notebook stayed 7.4.7 beside JupyterLab 4.6.6)."""
+    base, pins = _base(), {_norm(k): v for k, v in _pins().items()}
+    said = binder_conflicts(base, ["jupyterlab"], pins)
+    assert "notebook==7.4.7 stays from repo2docker's base (pip does not install it)" in said, said
+    old_server = {**pins, "jupyter-server": Version("1.9")}
+    assert any("jupyter-resource-usage needs" in s for s in binder_conflicts(base, ["jupyterlab"], old_server))
+
+
+def test_the_binder_badge_and_the_site_name_one_repository():
+    """Publishing sets the repository in the README's badge and in the site's default; they must agree."""
+    from attention_lab.site import DEFAULT_BINDER, binder_base
+
+    badge = re.search(r"\]\((https://mybinder\.org/v2/gh/[^)?]+)\?", (ROOT / "README.md").read_text()).group(1)
+    assert badge == binder_base(DEFAULT_BINDER), (badge, DEFAULT_BINDER)
+
+
+def test_a_wheel_and_an_sdist_build_and_pass_twine_check(tmp_path):
+    """Ready for an index: both build from a clean copy, `twine check --strict` passes (the README renders as the
+    project's description), and the wheel carries the front-end, the site's files and the font."""
+    import shutil
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    source = tmp_path / "src"  # a copy without this checkout's build leftovers (egg-info, caches)
+    def leftovers(folder, names):
+        here = {".git", ".venv", "notebooks", "site", "build", "dist"} if Path(folder) == ROOT else set()
+        return [n for n in names if n in here or n.endswith(".egg-info") or n == "__pycache__"]
+
+    shutil.copytree(ROOT, source, ignore=leftovers)
+    built = subprocess.run([sys.executable, "-m", "build", "--sdist", "--wheel", "--outdir", str(tmp_path / "dist"),
+                            str(source)], capture_output=True, text=True)
+    assert built.returncode == 0, built.stdout[-2000:] + built.stderr[-2000:]
+    files = sorted((tmp_path / "dist").iterdir())
+    assert [f.suffix for f in files] == [".whl", ".gz"], files
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, files)],
+                             capture_output=True, text=True)
+    assert checked.returncode == 0 and checked.stdout.count("PASSED") == 2, checked.stdout + checked.stderr
+    names = zipfile.ZipFile(files[0]).namelist()
+    version = PROJECT["project"]["version"]
+    assert files[0].name == f"attention_lab-{version}-py3-none-any.whl"
+    for needed in ("attention_lab/live/explorer.js", "attention_lab/live/theme.js", "attention_lab/live/page.css",
+                   "attention_lab/site/site.js", "attention_lab/site/site.css",
+                   "attention_lab/fonts/NotoSansCJKkr-Regular-subset.ttf"):
+        assert needed in names, needed
+
+
 def test_the_suite_passes_with_another_virtual_environment_active(tmp_path):
     """The README's test command from a shell where another venv is active (VIRTUAL_ENV names it): the tests run in
     this interpreter all the same. The slice run here starts an IPython shell, which warns about such a VIRTUAL_ENV

@@ -34,6 +34,7 @@ from html import escape
 from pathlib import Path
 
 from ..look import tables
+from ..look import words as text
 from .data import look_data
 
 HERE = Path(__file__).parent
@@ -60,6 +61,11 @@ def bundle():  # -> (js, css)
 
 
 @functools.cache
+def page_chrome():  # -> (css, js): what a whole page adds around the widgets: its theme and the theme's toggle
+    return tuple((HERE / name).read_text(encoding="utf-8") for name in ("page.css", "theme.js"))
+
+
+@functools.cache
 def esm():  # -> str: the bundle as the ES module anywidget loads
     return bundle()[0] + "\nexport default { render };\n"
 
@@ -76,15 +82,19 @@ def mount_html(config):  # -> str: an HTML fragment that the bundle mounts
 def standalone_html(config, title=None):  # -> str: a whole page that works from file://, offline
     """One self-contained HTML page of one explorer: script, styles and data inline, no network request."""
     js, css = bundle()
+    page_css, page_js = page_chrome()
     lang = config.get("lang", "en")
     words = look_data()["words"][lang]
     title = title or words["explorer_label"]
     return (f'<!doctype html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f"<title>{escape(title)}</title><style>{css}\n.al-page{{max-width:1400px;margin:0 auto;padding:8px 12px}}"
-            f"</style></head><body><main class=\"al-page\"><h1 class=\"al-h1\">{escape(title)}</h1>"
-            f'{mount_html(config)}</main><script type="module">{js}\nmountAll(document);</script></body></html>\n')
+            f"<title>{escape(title)}</title><style>{css}{page_css}\n"
+            f".al-page{{max-width:1400px;margin:0 auto;padding:8px 12px}}</style><script>{page_js}</script></head>"
+            f'<body><div class="al-page-bar"><button type="button" class="al-theme-toggle" aria-pressed="false">'
+            f'{escape(text.table(lang)["theme_dark"])}</button></div><main class="al-page"><h1 class="al-h1">'
+            f'{escape(title)}</h1>{mount_html(config)}</main><script type="module">{js}\nmountAll(document);</script>'
+            "</body></html>\n")
 
 
 def config_from_model(model_state):  # -> config

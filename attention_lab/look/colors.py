@@ -168,3 +168,36 @@ def colour_tables():  # -> {kind: {"fill": [256 × "rrggbb"], "ink": "0101…"},
     tables["inks"] = [INK_LIGHT, INK_DARK]
     tables["heads"] = list(HEAD_COLORS)
     return tables
+
+
+# The colours around the heatmaps (labels, rules, outlines, messages, the page), for a light and a dark host.
+# Each text colour reads at MIN_CONTRAST or more on both backgrounds of its theme ("bg" and "panel");
+# tests/test_themes.py checks that here and measures it in the browser.
+THEMES = {
+    "light": {"fg": "#1f2328", "muted": "#57606a", "rule": "#d0d7de", "faint": "#eaeef2", "strong": "#111111",
+              "bad": "#b00020", "good": "#1a7f37", "link": "#0b5cad", "bg": "#ffffff", "panel": "#f6f8fa"},
+    "dark": {"fg": "#e6edf3", "muted": "#a8b1bb", "rule": "#3d444d", "faint": "#2a3038", "strong": "#f0f3f6",
+             "bad": "#ff8f87", "good": "#56d364", "link": "#6cb6ff", "bg": "#0d1117", "panel": "#161b22"},
+}
+THEME_TEXT = ("fg", "muted", "strong", "bad", "good", "link")  # the colours that text is written in
+# In JupyterLab, Notebook 7 and Voilà the host's own text and background colours win; the rest follows the host's
+# light or dark theme, which it names on <body data-jp-theme-light="true|false">.
+JUPYTER_VARIABLES = {"fg": "--jp-content-font-color1", "bg": "--jp-layout-color0"}
+
+
+def theme_css():  # -> str: CSS custom properties --al-<name> for every THEMES entry
+    """The theme as CSS: light by default, dark where the reader's system prefers it (unless the page's toggle set
+    <html data-al-theme="light">), or the toggle chose dark, or a Jupyter host's theme is dark; light on paper."""
+    def block(theme):
+        return ";".join([f"--al-theme-{name}:{value}" for name, value in THEMES[theme].items()]
+                        + [f"--al-theme-scheme:{theme}"])  # the browser's own controls and scroll bars follow
+
+    own = ";".join(f"--al-{name}:var({JUPYTER_VARIABLES[name]},var(--al-theme-{name}))" if name in JUPYTER_VARIABLES
+                   else f"--al-{name}:var(--al-theme-{name})" for name in [*THEMES["light"], "scheme"])
+    return (f":root{{{block('light')}}}\n"
+            f"@media (prefers-color-scheme:dark){{:root:not([data-al-theme=light]){{{block('dark')}}}}}\n"
+            f":root[data-al-theme=dark],body[data-jp-theme-light=false]{{{block('dark')}}}\n"
+            f"body[data-jp-theme-light=true]{{{block('light')}}}\n"
+            # On paper, light whatever the screen's theme: :not(#…) lifts these rules above each of the above.
+            f"@media print{{:root:not(#al-print),body[data-jp-theme-light]:not(#al-print){{{block('light')}}}}}\n"
+            f".al-view,.al-live,.al-stepper,.al-page,.al-site{{{own}}}\n")

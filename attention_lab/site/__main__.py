@@ -4,7 +4,7 @@ import sys
 import time
 
 from ..figures.options import _Parser, command_status
-from .build import DEFAULT_BINDER, NOTEBOOKS, build
+from .build import DEFAULT_BINDER, INSTALL, NOTEBOOKS, build, search_available
 
 
 def main(argv=None):
@@ -30,6 +30,8 @@ def main(argv=None):
         print(f"{args.out}: {pages} notebook pages ({', '.join(f'{lang} {len(v)}' for lang, v in written.items())}), "
               f"{live} live widgets, {static} static; {time.perf_counter() - start:.1f} s. "
               f"Preview: python -m http.server -d {args.out}")
+        if not search_available():
+            print(f"No search box: Pagefind, which builds the search, is not installed here: {INSTALL}.")
 
     return command_status(body, "the site")
 
