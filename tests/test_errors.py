@@ -136,6 +136,15 @@ def test_conventions_name_ragged_rows(convention, call):
 
 
 def test_a_size_beyond_any_float_is_a_value_error_naming_d():
-    with pytest.raises(ValueError, match=r"^T, d: an example of T=1 tokens × d=10,000.* would need about "
-                                         r"[0-9.]+e\+39[0-9] GiB"):
+    with pytest.raises(ValueError, match=r"^T, d: an example of T=1 tokens × d=about 10\^400 components would need "
+                                         r"about [0-9.]+e\+39[0-9] GiB") as raised:
         al.random_qkv(1, 10**400, 0)
+    assert len(str(raised.value)) < 300  # one readable line, not d's 400 digits
+
+
+@pytest.mark.parametrize("n, shown", [(7, "7"), (1234, "1,234"), (10**15 - 1, "999,999,999,999,999"),
+                                      (10**15, "about 10^15"), (10**20, "about 10^20")])
+def test_a_count_in_a_message_is_short(n, shown):
+    from attention_lab.numeric.checks import count_text
+
+    assert count_text(n) == shown

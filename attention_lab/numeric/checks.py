@@ -23,6 +23,12 @@ def _shown(value, limit=60):
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def count_text(n):  # n ≥ 0: 1234 -> "1,234"; 10**400 -> "about 10^400"
+    """A whole number for a message: with thousands separators, or its power of ten when it has over 15 digits."""
+    digits = len(str(n))
+    return f"{n:,}" if digits <= 15 else f"about 10^{digits - 1}"
+
+
 def whole_number(name, value, lo=None, hi=None, hint=""):  # -> int
     """An int (or NumPy integer) in [lo, hi]; bool, floats and text are refused by name."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):

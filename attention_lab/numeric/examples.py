@@ -77,8 +77,8 @@ def _grid(name, stream, T, heads, dh, low, high, corner=None):  # -> [T, heads*d
 
 def _sizes(T, d, h, kv_heads):  # -> (T, d, h, dh, g) as ints, after checking
     T, d, h = checks.sizes(T, d, h)
-    checks.fits("T, d", BYTES_PER_VALUE * T * d, f"an example of T={T:,} tokens × d={d:,} components",
-                "use smaller T or d.")
+    what = f"an example of T={checks.count_text(T)} tokens × d={checks.count_text(d)} components"
+    checks.fits("T, d", BYTES_PER_VALUE * T * d, what, "use smaller T or d.")
     return T, d, h, d // h, checks.kv_heads(kv_heads, h)
 
 
