@@ -2,10 +2,13 @@
 //
 // The colour maps come as the tables they are (matplotlib's 256 colours of each map, and the ink that reads on
 // each); a value picks entry min(floor(unit · 256), 255), the unit value made in the order of float operations
-// that tests/test_live_parity.py holds to the figures' colours. Masked (−∞) and NaN cells have their own colours.
+// that tests/test_live_parity.py holds to the figures' colours, then rounded to a step of 1 / unitSteps (the
+// page's sums and NumPy's differ in their last bits; a colour must not). Masked (−∞) and NaN cells have their own
+// colours.
 
 const COLOURS = LOOK.colours;
 const LUT_SIZE = COLOURS.weights.fill.length;  // 256
+const UNIT_STEPS = COLOURS.unitSteps;  // 10⁹: every edge k/256 is a whole number of steps
 
 function valueRange(kind, matrices) {  // (vmin, vmax) over every matrix given
   if (kind === "weights") return [0, 1];
@@ -33,7 +36,7 @@ function cellStyle(matrix, kind, range) {
       masked.push(x === -Infinity ? "1" : "0");
       continue;
     }
-    const unit = Math.min(Math.max((x / scale - lo) / span, 0), 1);
+    const unit = Math.floor(Math.min(Math.max((x / scale - lo) / span, 0), 1) * UNIT_STEPS + 0.5) / UNIT_STEPS;
     const k = Math.min(Math.floor(unit * LUT_SIZE), LUT_SIZE - 1);
     fill.push(table.fill[k]);
     ink.push(table.ink[k]);

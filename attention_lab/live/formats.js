@@ -67,7 +67,8 @@ function exponentialPy(a, d) {  // Python's f"{a:.{d}e}" for a finite a ≥ 0, a
 
 function powerOfTen(x, digits) {  // 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×10³⁰⁰" (Python's f"{x:.3e}", then tidied)
   const guarded = exponentialPy(Math.abs(x), digits - 1 + RULES.guardDigits);
-  const [mantissa, exponent] = exponentialPy(Number(guarded.join("e")), digits - 1);
+  const rounded = Number(guarded.join("e"));  // the largest floats round up past the largest float: keep them
+  const [mantissa, exponent] = exponentialPy(Number.isFinite(rounded) ? rounded : Math.abs(x), digits - 1);
   return signed((x < 0 ? "-" : "") + stripZeros(mantissa)) + RULES.timesTen + superscript(Number(exponent));
 }
 

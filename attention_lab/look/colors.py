@@ -52,6 +52,15 @@ def kv_head_color(j, h, g):
     return head_color(j * (h // g))
 
 
+# A value's place on its colour scale is first rounded to a multiple of 1 / UNIT_STEPS, the same way on both sides
+# (floor(u · UNIT_STEPS + 0.5) / UNIT_STEPS: the same float operations in NumPy and in the page's colors.js). The
+# page and NumPy sum a dot product in different orders, so a value can differ in its last bits between them; where
+# it lies on the edge k/256 of two colours (an integer value often does), the two sides would fill the cell with
+# neighbouring colours. After the rounding they differ only where a value lies within float error of a point
+# halfway between two steps, which no edge is (every k/256 is a whole number of steps).
+UNIT_STEPS = 10**9
+
+
 def value_range(kind, *matrices):
     """(vmin, vmax) for a kind: [0, 1] for weights, else symmetric around 0 over the finite values."""
     if kind == "weights":
@@ -109,6 +118,7 @@ def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
     scale = max(abs(vmin), abs(vmax))  # divided first, so that numbers near ±1.8e308 do not overflow
     unit = np.clip((np.where(masked | nan, 0.0, matrix) / scale - vmin / scale) / (vmax / scale - vmin / scale),
                    0.0, 1.0)
+    unit = np.floor(unit * UNIT_STEPS + 0.5) / UNIT_STEPS  # the guard: see UNIT_STEPS
     rgba = _COLORMAPS[kind](unit)  # (rows, cols, 4)
     rgba[masked] = MASKED_RGBA
     rgba[nan] = NAN_RGBA
@@ -166,6 +176,7 @@ def colour_tables():  # -> {kind: {"fill": [256 × "rrggbb"], "ink": "0101…"},
     for name, rgba in (("masked", MASKED_RGBA), ("nan", NAN_RGBA)):
         tables[name] = {"fill": hex_of(rgba), "ink": "1" if dark_text_reads_better(np.array(rgba)) else "0"}
     tables["inks"] = [INK_LIGHT, INK_DARK]
+    tables["unitSteps"] = UNIT_STEPS
     tables["heads"] = list(HEAD_COLORS)
     return tables
 

@@ -63,7 +63,8 @@ def _signed(text):
 
 
 def _power_of_ten(x, digits):  # 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×10³⁰⁰"
-    x = float(f"{x:.{digits - 1 + GUARD_DIGITS}e}")
+    guarded = float(f"{x:.{digits - 1 + GUARD_DIGITS}e}")
+    x = guarded if math.isfinite(guarded) else x  # the largest floats round up past the largest float: keep them
     mantissa, exponent = f"{x:.{digits - 1}e}".split("e")
     mantissa = mantissa.rstrip("0").rstrip(".") if "." in mantissa else mantissa
     return _signed(mantissa) + TIMES_TEN + str(int(exponent)).translate(SUPERSCRIPTS)
