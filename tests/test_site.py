@@ -253,7 +253,11 @@ def test_every_page_works_offline_in_chromium(built, served, browser, width):
             tab.keyboard.press("ArrowLeft" if value == top else "ArrowUp" if last else
                                "ArrowDown" if top is None else "ArrowRight")
             tab.wait_for_function("([c, v]) => c.value !== v", arg=[control.element_handle(), value])
-            assert mount.text_content() != before, f"{path}: widget {k + 1} did not answer an arrow key"
+            for heatmap in mount.locator(".al-hm").all():  # one below the screen is drawn when it scrolls near, as
+                heatmap.scroll_into_view_if_needed()  # a reader on a phone scrolls to it
+            changed = tab.wait_for_function("([m, t]) => m.textContent !== t", arg=[mount.element_handle(), before],
+                                            timeout=10_000)
+            assert changed and mount.text_content() != before, f"{path}: widget {k + 1} did not answer an arrow key"
     context.close()
     assert not refused, f"requests outside the site: {refused}"
     assert not errors, "console errors:\n" + "\n".join(errors)
