@@ -217,7 +217,10 @@ def assets():  # -> (JavaScript, CSS) of the drills, read from live/
     return (HERE / "drills.js").read_text(encoding="utf-8"), (HERE / "drills.css").read_text(encoding="utf-8")
 
 
-def cell_html(exercise_id, lang, script="../assets/drills.js"):  # -> HTML of the drill, or None when it has none
+SITE_SCRIPT = "../assets/drills.js"  # where a course-site page finds the drills' script (site/build.py writes it)
+
+
+def cell_html(exercise_id, lang, script=SITE_SCRIPT):  # -> HTML of the drill, or None when it has none
     """The drill that stands in for an exercise's code cell on a page without Python: its data, its style, and
     the script (a file beside the page: the site's pages allow no inline script), which mounts every drill."""
     if exercise_id not in DRILLS:

@@ -11,6 +11,7 @@ import sys
 from html import escape
 from pathlib import Path
 
+from ..exercises import drills
 from ..figures.options import _Parser, command_status
 from ..live import page
 from ..look import words as text
@@ -37,6 +38,9 @@ def export_html(path, lang=None):  # -> (html, figures, widgets)
                          "notebooks/ko/07_explorer.ipynb.")
     lang = lang or edition_of(path, notebook.read(path))
     title, html, body = _body(path, lang, None, inline=True)  # refused as the site refuses it, naming the file
+    drill_file = f'<script src="{drills.SITE_SCRIPT}" defer></script>'  # a site page loads a file; here: inline
+    drill_script = f"<script>{drills.assets()[0]}</script>" if drill_file in html else ""
+    html = html.replace(drill_file, "")
     L = text.table(lang)
     toc = pages.on_this_page(lang, body.headings)
     document = (f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
@@ -47,7 +51,7 @@ def export_html(path, lang=None):  # -> (html, figures, widgets)
                 f'<body class="al-site"><header class="site-bar"><nav><span class="site-name">'
                 f'{escape(L["site_name"])}</span>{pages.toggle(lang)}</nav></header>'
                 f'<div class="site-layout site-export">{toc}<main class="site-main" id="main">{html}</main></div>'
-                f"<script>{front_end()}</script></body></html>\n")
+                f"<script>{front_end()}</script>{drill_script}</body></html>\n")
     return document, len(body.images), sum(1 for k in body.widgets if k)
 
 
