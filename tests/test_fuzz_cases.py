@@ -162,7 +162,7 @@ def test_a_numpy_integer_gives_what_the_same_python_int_gives(name, kind, data):
 # ---- 3. which K/V head a Query head reads ----------------------------------------------------------------------
 
 @pytest.mark.parametrize(("call", "name"), [
-    (lambda: al.kv_head_index(2, 3), "kv_heads"), (lambda: al.kv_head_index(3, 2), "kv_heads"),
+    (lambda: al.kv_head_index(2, 3), "g"), (lambda: al.kv_head_index(3, 2), "g"),
     (lambda: al.kv_head_index(True, 1), "h"), (lambda: al.kv_head_index(2**62, 1), "h"),
     (lambda: al.article_example().kv_head_of(5), "head"), (lambda: al.article_example().kv_head_of(True), "head"),
     (lambda: al.article_example().kv_head_of(-1), "head"), (lambda: al.article_example().kv_head_of(1.0), "head"),
@@ -175,7 +175,7 @@ def test_a_head_that_does_not_exist_is_named(call, name):
 
 def test_kv_head_index_checks_and_answers():
     assert al.kv_head_index(4, 2).tolist() == [0, 0, 1, 1] and al.kv_head_index(3, 3).tolist() == [0, 1, 2]
-    with pytest.raises(ValueError, match=r"^kv_heads: h=1000000000039 Query heads .* use one of \[1, 1000000000039\]"):
+    with pytest.raises(ValueError, match=r"^g: h=1000000000039 Query heads .* use one of \[1, 1000000000039\]"):
         al.kv_head_index(10**12 + 39, 2)  # a prime: its divisors found in √h steps, not h
 
 

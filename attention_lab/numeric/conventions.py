@@ -62,7 +62,9 @@ class Convention:
 def _as_array(name, value, what, fill="0"):  # -> ndarray, or a ValueError naming `name` for ragged rows
     try:
         return np.asarray(checks.plain(name, value, what, fill=fill))
-    except ValueError:  # NumPy's "inhomogeneous shape": rows of different lengths
+    except ValueError as error:  # NumPy's "inhomogeneous shape": rows of different lengths
+        if str(error).startswith(f"{name}:"):  # checks.plain's own words (a disguised array, …): keep them
+            raise
         raise ValueError(f"{name}: the rows of {what} must all have the same length, T (one entry per Key token); "
                          f"got rows of different lengths.") from None
 
