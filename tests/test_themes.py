@@ -14,7 +14,6 @@ import re
 import nbformat
 import pytest
 from contrast import measure, too_low
-from servers import chromium, needs_chromium
 
 import attention_lab as al
 from attention_lab.live import page as pages
@@ -59,17 +58,6 @@ def test_the_theme_css_sets_every_colour_for_both_themes_and_the_styles_use_only
 
 # ---- the page in a browser ----------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def playwright_browser():
-    needs_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = chromium(p)
-        yield browser
-        browser.close()
-
-
 def _pages(tmp_path):
     ex = al.explorer(lang="ko", view="article")
     written = []
@@ -88,8 +76,8 @@ def _background_is_dark(page):
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_page_reads_in_both_schemes_and_its_toggle_switches_them(playwright_browser, tmp_path, scheme):
-    context = playwright_browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
+def test_the_page_reads_in_both_schemes_and_its_toggle_switches_them(browser, tmp_path, scheme):
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1280, "height": 900})
     try:
         for path in _pages(tmp_path):
             page = context.new_page()
@@ -122,43 +110,51 @@ def test_the_page_reads_in_both_schemes_and_its_toggle_switches_them(playwright_
 CELLS = ["import attention_lab as al",
          'ex = al.explorer(lang="ko", view="article"); ex',
          'al.blockwise_view(lang="en")',
-         "from attention_lab.look import tables\nfrom IPython.display import HTML\n"
-         'HTML(tables.page(tables.heatmap_html(al.article_example().P[0], "P", title="P")))']
+         "from attention_lab.look import tables\nfrom IPython.display import HTML\ntr = al.article_example()\n"
+         'words = {"key": "Key", "scores": "S", "weights": "P", "sum": "sum", "shifted": "m = {m}"}\n'
+         'HTML(f"<style>{tables.CSS}</style><div class=al-view>"'
+         ' + tables.softmax_html(tr.S_masked[0, 2], tr.P[0, 2], labels=words) + "</div>")']
 ATTENTION_LAB_SCREENSHOTS = os.environ.get("ATTENTION_LAB_SCREENSHOTS")  # a folder for a PNG of each theme
 WIDGETS = ".jp-OutputArea-output :is(.al-live, .al-view):not(:is(.al-live, .al-view) *)"  # each widget's root
 
 
-def test_every_label_reads_in_jupyterlab_light_and_dark(tmp_path):
-    needs_chromium()
-    from playwright.sync_api import sync_playwright
-    from test_browser import jupyter_lab, run_all_cells
+def test_every_label_reads_in_jupyterlab_light_and_dark(lab, browser):
+    from test_browser import run_all_cells
 
-    (tmp_path / "nb").mkdir()
+    folder = lab.root / "themes"
+    folder.mkdir()
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c) for c in CELLS]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, tmp_path / "nb" / "themes.ipynb")
-    with jupyter_lab(tmp_path / "nb", tmp_path) as (base, token), sync_playwright() as p:
-        browser = chromium(p)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.set_default_timeout(60_000)
-            run_all_cells(page, f"{base}/lab/tree/themes.ipynb?reset&token={token}", ".al-stepper .al-trail")
-            page.wait_for_selector(".al-live .al-hm")
-            for theme, light in (("JupyterLab Light", "true"), ("JupyterLab Dark", "false")):
-                if page.evaluate("() => document.body.dataset.jpThemeLight") != light:
-                    page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
-                    page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
-                    page.locator(".lm-Menu-itemLabel", has_text=theme).first.click()
-                    page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'")
-                    page.wait_for_timeout(1500)  # the theme's styles load after the attribute changes
-                assert len(page.locator(WIDGETS).all()) == 3
-                for widget in page.locator(WIDGETS).all():
-                    widget.scroll_into_view_if_needed()
-                found = measure(page, WIDGETS)
-                assert not too_low(found), (theme, too_low(found)[:8])
-                assert len(found) > 40  # the explorer's controls, axes, note and cells; the stepper's; the table's
-                if ATTENTION_LAB_SCREENSHOTS:
-                    page.locator(WIDGETS).first.screenshot(path=f"{ATTENTION_LAB_SCREENSHOTS}/lab-{light}.png")
-        finally:
-            browser.close()
+    nbformat.write(nb, folder / "themes.ipynb")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.set_default_timeout(60_000)
+        run_all_cells(page, lab.url("themes/themes.ipynb"), ".al-stepper .al-trail")
+        page.wait_for_selector(".al-live .al-hm")
+        for cell in page.locator(".jp-Notebook .jp-Cell").all():  # JupyterLab renders a cell once it has been in view
+            cell.scroll_into_view_if_needed()
+        page.wait_for_function(f"() => document.querySelectorAll('{WIDGETS}').length === 3")
+        for theme, light in (("JupyterLab Light", "true"), ("JupyterLab Dark", "false")):
+            if page.evaluate("() => document.body.dataset.jpThemeLight") != light:
+                page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+                page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+                page.locator(".lm-Menu-itemLabel", has_text=theme).first.click()
+                page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'")
+                page.wait_for_timeout(1500)  # the theme's styles load after the attribute changes
+            assert len(page.locator(WIDGETS).all()) == 3
+            for widget in page.locator(WIDGETS).all():
+                widget.scroll_into_view_if_needed()
+            found = measure(page, WIDGETS)
+            assert not too_low(found), (theme, too_low(found)[:8])
+            assert len(found) > 40  # the explorer's controls, axes, note and cells; the stepper's; the table's
+            if ATTENTION_LAB_SCREENSHOTS:
+                page.locator(WIDGETS).first.screenshot(path=f"{ATTENTION_LAB_SCREENSHOTS}/lab-{light}.png")
+        # the next test's JupyterLab starts in the light theme it expects
+        page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+        page.locator(".lm-Menu-itemLabel", has_text="JupyterLab Light").first.click()
+        page.wait_for_function("() => document.body.dataset.jpThemeLight === 'true'")
+    finally:
+        page.close()
+        lab.stop_kernels()
