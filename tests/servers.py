@@ -86,7 +86,8 @@ def jupyter_lab(root, tmp, extra=()):  # -> (base URL, token): a private server 
     log = open(tmp / "lab.log", "w")  # noqa: SIM115 -- closed in the finally below
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}", *extra],
+         f"--IdentityProvider.token={token}", "--allow-root", f"--ServerApp.root_dir={root}",
+         "--NotebookNotary.db_file=:memory:", *extra],  # a notebook trusted in a test stays untrusted elsewhere
         env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"

@@ -44,8 +44,26 @@ def page_allowed(browser, tmp_path, mask_data, cases):  # -> [T_q × T_k bool] a
 def test_a_masks_tables_hold_every_value_its_controls_offer(name):
     kind, tables = masks.MASKS[name], data.mask_tables(name)
     for T in range(1, LIMITS["T"][1] + 1):
-        combos = list(itertools.product(*(p.values(T) for p in kind.params)))
-        assert sorted(tables["tables"][T - 1]) == sorted(";".join(map(data.param_key, c)) for c in combos)
+        for combo in itertools.product(*(p.values(T) for p in kind.params)):
+            key = ";".join(map(data.param_key, combo))
+            rows = tables["tables"][f"{T}|{key}" if tables["byT"] else key]
+            assert len(rows) >= 4 * T, (T, key)
+
+
+def test_a_rule_that_ignores_T_keeps_one_table_per_value_and_one_that_reads_T_a_table_per_T(monkeypatch):
+    """The corner of a larger table is the smaller one only when the rule ignores T: a scratch rule that reads T
+    (the last half of the Key tokens) is stored per T, and its 4-token table is that rule by hand."""
+    assert not data.mask_tables("window")["byT"] and len(data.mask_tables("window")["tables"]) == 16 * 16
+    assert not data.mask_tables("causal")["byT"] and len(data.mask_tables("causal")["tables"]) == 1
+    monkeypatch.setitem(masks.MASKS, "last_half", masks.MaskKind("last_half", lambda p, j, T: j >= T // 2))
+    monkeypatch.setattr(masks, "MASK_NAMES", (*masks.MASK_NAMES, "last_half"))
+    data.mask_tables.cache_clear()
+    try:
+        tables = data.mask_tables("last_half")
+        assert tables["byT"] and sorted(tables["tables"]) == sorted(f"{T}|" for T in range(1, LIMITS["T"][1] + 1))
+        assert tables["tables"]["4|"] == "000c" * 4  # j ≥ 2 of 4: bits 2 and 3
+    finally:
+        data.mask_tables.cache_clear()
 
 
 def test_the_page_reads_every_masks_rows_as_the_registrys_rule_gives_them(browser, tmp_path):

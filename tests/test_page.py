@@ -40,7 +40,7 @@ def test_the_bundle_is_every_front_end_file_once_with_the_visual_language_as_dat
     look = json.loads(js.split("const LOOK = ", 1)[1].split(";\nconst MOUNTS", 1)[0])
     assert look["colours"] == json.loads(json.dumps(colour_tables())) and look["rules"] == json.loads(json.dumps(RULES))
     assert [s["name"] for s in look["stages"]] == list(al.STAGES) and look == json.loads(json.dumps(look_data()))
-    assert pages.esm().endswith("export default { render };\n") and "al-grid" in css
+    assert pages.module().endswith("export default { render };\n") and "al-grid" in css
 
 
 def test_a_standalone_page_holds_everything_inline():

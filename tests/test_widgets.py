@@ -4,7 +4,11 @@ What the page draws is `ex.picture()`, a pure function of the state (live.pictur
 holds the page's own picture to it, and tests/test_browser.py drives the page in JupyterLab.
 """
 
+import base64
+import gzip
+import json
 import logging
+import re
 import subprocess
 import sys
 
@@ -481,7 +485,7 @@ def test_the_picture_is_a_pure_function_of_the_state():
 def test_the_stored_widget_state_holds_the_config_a_page_is_rebuilt_from(ex):
     ex.controls["T"].value = 6
     stored = ex.get_state()
-    assert {"config", "state", "own", "_esm", "_css"} <= set(stored)
+    assert {"config", "state", "own", "_esm"} <= set(stored) and "_css" not in stored  # the styles ride in _esm
     config = page.config_from_model(stored)
     assert config == ex.page_config() and config["state"]["T"] == 6
     assert config["data"]["article"]["Q"][:4] == [1, 0, 1, 0] and len(config["data"]["article"]["Q"]) == 16 * 8 * 8
@@ -675,8 +679,13 @@ def test_start_on_a_random_example():
 
 
 def test_the_front_end_and_its_styles_come_with_the_widget(ex):
-    assert ex._esm == page.esm() and "export default { render }" in ex._esm
-    assert ex._css.startswith(CSS) and widgets.Explorer.__doc__
+    """The module each widget stores is loader.js with the bundle and its styles gzipped inside: unpacked here by
+    gzip and base64 (the browser's DecompressionStream does the same in tests/test_stored_state.py)."""
+    assert ex._esm == page.esm() and ex._esm.rstrip().endswith("export default { render };")
+    packed = re.search(r'const PACKED = "([A-Za-z0-9+/=]+)", KEY = "([0-9a-f]{16})";', ex._esm)
+    module, css = json.loads(gzip.decompress(base64.b64decode(packed[1])))
+    assert module.startswith("const LOOK = ") and module.endswith("export default { render };\n")
+    assert css.startswith(CSS) and len(ex._esm) < 0.6 * (len(module) + len(css)) and widgets.Explorer.__doc__
 
 
 # ---- what you pass is what the explorer shows, or a ValueError says why it cannot (issue 27) -------------------------

@@ -10,7 +10,9 @@ code cells cannot drift apart (see tools/notebooks/cells.py).
 """
 
 import argparse
+import base64
 import importlib
+import io
 import sys
 import time
 from pathlib import Path
@@ -76,6 +78,29 @@ def execute(nb, path):
                 raise SystemExit(f"{path}: cell {cell.id} wrote to stderr or failed:\n{text}")
 
 
+def palette_png(png):  # -> PNG bytes: the same picture in at most 256 colours, or `png` if that is not smaller
+    """A stored figure is flat fills, text and their anti-aliased edges (a few thousand colours): 256 colours
+    chosen by median cut, without dithering, look the same and take about a third of the bytes."""
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png))
+    if image.mode == "RGBA" and image.getchannel("A").getextrema() != (255, 255):
+        return png  # a figure with see-through parts keeps them
+    out = io.BytesIO()
+    image.convert("RGB").quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+        out, "PNG", optimize=True)
+    return out.getvalue() if out.tell() < len(png) else png
+
+
+def shrink_figures(nb):
+    """Store every PNG output as `palette_png` of it: the editions stay small (tests/test_stored_state.py)."""
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if "image/png" in out.get("data", {}):
+                png = base64.b64decode(out.data["image/png"])
+                out.data["image/png"] = base64.b64encode(palette_png(png)).decode("ascii")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="notebook names (default: all), e.g. 07_explorer")
@@ -90,6 +115,7 @@ def main(argv=None):
             if args.execute:
                 start = time.perf_counter()
                 execute(nb, path)
+                shrink_figures(nb)
                 print(f"{path.relative_to(ROOT)}: executed in {time.perf_counter() - start:.1f} s")
             path.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, path)

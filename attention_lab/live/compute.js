@@ -123,8 +123,9 @@ function rowsOf(hex, T_k) {  // "00010003…" -> [[bool × T_k] per row]
 // Which Key tokens each of T_q Query rows may see: the table's rows at the Query rows' positions.
 function allowedOf(data, on) {
   if (on.mask === "custom") return rowsOf(data.own.mask, on.T);
-  const table = data.masks[on.mask].tables[on.T - 1][on.params.map(paramKey).join(";")];
-  const square = rowsOf(table, on.T);
+  const kind = data.masks[on.mask], key = on.params.map(paramKey).join(";");
+  const table = kind.tables[kind.byT ? `${on.T}|${key}` : key];  // a rule that ignores T: the T × T corner
+  const square = rowsOf(table, on.T).slice(0, on.T);
   const first = on.align === "bottom-right" ? on.T - on.T_q : 0;
   return square.slice(first, first + on.T_q);
 }

@@ -7,8 +7,9 @@ parameters. `explorer_data(spec, own)` is one explorer's own data: the article's
 head, component) at the largest sizes (the browser slices the corner it shows; a seed's values it makes itself,
 by the same hash as `numeric.examples.cell_values`), and the mask tables of the masks its view offers.
 
-A mask table is `Mask(name, **params).allowed(T, T)` for every T ≤ 16 and every value its control offers
-(`Param.values(T)`, `Lengths.values(T)`): one row per position, four hex digits (bit j: may see Key token j).
+A mask table is `Mask(name, **params).allowed(T, T)` for every value its control offers at some T ≤ 16
+(`Param.values(T)`, `Lengths.values(T)`), at the largest such T (the browser takes the T × T corner; a rule that
+reads T keeps a table per T): one row per position, four hex digits (bit j: may see Key token j).
 With T_q < T Query tokens the browser takes rows T − T_q … T − 1 (bottom-right) or 0 … T_q − 1 (top-left):
 a mask's rule is over positions, so those rows are `allowed(T_q, T)` (tests/test_live_data.py checks it).
 """
@@ -71,21 +72,28 @@ def _rows_hex(allowed):  # [T, T] bool -> "000100030007…": four hex digits a r
 
 
 @functools.cache
-def mask_tables(name):  # -> {"params": […], "tables": [per T: {key: rows}], "options": [per T: [[key, label], …]]}
-    """Every table of one mask for T = 1 … 16 and every parameter value its controls offer."""
+def mask_tables(name):  # -> {"params": […], "byT": bool, "tables": {key: rows}, "options": [per T: [[key, label], …]]}
+    """Every table of one mask for T = 1 … 16 and every parameter value its controls offer.
+
+    A rule over positions that does not read T gives, for T tokens, the top-left T × T corner of its table at any
+    larger T: so each parameter value keeps one table, at the largest T that offers it ("byT": false), and the
+    browser takes the corner. A rule that reads T (its corner differs somewhere) keeps one table per T and value,
+    under "T|key" ("byT": true)."""
     kind = MASKS[name]
     params = [{"name": p.name, "type": "lengths", "most": p.most_parts} if isinstance(p, Lengths) else
               {"name": p.name, "type": "int", "lo": p.lo, "hiT": p.hi_T, "default": p.default} for p in kind.params]
-    tables, options = [], []
+    per_T, options = {}, []
     for T in range(1, LIMITS["T"][1] + 1):
-        per = {}
         for values in itertools.product(*(p.values(T) for p in kind.params)):
             spec = Mask(name, **{p.name: v for p, v in zip(kind.params, values, strict=True)})
-            per[";".join(map(param_key, values))] = _rows_hex(spec.allowed(T, T))
-        tables.append(per)
+            per_T[T, ";".join(map(param_key, values))] = spec.allowed(T, T)
         options.append([[[param_key(v), p.text(v)] for v in p.values(T)] if isinstance(p, Lengths) else None
                         for p in kind.params])
-    return {"params": params, "tables": tables, "options": options}
+    largest = {key: allowed for (_T, key), allowed in per_T.items()}  # T grows, so the last is the largest
+    by_T = any(not np.array_equal(largest[key][:T, :T], allowed) for (T, key), allowed in per_T.items())
+    tables = ({f"{T}|{key}": _rows_hex(a) for (T, key), a in per_T.items()} if by_T else
+              {key: _rows_hex(a) for key, a in largest.items()})
+    return {"params": params, "byT": by_T, "tables": tables, "options": options}
 
 
 @functools.cache

@@ -49,8 +49,7 @@ class _Stepper(anywidget.AnyWidget):
     The model has the explorer's fields (live/page.py), so `page.config_from_model` rebuilds a stored one.
     """
 
-    _esm = t.Unicode(page.esm()).tag(sync=True)
-    _css = t.Unicode(page.bundle()[1]).tag(sync=True)
+    _esm = t.Unicode(page.esm()).tag(sync=True)  # the bundle and its styles, packed (live/loader.js)
     config = t.Dict().tag(sync=True)  # {"kind", "lang", "data", "words"}: sent once
     state = t.Dict().tag(sync=True)  # {"T", "step", "head", …}: asked for; the page fits it to the sizes
 

@@ -19,7 +19,7 @@ from dataclasses import replace
 import anywidget
 import traitlets
 
-from ..look import words as text
+from ..look import words
 from ..look.formats import MINUS, format_row, format_value
 from ..numeric import checks
 from ..numeric.calls import named_arguments
@@ -52,8 +52,7 @@ _VIEW_MASK = type("ViewDefault", (), {"__repr__": lambda self: "<the view's mask
 class Explorer(anywidget.AnyWidget):
     """Every stage of Core Attention for the example its controls choose. See `explorer` for the arguments."""
 
-    _esm = page.esm()  # the bundle of live/page.py, as anywidget's ES module
-    _css = page.bundle()[1]
+    _esm = page.esm()  # the bundle of live/page.py and its styles, packed (loader.js): anywidget's ES module
     config = traitlets.Dict().tag(sync=True)  # the numbers and the view, sent once (live/page.py says its fields)
     state = traitlets.Dict().tag(sync=True)  # control name -> value: what is on screen
     own = traitlets.Dict().tag(sync=True)  # your own Q, K, V after row edits (lists), or {}
@@ -104,7 +103,7 @@ class Explorer(anywidget.AnyWidget):
         self.add_class("al-explorer")
 
     def __repr__(self):  # what a stored notebook shows before a kernel runs: one short line in the reader's language
-        return text.table(self.lang)["plain"]
+        return words.table(self.lang)["plain"]
 
     # ---- what is on screen ----------------------------------------------------------------------------------------
 
@@ -201,10 +200,10 @@ class Explorer(anywidget.AnyWidget):
         """Parse the edited row; a malformed one, or one that would overflow, gets one line and changes nothing."""
         if self._own is None:
             raise ValueError("edit_row: only an explorer of your own Q, K, V has rows to edit.")
-        L, matrix = text.table(self.lang), self.state["edit_matrix"]
+        L, matrix = words.table(self.lang), self.state["edit_matrix"]
         token = self._control_spec("edit_token")["value"]
         first = self.on.first_query if matrix == "Q" else 1
-        what = L["row_of"].format(matrix=matrix, n=first + token, nth=text.ordinal(first + token, self.lang))
+        what = L["row_of"].format(matrix=matrix, n=first + token, nth=words.ordinal(first + token, self.lang))
         n = self._own[matrix].shape[1]
         row, problem = parse_row(typed, n)
         if problem is None and too_large(row) is not None:

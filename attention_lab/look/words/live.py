@@ -22,7 +22,7 @@ WORDS = {
     'pick_row': ('가중치 행: Query 토큰', 'weights row: Query token'),
     'queries': ('Query 토큰 수 T_q', 'Query tokens T_q'),
     'compare': ('모든 head에서 볼 단계', 'stage shown for every head'),
-    'plain': ('탐색기: 실행하면 나타납니다', 'explorer: appears when the notebook runs'),
+    'plain': ('탐색기: 실행하거나 신뢰하면(Trust Notebook) 나타납니다', 'explorer: shows when run or trusted (Trust Notebook)'),
     'explorer_label': ('Core Attention 탐색기', 'Core Attention explorer'),
     'cell': ('{row} {i}, {col} {j}: {value}', '{row} {i}, {col} {j}: {value}'),
     'seed_bad': ("seed는 0부터 {hi}까지의 정수입니다. '{bad}'는 쓸 수 없어서 seed {seed}를 그대로 둡니다.", "'{bad}' is not a seed: a seed is a whole number from 0 to {hi}. The seed stays {seed}."),

@@ -11,7 +11,7 @@ WORDS = {
     'step_T': ('토큰 수 T', 'T tokens'),
     # ---- generation from the KV cache (notebook 10)
     'decode_label': ('KV 캐시로 한 토큰씩 계산하기', 'Computing token by token from the KV cache'),
-    'decode_plain': ('KV 캐시 단계 위젯: 노트북을 실행하면 나타납니다', 'KV cache steps: appear when the notebook runs'),
+    'decode_plain': ('KV 캐시 단계: 실행하거나 신뢰하면(Trust Notebook) 나타남', 'KV cache steps: show when run or trusted (Trust Notebook)'),
     'decode_step': ('{T}단계 중 {t}단계: 위치 {t}의 출력', 'Step {t} of {T}: the output at position {t}'),
     'decode_what': ('토큰 {t}의 Key 행과 Value 행을 캐시에 더하고, 토큰 {t}의 Query 하나로 위치 {t}의 출력을 계산합니다. 이 출력으로 다음 토큰을 예측합니다.', "Token {t}'s Key and Value rows join the cache, and token {t}'s Query alone gives the output at position {t}, from which the next token is predicted."),
     'new_query': ('토큰 {t}의 Query', 'Query of token {t}'),
@@ -29,7 +29,7 @@ WORDS = {
     'kv_reads': ('Query head {h}개가 K/V head {g}개를 나누어 쓰므로, Query head {i}는 K/V head {j}를 읽습니다.', 'With h = {h} Query heads sharing g = {g} K/V heads, Query head {i} reads K/V head {j}.'),
     # ---- the online softmax, block by block (notebook 11)
     'blockwise_label': ('블록 단위 Softmax (online softmax)', 'The blockwise (online) softmax'),
-    'blockwise_plain': ('블록 단위 Softmax 단계 위젯: 노트북을 실행하면 나타납니다', 'blockwise softmax steps: appear when the notebook runs'),
+    'blockwise_plain': ('블록 Softmax 단계: 실행하거나 신뢰하면(Trust Notebook) 나타남', 'blockwise steps: show when run or trusted (Trust Notebook)'),
     'block': ('블록 크기 (Key 토큰 수)', 'block size (Key tokens)'),
     'follow_row': ('따라갈 행: Query 토큰', 'row to follow: Query token'),
     'block_of': ('블록 {k} / {n}: Key 토큰 {keys}', 'Block {k} of {n}: Key tokens {keys}'),
