@@ -21,18 +21,13 @@ from pathlib import Path
 import ipywidgets
 import nbformat
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
+from test_stored_figures import Shell  # one IPython shell class in a session: it is a singleton
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
 WIDGET_VIEW, WIDGET_STATE = "application/vnd.jupyter.widget-view+json", "application/vnd.jupyter.widget-state+json"
 EDITION_MB = 6.0  # each edition under 6 MB (issue 32), so both together under 12 MB
 PALETTE = 3  # a PNG's colour type for indexed colour (the PNG specification, IHDR)
-
-
-class Shell(InteractiveShell):
-    def enable_gui(self, gui=None):  # `%matplotlib inline` needs no event loop
-        pass
 
 
 def name(path):
