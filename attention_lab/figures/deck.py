@@ -276,7 +276,9 @@ def _flow(tr, lang, title, notes, next_step=False):  # -> Page: figure 1 as boxe
         y = top + (room_h - len(column) * box_h - 0.15 * (len(column) - 1)) / 2
         for text, edge in column:
             fits = box_h >= 0.7 and max(_text_w(line, pt, family) for line in text.split("\n")) < box_w - 0.2
-            items.append(Box(x, y, box_w, box_h, text, pt if fits else LABEL_PT, edge))
+            size = pt if fits else LABEL_PT
+            text = "\n".join(wrap(text, (box_w - 0.2) * 72, size, family))  # each line within the box
+            items.append(Box(x, y, box_w, box_h, text, size, edge))
             y += box_h + 0.15
         if c:
             items.append(Box(x - arrow_w, top + room_h / 2 - 0.3, arrow_w, 0.6, "→", TITLE_PT, "none"))
