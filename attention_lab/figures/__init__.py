@@ -7,7 +7,8 @@
     generation  the figures of notebooks 10–11: decoding from the KV cache, the online softmax, the cost over T
     heads       figure 1: Q, K, V split into heads, O₁ … Oₕ, Concat into H
     learned     notebook 13: the tiny model's training, its other matrices, its heads' mean weights
-    export      figures to files with real text (PDF Type 42), the slides of --slides, the deck
+    deck        the teaching deck: its slides in the article's order, every matrix a table of all its numbers
+    export      figures to files with real text (PDF Type 42), the slides of --slides, the deck as PDF and pptx
     options     the command's options and the trace they ask for (your own Q, K, V from .npy or .csv)
     command     `python -m attention_lab.figures`: every figure to SVG, PNG or PDF, or the deck
     worksheet   the printable worksheet and its answer key (`python -m attention_lab.worksheet`)
