@@ -289,7 +289,8 @@ def _example(exercise_id, seed):  # -> one example: what is shown, the expected 
     slips = [np.ravel(np.asarray(value, dtype=float)) for value in slips]  # a stacked slip: its entries, in order
 
     def named(i, value):  # named only where it alone explains what is typed: not the answer, no other slip near
-        typable = bool((np.isfinite(value) | (value == -math.inf)).all())  # a number or −∞: nothing else is typed
+        typable = value.shape == want.shape and bool((np.isfinite(value) | (value == -math.inf)).all())  # as many
+        # numbers as the page has fields, each a number or −∞: nothing else can be typed
         return (typable and not same(value, want, tol)
                 and not any(same(value, other, 2 * tol + 1e-6) for j, other in enumerate(slips) if j != i))
 
