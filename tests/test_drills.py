@@ -230,6 +230,7 @@ def test_a_reader_does_every_drill_wrong_first_then_right_by_keyboard_offline(br
 
 def test_the_explorers_own_page_holds_its_drills_inline_and_a_step_widgets_page_none():
     from attention_lab.live import page
+    from attention_lab.live.learned import learned_explorer
 
     html = page.standalone_html(al.explorer(lang="ko").page_config())
     assert html.count('<section class="al-drill"') == len(drills.PAGE_DRILLS) == 7
@@ -237,6 +238,7 @@ def test_the_explorers_own_page_holds_its_drills_inline_and_a_step_widgets_page_
     assert {"07.H_shape", "07.no_mask_row1"} <= set(drills.PAGE_DRILLS) <= set(drills.DRILLS)
     assert set(NAMED.values()) - set(drills.PAGE_DRILLS) == {"10.cache_size"}  # the page has no cache
     assert "al-drill" not in page.standalone_html({**al.explorer().page_config(), "kind": "decode"})
+    assert "al-drill" not in page.standalone_html(learned_explorer("CABDDA").page_config())  # notebook 13's model
 
 
 @pytest.mark.parametrize("width", [390, 1280])
