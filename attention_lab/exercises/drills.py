@@ -231,6 +231,12 @@ DRILLS = {
                 0.0, 0,
                 (_t("S의 두 번째 행은 토큰 2의 Query를 Key 하나하나와 내적한 점수 세 개입니다.", "Row 2 of S holds token 2's Query dotted with each Key: three scores."),
                  _t("q·k₁, q·k₂, q·k₃를 차례로 계산하세요. 내적은 같은 위치의 성분끼리 곱해 더합니다.", "Compute q·k₁, q·k₂, q·k₃ in turn: multiply the components in the same position and add them up.")), MISTAKES),
+    "02.head2": (_from_exercise("02.head2", lambda seed: (_trace(seed),), lambda tr: [
+                     (_t(f"Head 2, 토큰 {i + 1}의 Query", f"Head 2, token {i + 1}'s Query"), tr.Qh[1, i]) for i in range(3)] + [
+                     (_t(f"Head 2, 토큰 {i + 1}의 Key", f"Head 2, token {i + 1}'s Key"), tr.Kh[1, i]) for i in range(3)]),
+                 0.0, 0,
+                 (_t("행 i, 열 j의 점수는 토큰 i의 Query와 토큰 j의 Key의 내적입니다. Head 2는 자신의 Q와 K만 씁니다.", "The score in row i, column j is token i's Query dotted with token j's Key; Head 2 uses its own Q and K only."),
+                  _t("행을 차례로 적으세요: 칸 1–3은 토큰 1의 Query와 Key 1, 2, 3의 내적, 칸 4–6은 토큰 2, 칸 7–9는 토큰 3입니다.", "Write the rows in turn: fields 1–3 are token 1's Query dotted with Keys 1, 2, 3; fields 4–6 token 2's; fields 7–9 token 3's.")), MISTAKES),
     "03.divisor": (_from_exercise("03.divisor", lambda seed: _SIZES[seed],
                                   lambda d, h: [(_t("모델 차원 d", "model dimension d"), d), (_t("head 수 h", "heads h"), h)]),
                    0.0005, 3,
@@ -239,6 +245,10 @@ DRILLS = {
     "04.count": (_from_exercise("04.count", _tokens, lambda tr: [(_t("토큰 수 T", "tokens T"), tr.T)]), 0.0, 0,
                  (_t("토큰 1은 1개, 토큰 2는 2개, …, 토큰 T는 T개의 Key 토큰을 참조합니다.", "Token 1 sees 1 Key token, token 2 sees 2, …, token T sees T."),
                   _t("1 + 2 + … + T를 더하세요. T(T + 1) / 2와 같습니다.", "Add 1 + 2 + … + T, which is T(T + 1) / 2.")), MISTAKES),
+    "04.mask4": (_from_exercise("04.mask4", lambda seed: ((4, 2, 3, 5)[seed % 4],), lambda T: [(_t("토큰 수 T", "tokens T"), T)]),
+                 0.0, 0,
+                 (_t("각 Query 토큰은 자기 자신과 앞의 토큰만 참조합니다. 그 칸은 0, 뒤의 토큰 칸은 −∞입니다.", "Each Query token sees itself and the tokens before it: those cells are 0, the cells of later tokens −∞."),
+                  _t("행을 차례로 적으세요(행마다 T칸). 행 i에서 열 1…i는 0, 그 뒤는 −∞(-inf로 입력)입니다.", "Write the rows in turn, T fields each: in row i, columns 1 … i are 0 and the rest −∞ (type -inf).")), MISTAKES),
     "05.row3": (_from_exercise("05.row3", lambda seed: (_trace(seed),), lambda tr: [
                     (_t("Head 1, 마스크까지 더한 S / √dh + M의 세 번째 행", "Head 1, row 3 of S / √dh + M (the mask added)"), tr.S_masked[0, 2])]),
                 0.0006, 3,
