@@ -35,6 +35,8 @@ def test_notebooks_00_to_07_have_drills_of_their_exercises_and_the_named_hand_co
     for exercise_id in drills.DRILLS:
         assert al.exercises.get(exercise_id)  # a drill is one of the notebook's exercises, by hand
     assert set(NAMED.values()) <= set(drills.DRILLS)
+    by_hand = [i for i in al.exercises.EXERCISES if i[:2] <= "07"]  # every exercise of 00–07 can be done by hand
+    assert len(by_hand) == 20 and set(by_hand) <= set(drills.DRILLS)
     assert drills.table("05.row2", "en")["decimals"] == 3 and drills.table("06.out3", "en")["decimals"] == 3
 
 
@@ -72,6 +74,8 @@ def test_the_new_drills_agree_with_plain_arithmetic_on_every_example():
         assert _want("04.count", seed) == [sum(range(1, int(T) + 1))]
         q, *keys = (g["values"] for g in drills.table("02.row2", "en")["examples"][seed]["given"])
         assert _want("02.row2", seed) == [sum(a * b for a, b in zip(q, k, strict=True)) for k in keys]
+        p, v1, v2 = (g["values"] for g in drills.table("06.out2", "en")["examples"][seed]["given"])
+        assert _want("06.out2", seed) == pytest.approx([p[0] * a + p[1] * b for a, b in zip(v1, v2, strict=True)])
         x = drills.table("05.stable", "en")["examples"][seed]["given"][0]["values"]
         e = [math.exp(v - max(x)) for v in x]
         assert _want("05.stable", seed) == pytest.approx([v / sum(e) for v in e], abs=1e-6)

@@ -95,6 +95,17 @@ def _drill_06(seed):
             p @ v, [v.sum(axis=0), v[int(p.argmax())], p.sum() * v[2]])
 
 
+def _drill_06_out2(seed):  # the slips in the order of the exercise's mistakes (MISTAKES gives their words)
+    tr = _trace(seed)
+    p = np.round(tr.P[0, 1, :2], WEIGHTS)  # as the reader sees it: the key is computed from what is shown
+    v1, v2 = tr.Vh[0, 0], tr.Vh[0, 1]
+    return ([(_t("Head 1, 토큰 2의 가중치 p₁, p₂", "Head 1, token 2's weights p₁, p₂"), p),
+             (_t("Head 1, 토큰 1의 Value V1", "Head 1, token 1's Value V1"), v1),
+             (_t("Head 1, 토큰 2의 Value V2", "Head 1, token 2's Value V2"), v2)],
+            p[0] * v1 + p[1] * v2,
+            [softmax(tr.S_scaled[0, 1]) @ tr.Vh[0], p[1] * v1 + p[0] * v2, tr.P[0, 2] @ tr.Vh[0], v1 + v2])
+
+
 def _drill_07(seed):
     T, d, h = _H_SIZES[seed]
     return ([(_t("토큰 수 T", "tokens T"), T), (_t("모델 차원 d", "model dimension d"), d), (_t("head 수 h", "heads h"), h)],
@@ -257,6 +268,9 @@ DRILLS = {
     "05.stable": (_from_exercise("05.stable", _big_row, lambda x: [(_t("점수 한 행 x", "a row of scores x"), x)]), 0.0006, 3,
                   (_t("한 행의 모든 점수에서 같은 수를 빼도 Softmax는 같습니다. 가장 큰 점수가 0이 되도록 빼면 exp가 넘치지 않습니다.", "Subtracting the same number from every score of a row leaves the softmax unchanged; subtract so that the largest score becomes 0, and exp cannot overflow."),
                    _t("각 점수에서 최댓값을 빼고, exp를 적용한 뒤 그 합으로 나누세요. 소수 셋째 자리까지 적으세요.", "Subtract the row's maximum from each score, apply exp, then divide by the sum. Round to 3 decimals.")), MISTAKES),
+    "06.out2": (_drill_06_out2, 0.002, 3,
+                (_t("토큰 2는 토큰 1과 2만 참조합니다. 두 Value에 각자의 가중치를 곱해 더합니다.", "Token 2 sees only tokens 1 and 2: multiply their two Values by their weights and add."),
+                 _t("p₁·V1 + p₂·V2를 성분마다 계산하세요.", "Compute p₁·V1 + p₂·V2, component by component.")), MISTAKES),
     "06.head2_out1": (_from_exercise("06.head2_out1", lambda seed: (_trace(seed),), lambda tr: [
                           (_t("Head 2, 토큰 1의 가중치", "Head 2, token 1's weights"), tr.P[1, 0])] + [
                           (_t(f"Head 2, 토큰 {i + 1}의 Value", f"Head 2, token {i + 1}'s Value"), tr.Vh[1, i]) for i in range(3)]),
