@@ -147,6 +147,8 @@ def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(tmp
                     run = cell.text_frame.paragraphs[0].runs[0]
                     assert run.font.size.pt >= 10 and run.font.name == "DejaVu Sans"
     assert tables == sum(isinstance(i, deck.Placed) for p in pages for i in p.items)
+    flow = [s.text_frame.text for s in pres.slides[1].shapes if s.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE]
+    assert "Concat" in flow and sum("Core Attention" in t for t in flow) == tr.h  # figure 1 as shapes to edit
     masked = [cell for slide in pres.slides for s in slide.shapes if s.has_table and s.name.startswith("M ")
               for row in s.table.rows for cell in row.cells if cell.text == "−∞"]
     assert masked and all(str(c.fill.fore_color.rgb) == "D1D1D1" for c in masked)  # greyed, as the figures
@@ -178,3 +180,33 @@ def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(tm
             for item in page.items:
                 if isinstance(item, deck.Placed):
                     assert missing(item.table.labels, text) == [], (lang, size, page.title, item.table.title)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_slide_panel_titles_break_between_terms_where_a_breaking_with_as_few_lines_does(lang):
+    """terms=True never takes more lines than plain wrapping (so no number is lost to a taller title), and of the
+    breakings with that many lines takes one that keeps S / √dh whole and breaks before + or −, when there is one."""
+    from attention_lab.figures.heatmap import font_family
+    from attention_lab.figures.layout import wrap
+    from attention_lab.numeric.pipeline import HEAD_STAGES
+
+    family = font_family(lang)
+    for title in (words.say(f"stage.{name}", lang) for name in HEAD_STAGES):
+        for width in range(30, 320, 7):
+            plain, terms = wrap(title, width, 16, family), wrap(title, width, 16, family, terms=True)
+            assert " ".join(terms) == title and len(terms) <= len(plain), (title, width)
+    e = words.say("stage.E", lang)  # E = exp(S / √dh + M − row max)
+    assert wrap(e, 160, 16, family, terms=True) == ["E = exp(S / √dh", "+ M − " + e.split(" − ")[1]]
+
+
+def test_between_terms_refuses_the_breaks_inside_a_formula():
+    """The catalogue of breaks it must call inside a formula, beside those between terms."""
+    from attention_lab.figures.layout import between_terms
+
+    words_ = "E = exp(S / √dh + M − row max)".split(" ")
+    good = dict(zip(zip(words_, words_[1:], strict=False), between_terms(words_), strict=True))
+    assert good == {("E", "="): False, ("=", "exp(S"): True, ("exp(S", "/"): False, ("/", "√dh"): False,
+                    ("√dh", "+"): True, ("+", "M"): False, ("M", "−"): True, ("−", "row"): False,
+                    ("row", "max)"): False}
+    assert between_terms(["3", "×", "4"]) == [False, False] and between_terms(["O", "=", "PV"]) == [False, True]
+    assert between_terms(["Head", "1:", "S", "/", "√dh"]) == [True, True, False, False]
