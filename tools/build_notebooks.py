@@ -58,7 +58,8 @@ def build(name, cell_list, lang):  # -> nbformat.NotebookNode (not executed)
         cell_id = f"{name[:2]}-{i:02d}"
         if cell.kind == "markdown":
             new = nbformat.v4.new_markdown_cell(text, id=cell_id)
-            if i == 0 or HEADING.match(text):  # a step starts at its heading: one slide each (nbconvert --to slides)
+            # a step starts at its heading (in either edition, so both have the same slides): one slide each
+            if i == 0 or any(HEADING.match(cell.text[other]) for other in LANGS):
                 new.metadata["slideshow"] = {"slide_type": "slide"}
             nb.cells.append(new)
         else:

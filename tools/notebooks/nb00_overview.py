@@ -32,12 +32,26 @@ What you will see:
         """
 ## 노트북 사용법
 
-- 셀은 위에서부터 차례로 실행합니다(Shift + Enter). 첫 코드 셀이 `attention_lab`을 불러오고 글의 예시 `tr = al.article_example()`을 만듭니다.
+- 셀은 위에서부터 차례로 실행합니다(Shift + Enter). 첫 코드 셀이 `attention_lab`을 불러오고(설치되어 있지 않은 Colab이나 VS Code에서는 먼저 설치하고) 글의 예시 `tr = al.article_example()`을 만듭니다.
 - `tr`에는 모든 단계의 배열이 각자의 이름으로 들어 있습니다: `tr.Q`, `tr.K`, `tr.V`(T × d), head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P`(h × T × T), `tr.M`(T × T), `tr.O`(h × T × dh), `tr.H`(T × d).
 - 글은 토큰과 head를 1부터 세지만, 코드의 인덱스는 0부터 셉니다. 예를 들어 Head 1에서 토큰 3의 점수 행은 `tr.S[0, 2]`입니다. 출력에 찍히는 `S[3,·]` 같은 이름은 글과 같이 1부터 셉니다.
 - 그림은 노트북에 저장되어 있어 GitHub이나 nbviewer에서도 보입니다. 그림 아래의 위젯(슬라이더)은 Jupyter에서 노트북을 실행할 때와, 브라우저에서 계산하는 코스 사이트의 페이지에서 움직입니다. GitHub과 nbviewer에서는 움직이지 않습니다.
 - 어디서 무엇이 되는지: Jupyter(Python 커널)에서는 셀을 실행하고 연습을 코드로 풉니다. 코스 사이트처럼 커널이 없는 페이지에서는 셀을 실행할 수 없으므로, 노트북 00–07의 연습을 '손으로 풀기' 칸에서 손 계산으로 풀고 브라우저가 바로 확인합니다. 아래의 연습 풀이법은 Jupyter에서의 방법입니다.
 
+""",
+        """
+## How to use these notebooks
+
+- Run the cells from the top (Shift + Enter). The first code cell imports `attention_lab` (installing it first where it is missing, as in Colab or VS Code) and builds the article's example, `tr = al.article_example()`.
+- `tr` holds every stage under its own name: `tr.Q`, `tr.K`, `tr.V` (T × d), the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P` (h × T × T), `tr.M` (T × T), `tr.O` (h × T × dh) and `tr.H` (T × d).
+- The article counts tokens and heads from 1; indices in code count from 0. Head 1's score row for token 3, for example, is `tr.S[0, 2]`. Printed names such as `S[3,·]` count from 1, as the article does.
+- The figures are stored in the notebooks, so GitHub and nbviewer show them. The widgets (sliders) below the figures move when you run the notebook in Jupyter, and on the course site's pages, which compute in the browser; on GitHub and nbviewer they do not.
+- What works where: in Jupyter (with a Python kernel) you run the cells and do the exercises in code. A page without a kernel, such as the course site, cannot run a cell: there the exercises of notebooks 00–07 are done by hand in their "By hand" boxes, and the browser checks them at once. The way to do the exercises described below is Jupyter's.
+
+""",
+    ),
+    md(
+        """
 ## 연습 문제 푸는 법
 
 - 답은 대부분 함수로 씁니다. 연습 셀에는 `answer = lambda tr: ...`가 들어 있고, `...`를 `tr`로 계산하는 코드로 바꿉니다. 예를 들어 Head 1의 점수 행렬이 답이라면 `answer = lambda tr: tr.S[0]`입니다. 크기나 점수 한 행을 받는 연습(`lambda T, w: ...`, `lambda x: ...`)도 같은 방식입니다. 몇몇 연습은 값 하나를 답하므로 `answer = ...`만 들어 있습니다.
@@ -47,14 +61,6 @@ What you will see:
 - 답을 내기 전에 힌트만 보려면 `ex.hint("00.dh", lang=LANG)`를 실행하세요. 한 번 더 실행하면 다음 단계의 힌트가 나옵니다. 해답은 문제 아래의 접힌 블록에 있으며, 펼치거나 `ex.solution("00.dh", lang=LANG)`를 실행할 때만 보입니다.
 """,
         """
-## How to use these notebooks
-
-- Run the cells from the top (Shift + Enter). The first code cell imports `attention_lab` and builds the article's example, `tr = al.article_example()`.
-- `tr` holds every stage under its own name: `tr.Q`, `tr.K`, `tr.V` (T × d), the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P` (h × T × T), `tr.M` (T × T), `tr.O` (h × T × dh) and `tr.H` (T × d).
-- The article counts tokens and heads from 1; indices in code count from 0. Head 1's score row for token 3, for example, is `tr.S[0, 2]`. Printed names such as `S[3,·]` count from 1, as the article does.
-- The figures are stored in the notebooks, so GitHub and nbviewer show them. The widgets (sliders) below the figures move when you run the notebook in Jupyter, and on the course site's pages, which compute in the browser; on GitHub and nbviewer they do not.
-- What works where: in Jupyter (with a Python kernel) you run the cells and do the exercises in code. A page without a kernel, such as the course site, cannot run a cell: there the exercises of notebooks 00–07 are done by hand in their "By hand" boxes, and the browser checks them at once. The way to do the exercises described below is Jupyter's.
-
 ## How to do the exercises
 
 - Most answers are functions. An exercise's cell holds `answer = lambda tr: ...`: replace the `...` with code that computes the answer from `tr`. If the answer were Head 1's score matrix, say, you would write `answer = lambda tr: tr.S[0]`. Exercises that give a size or a row of scores (`lambda T, w: ...`, `lambda x: ...`) work the same way. A few exercises ask for a single value and hold `answer = ...` alone.
