@@ -54,7 +54,8 @@ WIDGET_VIEW = {
     "04_causal_mask": "mask", "05_softmax": "softmax", "06_weighted_sum": "weighted_sum",
     "07_explorer": "article", "08_masks": "masks", "09_pytorch": "softmax", "10_kv_cache": "all",
 }
-WIDGETS = ("al.explorer(", "al.decode_view(", "al.blockwise_view(")  # each follows a static figure of what it shows
+WIDGETS = ("al.explorer(", "learned_explorer(", "al.decode_view(", "al.blockwise_view(")  # each follows a static figure
+# of what it shows (learned_explorer: notebook 13's model, live/learned.py)
 UNANSWERED = {"ko": "아직 답이 없습니다", "en": "No answer yet"}
 EDITION_LINK = {"ko": "이 노트북의 영어판: [English](../en/{name}.ipynb)",
                 "en": "This notebook in Korean: [한국어](../ko/{name}.ipynb)"}

@@ -282,6 +282,32 @@ def test_the_mean_weights_figure_has_a_panel_per_head_on_the_fixed_weights_scale
         al.plotting.figure_matrices([])
 
 
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_each_stage_of_the_learned_trace_shows_every_number(shipped, lang):
+    """Issue 30: the model's every number can be read. Each stage of both heads, on inputs whose numbers are the
+    widest of all 4096 (S, O), written in every cell, with no "values left out"; the heads share a colour scale."""
+    import attention_lab as al
+    from attention_lab.look import formats
+
+    run = tm.forward(shipped, tm.all_sequences())
+    widest = {name: int(np.abs(run[key]).reshape(len(run[key]), -1).max(axis=1).argmax())
+              for name, key in (("S", "S"), ("O", "O"), ("Vh", "Vh"), ("Qh", "Qh"), ("Kh", "Kh"))}
+    note = al.words.table(lang)["fig_omitted"]
+    for name in ("Qh", "Kh", "Vh", "S", "S_scaled", "S_masked", "P", "O"):
+        x = tm.all_sequences()[widest.get(name, widest["S"])]
+        tr = tm.trace(shipped, x)
+        fig = al.plotting.figure_stage_heads(tr, name, lang=lang)
+        fig.canvas.draw()
+        assert not [t for t in fig.findobj(lambda a: hasattr(a, "get_text")) if note in t.get_text()], (name, x)
+        for head, ax in enumerate(fig.axes[:tr.h]):
+            matrix = al.STAGES[name].matrix(tr, head)
+            cells = [t.get_text() for t in ax.texts]
+            assert cells == [formats.format_value(v, al.STAGES[name].kind) for v in matrix.ravel()], (name, head)
+        assert len({ax.images[0].get_clim() for ax in fig.axes[:tr.h]}) == 1, name
+    with pytest.raises(ValueError, match="use a stage of each head"):
+        al.plotting.figure_stage_heads(tr, "H")
+
+
 def test_the_shipped_weights_are_package_data_and_small():
     """An installed package (not only an editable checkout) carries the weights: a few KB."""
     from pathlib import Path

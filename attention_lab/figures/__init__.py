@@ -7,7 +7,8 @@
     generation  the figures of notebooks 10–11: decoding from the KV cache, the online softmax, the cost over T
     heads       figure 1: Q, K, V split into heads, O₁ … Oₕ, Concat into H
     learned     notebook 13: the tiny model's training, its other matrices, its heads' mean weights
-    export      figures to files with real text (PDF Type 42), the slides of --slides, the deck
+    deck        the teaching deck: its slides in the article's order, every matrix a table of all its numbers
+    export      figures to files with real text (PDF Type 42), the slides of --slides, the deck as PDF and pptx
     options     the command's options and the trace they ask for (your own Q, K, V from .npy or .csv)
     command     `python -m attention_lab.figures`: every figure to SVG, PNG or PDF, or the deck
     worksheet   the printable worksheet and its answer key (`python -m attention_lab.worksheet`)
@@ -33,7 +34,7 @@ from .article import figure_mask, figure_scores, figure_softmax, figure_weighted
 from .generation import cost_lines, figure_blockwise_steps, figure_decode_steps, figure_generation_cost
 from .heads import figure_heads
 from .heatmap import NUMBER_GID, SLIDE_SIZE, Heatmap, font_family, head_box, heatmap, outline
-from .learned import figure_matrices, figure_mean_weights, figure_training, loss_lines
+from .learned import figure_matrices, figure_mean_weights, figure_stage_heads, figure_training, loss_lines
 from .overview import figure_all_heads, figure_scaling, figure_stages, slide_groups
 
 # Stable names, used as file names by `python -m attention_lab.figures`.
@@ -54,4 +55,4 @@ __all__ = ["FIGURES", "ARTICLE_FIGURES", "SLIDE_FIGURES", "NUMBER_GID", "SLIDE_S
            "head_box", "font_family", "figure_heads", "figure_scores", "figure_mask", "figure_softmax",
            "figure_weighted_sum", "figure_scaling", "figure_stages", "figure_all_heads", "figure_decode_steps",
            "figure_blockwise_steps", "figure_generation_cost", "cost_lines", "slide_groups",
-           "figure_training", "figure_matrices", "figure_mean_weights", "loss_lines"]
+           "figure_training", "figure_matrices", "figure_mean_weights", "figure_stage_heads", "loss_lines"]

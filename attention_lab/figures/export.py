@@ -5,6 +5,9 @@
     export.write_deck(al.article_example(), "ko", "deck.pdf")
     export.write_pptx(al.article_example(), "ko", "deck.pptx")   # editable: needs python-pptx (the pptx extra)
 
+The deck (`figures.deck`) is one plan of slides that both files draw: every matrix a table of all its numbers,
+in the PDF drawn with matplotlib, in the pptx a native table a lecturer can edit.
+
 PDF (and PostScript) embed the fonts as TrueType (Type 42), so Korean copies as Korean; SVG keeps its text as
 outlines, or as editable text with svg_text=True. Both are set for that one savefig only
 (`matplotlib.rc_context`): the user's rcParams are never changed.
@@ -16,11 +19,12 @@ import re
 from pathlib import Path
 
 import matplotlib
-import numpy as np
 from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.colors import to_rgba
+from matplotlib.patches import FancyBboxPatch, Rectangle
 
-from ..look import formats, words
-from .heatmap import SLIDE_SIZE
+from ..look import colors, words
+from .heatmap import MASKED_LABEL_BOX, SLIDE_SIZE, font_family
 from .overview import slide_groups
 
 TEXT_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}  # TrueType, not Type 3: real, copyable text
@@ -71,33 +75,70 @@ def figures_to_write(tr, lang, slides=False, chosen=None):  # yields (file name,
             yield name, (lambda make=make, kwargs=kwargs: make(tr, lang=lang, slides=True, **kwargs)), True
 
 
-def caption(name, tr, lang):  # -> the deck's caption of a figure, from the word table, with the trace's sizes
-    return words.say(f"caption.{name}", lang, T=tr.T_q, d=tr.d, dh=tr.dh,
-                     root=formats.format_value(np.sqrt(tr.dh)))
-
-
-def deck_figures(tr, lang, chosen=None, captions=True):  # yields the deck's slides, in order
-    """The deck in the article's order: figures 1 and 2, the scaling figure (why ÷√dh), figures 3–5, each
-    a 16:9 slide with its caption (captions=False: without it, for a deck that sets the caption as text of its own)."""
-    from . import FIGURES
-
-    for name in DECK:
-        make = FIGURES[name]
-        yield make(tr, lang=lang, slides=True, caption=caption(name, tr, lang) if captions else None,
-                   **_given(make, chosen or {}))
-
-
 def write_deck(tr, lang, path, chosen=None):  # -> path
-    """One multi-page 16:9 PDF of the deck's slides, with real (copyable, searchable) text in either language."""
+    """The teaching deck (`figures.deck`) as one multi-page 16:9 PDF, with real (copyable, searchable) text."""
+    from .deck import pages
+
     with matplotlib.rc_context(TEXT_RC), PdfPages(path, metadata={"Title": words.say("deck_title", lang)}) as pdf:
-        for fig in deck_figures(tr, lang, chosen):
-            pdf.savefig(fig)  # no bbox_inches: every page keeps the slide's 13.33 × 7.5 in
+        for page in pages(tr, lang, chosen):
+            pdf.savefig(_page_figure(page, lang))  # no bbox_inches: every page keeps the slide's 13.33 × 7.5 in
     return path
 
 
-PPTX_DPI = 200  # the slides' pictures: sharp when projected at 2560 px across
-PPTX_CAPTION_IN = 1.1  # the band under each picture that holds its caption, in inches
-PPTX_CAPTION_PT = 16
+def _page_figure(page, lang):  # -> Figure: one page of the deck, drawn in inches from the top-left corner
+    from matplotlib.figure import Figure
+
+    from . import deck
+
+    fig = Figure(figsize=SLIDE_SIZE)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, deck.W)
+    ax.set_ylim(deck.H, 0)
+    ax.axis("off")
+    family = font_family(lang)
+
+    def text(x, y, s, pt, **kw):
+        return ax.text(x, y, s, fontsize=pt, fontfamily=family, linespacing=deck.LINE, **kw)
+
+    if page.subtitle:  # the title slide
+        text(deck.W / 2, deck.H * 0.42, "\n".join(page.title), deck.COVER_PT, ha="center", va="bottom")
+        text(deck.W / 2, deck.H * 0.42 + 0.4, "\n".join(page.subtitle), deck.TEXT_PT, ha="center", va="top")
+    else:
+        text(deck.MARGIN, deck.MARGIN, "\n".join(page.title), deck.TITLE_PT, va="top")
+    for item in page.items:
+        if isinstance(item, deck.Placed):
+            _draw_table(ax, item, text)
+        elif isinstance(item, deck.Text):
+            text(item.x, item.y, "\n".join(item.lines), item.pt, va="top")
+        else:
+            if item.edge != "none":
+                ax.add_patch(FancyBboxPatch((item.x, item.y), item.w, item.h, boxstyle="round,pad=0,rounding_size=0.1",
+                                            facecolor="white", edgecolor=item.edge or "0.45", linewidth=2.5))
+            text(item.x + item.w / 2, item.y + item.h / 2, item.text, item.pt, ha="center", va="center")
+    return fig
+
+
+def _draw_table(ax, placed, text):
+    """A table as the pptx has it: its heading, token numbers along the top and the side, every cell's number."""
+    from . import deck
+
+    t, x, y, cw, ch = placed.table, placed.x + placed.head_w, placed.y, placed.cell_w, placed.cell_h
+    for k, line in enumerate(line for line in deck.table_heading(t) if line):
+        text(placed.x, y - deck.title_h() + k * deck.LABEL_PT * deck.LINE / 72, line, deck.LABEL_PT, va="top")
+    for j, label in enumerate(t.col_labels):
+        text(x + (j + 0.5) * cw, y + ch / 2, label, deck.LABEL_PT, ha="center", va="center")
+    for i, label in enumerate(t.row_labels):
+        text(x - 0.1, y + (i + 1.5) * ch, label, deck.LABEL_PT, ha="right", va="center")
+    for i, row in enumerate(t.labels):
+        for j, label in enumerate(row):
+            cx, cy = x + j * cw, y + (i + 1) * ch
+            ax.add_patch(Rectangle((cx, cy), cw, ch, facecolor=t.fills[i, j], edgecolor="0.75", linewidth=0.5))
+            if t.masked[i, j]:
+                ax.add_patch(Rectangle((cx, cy), cw, ch, facecolor="none", edgecolor="0.55", linewidth=0,
+                                       hatch=colors.MASKED_HATCH))
+            text(cx + cw / 2, cy + ch / 2, label, placed.pt, ha="center", va="center",
+                 color=colors.INK_DARK if t.dark[i, j] else colors.INK_LIGHT,
+                 bbox=MASKED_LABEL_BOX if t.masked[i, j] else None)
 
 
 def _own_properties(props, title):
@@ -124,34 +165,138 @@ def _fonts(font, lang):
 
 
 def write_pptx(tr, lang, path, chosen=None):  # -> path
-    """The deck as an editable PowerPoint file (16:9, the same slides as `write_deck`): each figure as a picture,
-    its caption under it as a text box to edit, and again in the speaker notes and the picture's alt text."""
+    """The teaching deck (`figures.deck`) as an editable PowerPoint file, 16:9: each slide's title in its title
+    placeholder, every matrix a native table (numbers as text, the figures' colours as cell fills), figure 1's
+    flow as shapes, and speaker notes that say what to ask the class and quote the article."""
     try:
         from pptx import Presentation
-        from pptx.enum.text import PP_ALIGN
-        from pptx.util import Inches, Pt
+        from pptx.util import Inches
     except ImportError:
         raise ModuleNotFoundError("write_pptx: needs python-pptx; install it with pip install 'attention-lab[pptx]', "
                                   "or write the PDF deck (write_deck, --deck).") from None
+    from . import deck
+
     width, height = SLIDE_SIZE
-    deck = Presentation()
-    deck.slide_width, deck.slide_height = Inches(width), Inches(height)
-    _own_properties(deck.core_properties, words.say("deck_title", lang))
-    picture_h = height - PPTX_CAPTION_IN  # the figure keeps its 16:9 shape, a little smaller
-    for name, fig in zip(DECK, deck_figures(tr, lang, chosen, captions=False), strict=True):
-        png = io.BytesIO()
-        save(fig, png, "png", PPTX_DPI, slide=True)
-        text = caption(name, tr, lang)
-        slide = deck.slides.add_slide(deck.slide_layouts[6])  # the blank layout
-        picture = slide.shapes.add_picture(png, Inches((width - picture_h * width / height) / 2), 0,
-                                           height=Inches(picture_h))
-        picture._element.nvPicPr.cNvPr.set("descr", text)  # alt text (python-pptx has no public setter)
-        box = slide.shapes.add_textbox(Inches(0.6), Inches(picture_h), Inches(width - 1.2),
-                                       Inches(PPTX_CAPTION_IN - 0.15))
-        box.text_frame.word_wrap = True
-        paragraph = box.text_frame.paragraphs[0]
-        paragraph.text, paragraph.alignment, paragraph.font.size = text, PP_ALIGN.CENTER, Pt(PPTX_CAPTION_PT)
-        _fonts(paragraph.runs[0].font, lang)
-        slide.notes_slide.notes_text_frame.text = text
-    deck.save(path)
+    pres = Presentation()
+    pres.slide_width, pres.slide_height = Inches(width), Inches(height)
+    _own_properties(pres.core_properties, words.say("deck_title", lang))
+    for page in deck.pages(tr, lang, chosen):
+        if page.subtitle:
+            slide = pres.slides.add_slide(pres.slide_layouts[0])  # "Title Slide": title and subtitle placeholders
+            _place(slide.shapes.title, deck.MARGIN, height * 0.2, width - 2 * deck.MARGIN, height * 0.22)
+            _write(slide.shapes.title.text_frame, page.title, deck.COVER_PT, lang, center=True)
+            subtitle = slide.placeholders[1]
+            _place(subtitle, deck.MARGIN, height * 0.5, width - 2 * deck.MARGIN, height * 0.2)
+            _write(subtitle.text_frame, page.subtitle, deck.TEXT_PT, lang, center=True)
+        else:
+            slide = pres.slides.add_slide(pres.slide_layouts[5])  # "Title Only"
+            _place(slide.shapes.title, deck.MARGIN, deck.MARGIN * 0.6, width - 2 * deck.MARGIN,
+                   len(page.title) * deck.TITLE_PT * deck.LINE / 72 + 0.2)
+            _write(slide.shapes.title.text_frame, page.title, deck.TITLE_PT, lang)
+        for item in page.items:
+            if isinstance(item, deck.Placed):
+                _pptx_table(slide, item, lang)
+            elif isinstance(item, deck.Text):
+                box = slide.shapes.add_textbox(Inches(item.x), Inches(item.y), Inches(item.w),
+                                               Inches(len(item.lines) * item.pt * deck.LINE / 72))
+                _write(box.text_frame, item.lines, item.pt, lang)
+            else:
+                _pptx_box(slide, item, lang)
+        slide.notes_slide.notes_text_frame.text = page.notes
+    pres.save(path)
     return path
+
+
+def _place(shape, x, y, w, h):
+    from pptx.util import Inches
+
+    shape.left, shape.top, shape.width, shape.height = Inches(x), Inches(y), Inches(w), Inches(h)
+
+
+def _write(frame, lines, pt, lang, center=False, color=None, bold=False):
+    """Lines of text into a text frame, one paragraph each, every run with its size and its Latin and Hangul font."""
+    from pptx.dml.color import RGBColor
+    from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
+    from pptx.util import Pt
+
+    frame.word_wrap = True
+    frame.vertical_anchor = MSO_ANCHOR.TOP if not center else MSO_ANCHOR.MIDDLE
+    for k, line in enumerate(lines):
+        paragraph = frame.paragraphs[0] if k == 0 else frame.add_paragraph()
+        paragraph.alignment = PP_ALIGN.CENTER if center else PP_ALIGN.LEFT
+        run = paragraph.add_run()
+        run.text = line
+        run.font.size, run.font.bold = Pt(pt), bold
+        if color is not None:
+            run.font.color.rgb = RGBColor.from_string(color.lstrip("#"))
+        _fonts(run.font, lang)
+
+
+def _rgb(rgba):
+    from pptx.dml.color import RGBColor
+
+    return RGBColor(*(int(round(255 * c)) for c in rgba[:3]))
+
+
+def _pptx_table(slide, placed, lang):
+    """A native table: a header row of token numbers, a header column, and every cell's number as text on the
+    fill our colour scale gives it (−∞ cells grey, labelled −∞). Named "<array> head=<n> rows=<a>-<b> cols=<c>-<d>"
+    (1-based, as on the slide) so a script can find which part of the trace it holds."""
+    from pptx.enum.text import MSO_ANCHOR
+    from pptx.util import Inches, Pt
+
+    from . import deck
+
+    t, pt = placed.table, placed.pt
+    heading = slide.shapes.add_textbox(Inches(placed.x), Inches(placed.y - deck.title_h()),
+                                       Inches(placed.w), Inches(deck.title_h()))
+    _write(heading.text_frame, [line for line in deck.table_heading(t) if line], deck.LABEL_PT, lang)
+    rows, cols = len(t.row_labels), len(t.col_labels)
+    shape = slide.shapes.add_table(rows + 1, cols + 1, Inches(placed.x), Inches(placed.y),
+                                   Inches(placed.head_w + placed.cell_w * cols), Inches(placed.cell_h * (rows + 1)))
+    head = "" if t.head is None else f" head={t.head + 1}"
+    shape.name = f"{t.name}{head} rows={t.rows.start + 1}-{t.rows.stop} cols={t.cols.start + 1}-{t.cols.stop}"
+    table = shape.table
+    table.first_row = table.horz_banding = False  # the template's style would recolour the first row and bands
+    table.columns[0].width = Inches(placed.head_w)
+    for j in range(cols):
+        table.columns[j + 1].width = Inches(placed.cell_w)
+    for i in range(rows + 1):
+        table.rows[i].height = Inches(placed.cell_h)
+
+    def fill(cell, text, rgba, ink, size):
+        cell.vertical_anchor = MSO_ANCHOR.MIDDLE
+        cell.fill.solid()
+        cell.fill.fore_color.rgb = _rgb(rgba)
+        cell.margin_left = cell.margin_right = Pt(2)
+        cell.margin_top = cell.margin_bottom = Pt(1)
+        cell.text_frame.paragraphs[0].text = ""
+        _write(cell.text_frame, [text], size, lang, center=True, color=ink)
+
+    white = (1.0, 1.0, 1.0, 1.0)
+    fill(table.cell(0, 0), "", white, colors.INK_DARK, deck.LABEL_PT)
+    for j, label in enumerate(t.col_labels):
+        fill(table.cell(0, j + 1), label, white, colors.INK_DARK, deck.LABEL_PT)
+    for i, label in enumerate(t.row_labels):
+        fill(table.cell(i + 1, 0), label, white, colors.INK_DARK, deck.LABEL_PT)
+        for j, number in enumerate(t.labels[i]):
+            fill(table.cell(i + 1, j + 1), number, t.fills[i, j],
+                 colors.INK_DARK if t.dark[i, j] else colors.INK_LIGHT, pt)
+
+
+def _pptx_box(slide, box, lang):
+    """A box of figure 1's flow as a shape, framed in its head's colour; an arrow as text alone."""
+    from pptx.enum.shapes import MSO_SHAPE
+    from pptx.util import Inches, Pt
+
+    shape = slide.shapes.add_shape(MSO_SHAPE.ROUNDED_RECTANGLE, Inches(box.x), Inches(box.y), Inches(box.w),
+                                   Inches(box.h))
+    if box.edge == "none":
+        shape.fill.background()
+        shape.line.fill.background()
+    else:
+        shape.fill.solid()
+        shape.fill.fore_color.rgb = _rgb((1.0, 1.0, 1.0))
+        shape.line.color.rgb = _rgb(to_rgba(box.edge or "#737373"))
+        shape.line.width = Pt(2.5)
+    _write(shape.text_frame, box.text.split("\n"), box.pt, lang, center=True, color=colors.INK_DARK)

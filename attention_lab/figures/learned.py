@@ -1,5 +1,5 @@
-"""Static figures of notebook 13: the tiny model's training, its matrices outside Core Attention, and what its
-heads learned on average.
+"""Static figures of notebook 13: the tiny model's training, its matrices, each stage of its heads side by side
+with every number written out, and what its heads learned on average.
 
 They draw arrays made elsewhere (numeric/tiny_model.py and numeric/training.py) and compute nothing. Core
 Attention itself is drawn by the figures every other notebook uses (figure_heads, figure_all_heads), from the
@@ -12,8 +12,11 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ..look import colors, words
+from ..look.formats import format_value
 from ..numeric import checks
-from .heatmap import NOTEBOOK_WIDTH, SIZES, font_family, head_box, heatmap, use_font
+from ..numeric.pipeline import STAGES
+from .heatmap import NOTEBOOK_WIDTH, SIZES, check_trace, font_family, head_box, heatmap, use_font, width_em
+from .layout import stage_title, trace_scales
 
 TEXT = SIZES[False]["text"]
 
@@ -47,25 +50,40 @@ def figure_training(curves, *, lang="en"):  # {label: losses [steps]} -> Figure
     return fig
 
 
-def figure_matrices(panels, *, row_labels=None, lang="en", per_row=1):  # [(matrix, kind, title)] -> Figure
-    """A few matrices of the same rows (tokens) as heatmaps, `per_row` to a row, cells big enough for "−0.425"."""
+SPARE = 1.15  # a cell's side as planned over what it is when the heatmap is drawn (before layout)
+
+
+def _cell(cols, columns, need=0.0):  # -> the side of a cell (inches), `cols` panels of `columns` across the page
+    """0.55 in, or what the widest number needs (`need`, in inches), as far as the page's width allows."""
+    return min(max(0.55, SPARE * need), (NOTEBOOK_WIDTH - 1.2 * cols) / (cols * columns))
+
+
+def figure_matrices(panels, *, row_labels=None, lang="en", per_row=1, columns="component", scales=None, need=0.0):
+    """A few matrices of the same rows (tokens) as heatmaps, `per_row` to a row, cells big enough for "−0.425".
+
+    panels: [(matrix, kind, title)]. columns: what the columns are, "component" (X, Q, O, …) or "key" (S, P: one
+    per Key token). scales: {kind: (vmin, vmax)}, e.g. trace_scales(tr), so the heads of a stage share colours.
+    need: the side (inches) of a cell that holds the widest number at the smallest size: cells grow past 0.55 in to it.
+    """
     panels = list(panels)
     if not panels:
         raise ValueError("panels: need at least one (matrix, kind, title).")
     per_row = checks.whole_number("per_row", per_row, 1)
+    columns = checks.choice("columns", columns, ("component", "key"))
     W = words.table(lang)
     rows = math.ceil(len(panels) / per_row)
     cols = min(per_row, len(panels))
     widest = max(np.shape(m)[1] for m, _, _ in panels)
     tall = max(np.shape(m)[0] for m, _, _ in panels)
-    cell = min(0.55, (NOTEBOOK_WIDTH - 1.2 * cols) / (cols * widest))
+    cell = _cell(cols, widest, need)
     fig = Figure(figsize=(cols * (widest * cell + 1.2), rows * (tall * cell + 1.2)), layout="constrained")
     axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
     for ax, (matrix, kind, title) in zip(axes, panels, strict=False):
         matrix = np.asarray(matrix, dtype=float)
-        heatmap(ax, matrix, kind, title=title, row_labels=row_labels,
-                             col_labels=[str(c + 1) for c in range(matrix.shape[1])],
-                             xlabel=W["component"], ylabel=W["token"], lang=lang)
+        vmin, vmax = (scales or {}).get(kind, (None, None))
+        heatmap(ax, matrix, kind, title=title, row_labels=row_labels, vmin=vmin, vmax=vmax,
+                col_labels=[str(c + 1) for c in range(matrix.shape[1])],
+                xlabel=W[columns], ylabel=W["token" if columns == "component" else "query"], lang=lang)
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     use_font(fig, font_family(lang))
@@ -90,3 +108,24 @@ def figure_mean_weights(P_mean, *, title, lang="en"):  # [h, T, T] -> Figure
     fig.suptitle(checks.text("title", title), fontsize=TEXT + 1)
     use_font(fig, font_family(lang))
     return fig
+
+
+def figure_stage_heads(tr, name, *, row_labels=None, lang="en"):  # AttentionTrace, stage name -> Figure
+    """One stage of Core Attention (Qh, S, S_scaled, S_masked, P, O, …) for every head, every number written out:
+    at T = 6 the all-stages figure has no room for them. The heads stand side by side where their numbers fit at
+    the smallest size, else one above the other; they share one colour scale."""
+    stage = STAGES.get(name) if isinstance(name, str) else None
+    if stage is None or not stage.heads:
+        raise ValueError(f"name: use a stage of each head, one of {', '.join(n for n in STAGES if STAGES[n].heads)}; "
+                         f"got {name!r:.40}.")
+    tr = check_trace(tr)
+    matrices = [stage.matrix(tr, i) for i in range(tr.h)]
+    labels = {format_value(x, stage.kind) for m in matrices for x in np.unique(m)}
+    widest = max(width_em(label, tuple(font_family(lang))) for label in labels)
+    need = (widest + 0.15) * SIZES[False]["number_min"] / 0.85 / 72  # inches of cell that hold the widest number
+    side_by_side = _cell(tr.h, matrices[0].shape[1], need) >= SPARE * need
+    title = stage_title(name, lang)
+    panels = [(m, stage.kind, f"{words.say('head_n', lang, n=i + 1)}: {title}") for i, m in enumerate(matrices)]
+    columns = "component" if stage.axes[1] == "component" else "key"
+    return figure_matrices(panels, row_labels=row_labels, lang=lang, per_row=tr.h if side_by_side else 1,
+                           scales=trace_scales(tr), need=need, columns=columns)

@@ -131,9 +131,11 @@ def parser():
                        help="16:9 slides, 13.33 × 7.5 in, no text under 10 pt (all heads: as many slides as it "
                             "takes, named by their heads: all_heads_1-2, … or all_heads_1, … one head a slide)")
     parse.add_argument("--deck", nargs="?", const="pdf", choices=("pdf", "pptx"),
-                       help="write one 16:9 deck in the article's order: figures 1–2, why ÷√dh (the scaling "
-                            "figure), 3–5, each with the article's caption; deck.pdf, or with --deck pptx an "
-                            "editable PowerPoint deck.pptx (needs python-pptx: pip install 'attention-lab[pptx]')")
+                       help="write one 16:9 teaching deck in the article's order (figure 1's flow, QKᵀ, ÷√dh "
+                            "and why, the mask, one softmax row step by step, P, PV, Concat, what comes next), "
+                            "every matrix with all its numbers, speaker notes; deck.pdf, or with --deck pptx an "
+                            "editable PowerPoint deck.pptx of native tables (needs python-pptx: "
+                            "pip install 'attention-lab[pptx]')")
     parse.add_argument("--svg-text", action="store_true", help=SVG_TEXT_HELP)
     meaning = {"T": "number of tokens", "d": f"model width, divisible by h, d/h ≤ {MAX_DH}", "h": "number of heads"}
     for name, (lo, hi) in LIMITS.items():

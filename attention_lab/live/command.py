@@ -4,6 +4,7 @@
     python -m attention_lab.explorer --out softmax.html --lang ko --view softmax   # notebook 05's view, Korean
     python -m attention_lab.explorer --out m.html --view masks --T 6 --mask sliding:window=2 --queries 2
     python -m attention_lab.explorer --out mine.html --q Q.csv --k K.csv --v V.csv --h 2   # your own numbers
+    python -m attention_lab.explorer --out learned.html --learned CABDDA       # notebook 13's learned model
 
 The page holds its script, styles and numbers inline and makes no network request: it works from file://,
 offline, and a blog embeds it with an <iframe src="softmax.html" width="100%" height="900">. The views of
@@ -39,15 +40,26 @@ def parse_args(argv):
     for name in "qkv":
         parser.add_argument(f"--{name}", type=Path, metavar="FILE", help=f"your own {name.upper()}: a .npy or .csv "
                             "file, one row per token, as for python -m attention_lab.figures (with --h)")
+    parser.add_argument("--learned", metavar="TOKENS", help="notebook 13's learned model from this input, 6 of "
+                        "A B C D (e.g. CABDDA): the page computes Q, K, V from its weights (with --lang, --view)")
     return parser.parse_args(argv)
 
 
 def main(argv=None):
     """Write the page; print its path; return 0, or 2 with a one-line message on stderr."""
+    from .learned import learned_explorer
     from .widget import _VIEW_MASK, Explorer
 
     def body():
         args = parse_args(sys.argv[1:] if argv is None else argv)
+        if args.learned is not None:
+            given = [f"--{n}" for n in ("T", "h", "dh", "d", "kv_heads", "queries", "seed", "mask", "q", "k", "v")
+                     if getattr(args, n) is not None]
+            if given:
+                raise ArgumentError(f"--learned: the learned model's sizes and numbers are its own; leave out "
+                                    f"{', '.join(given)}.")
+            print(learned_explorer(args.learned, lang=args.lang, view=args.view).save_html(str(args.out)))
+            return
         mask = _VIEW_MASK if args.mask is None else parse_mask(args.mask, args.align)
         own = {n.upper(): read_matrix(getattr(args, n), f"--{n}", OWN_LIMITS["T"], OWN_LIMITS["d"])
                for n in "qkv" if getattr(args, n) is not None}

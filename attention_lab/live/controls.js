@@ -5,7 +5,7 @@
 // text boxes, a checkbox and buttons, each with data-control="<name>", and keeps them in step with the state.
 
 const PARAM_LABEL = (name) => `param.${name}`;
-const LABEL_OF = { query: "pick_query", key: "pick_key", row: "pick_row", edit_matrix: "edit", edit_token: "token",
+const LABEL_OF = { tokens: "learned_tokens", query: "pick_query", key: "pick_key", row: "pick_row", edit_matrix: "edit", edit_token: "token",
   edit_row: "edit_label" };
 const tokensFrom = (first, n) => Array.from({ length: n }, (_, i) => [i, String(first + i)]);
 
@@ -18,6 +18,7 @@ function controlSpecs(ex) {  // every control of the state on screen, in order
   const add = (group, name, type, value, more = {}) => out.push({ group, name, type, value,
     label: L[LABEL_OF[name] || (name.includes(".") ? PARAM_LABEL(name) : name)], options: null, min: null, max: null,
     visible: true, ...more });
+  if (data.own && data.own.tokens !== undefined) add("source", "tokens", "text", data.own.tokens);  // learned.js
   if (!data.own) {
     add("source", "source", "select", on.source, { options: [["article", L.article], ["random", L.random]] });
     add("source", "seed", "text", String(on.seed));
@@ -131,7 +132,7 @@ class Controls {
       if (spec.type === "check") wrap.append(input, words);
       else wrap.append(words, input);
       if (out) wrap.append(out);
-      if (name === "seed" || name === "edit_row") {
+      if (name === "seed" || name === "edit_row" || name === "tokens") {
         note = document.createElement("span");
         note.className = "al-msg";
         note.setAttribute("role", "status");
@@ -186,7 +187,7 @@ class Controls {
     if (this.dLabel) this.dLabel.textContent = `${this.ex.L.d} = ${this.ex.on.d}`;
   }
 
-  say(name, kind, words) {  // the line beside the seed box or under the row editor
+  say(name, kind, words) {  // the line beside the seed box, the learned model's input or under the row editor
     const note = this.parts[name]?.note;
     if (!note) return;
     note.textContent = words;

@@ -31,6 +31,8 @@ def control_specs(spec, state, on, lang, own=None):  # -> [dict]
         out.append({"group": group, "name": name, "type": kind, "label": label, "value": value, "options": options,
                     "min": lo, "max": hi, "visible": visible})
 
+    if own is not None and "tokens" in own:  # the learned model's input (live/learned.py)
+        add("source", "tokens", "text", own["tokens"])
     if own is None:
         add("source", "source", "select", on.source, options=[["article", L["article"]], ["random", L["random"]]])
         add("source", "seed", "text", str(on.seed))
@@ -78,7 +80,8 @@ def control_specs(spec, state, on, lang, own=None):  # -> [dict]
     return out
 
 
-_LABEL = {"query": "pick_query", "key": "pick_key", "row": "pick_row", "edit_matrix": "edit", "edit_token": "token",
+_LABEL = {"tokens": "learned_tokens",
+          "query": "pick_query", "key": "pick_key", "row": "pick_row", "edit_matrix": "edit", "edit_token": "token",
           "edit_row": "edit_label"}
 
 

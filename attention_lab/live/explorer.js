@@ -72,6 +72,7 @@ class ExplorerView {
   moved(name, value) {  // a control moved in the page
     if (name === "reset") this.state = resetState(this.state, this.config.reset);
     else if (name === "apply" || name === "edit_row") return this.edit(this.controls.parts.edit_row.input.value);
+    else if (name === "tokens") return learnTokens(this, value);  // learned.js
     else if (name === "seed") {
       const text = String(value).trim();
       if (!/^\d+$/.test(text) || Number(text) > LOOK.maxSeed) {

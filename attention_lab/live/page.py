@@ -21,7 +21,8 @@ A config is a dict of JSON types; every mounted thing has one. Its fields for an
     state      the controls' values, control name -> value (live/state.py): what is on screen
     reset      the state entries that ↺ brings back (the article's example)
     data       the numbers, sent once (live/data.py): "article" (the example's values at the largest sizes),
-               "masks" (the tables of the masks offered), "sizes", or "own" ({"Q", "K", "V", "mask"}: your own)
+               "masks" (the tables of the masks offered), "sizes", or "own" ({"Q", "K", "V", "mask"}: your own;
+               "tokens" too for the learned model, with "learned": its weights, live/learned.py)
 
 A notebook's stored widget state (`nb.metadata.widgets`, the model of each explorer) holds `config`, `state`
 and `own`: `config_from_model(model_state)` turns it back into a config, so a site builder rebuilds each
@@ -40,7 +41,7 @@ from .data import look_data
 HERE = Path(__file__).parent
 # The front-end's files, in the order they are joined (each may use what the files before it define). A file
 # that mounts something registers it as MOUNTS[kind] = (node, model) => view (MOUNTS is defined before them all).
-FILES = ["formats.js", "colors.js", "compute.js", "state.js", "picture.js", "heatmap.js", "controls.js",
+FILES = ["formats.js", "colors.js", "compute.js", "state.js", "picture.js", "heatmap.js", "learned.js", "controls.js",
          "explorer.js", "mount.js", "steppers.js"]
 STYLES = ["explorer.css", "steppers.css"]  # after look.tables.CSS, which the static heatmaps share
 # No request at all leaves a standalone page: scripts and styles inline only, nothing from the network or disk.
@@ -86,6 +87,10 @@ def standalone_html(config, title=None):  # -> str: a whole page that works from
     lang = config.get("lang", "en")
     words = look_data()["words"][lang]
     title = title or words["explorer_label"]
+    from ..exercises import drills  # here, not at the top: the exercises' package is not the front-end's
+
+    article = config.get("kind", "explorer") == "explorer" and "learned" not in config.get("data", {})
+    by_hand = drills.page_html(lang) if article else ""  # the article's exercises by hand, under its explorer
     return (f'<!doctype html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -93,7 +98,8 @@ def standalone_html(config, title=None):  # -> str: a whole page that works from
             f".al-page{{max-width:1400px;margin:0 auto;padding:8px 12px}}</style><script>{page_js}</script></head>"
             f'<body><div class="al-page-bar"><button type="button" class="al-theme-toggle" aria-pressed="false">'
             f'{escape(text.table(lang)["theme_dark"])}</button></div><main class="al-page"><h1 class="al-h1">'
-            f'{escape(title)}</h1>{mount_html(config)}</main><script type="module">{js}\nmountAll(document);</script>'
+            f'{escape(title)}</h1>{mount_html(config)}{by_hand}</main>'
+            f'<script type="module">{js}\nmountAll(document);</script>'
             "</body></html>\n")
 
 

@@ -25,7 +25,7 @@ function isArticle(on) {  // the article's own sizes, with every Query row
 
 function noteText(on, L) {  // the line saying where the numbers come from
   let said;
-  if (on.source === "yours") said = L.note_yours;
+  if (on.source === "yours" || on.source === "learned") said = L[`note_${on.source}`];
   else if (on.source === "random") said = fill(L.note_random, { seed: on.seed });
   else if (isArticle(on)) {
     said = on.mask === "causal" ? L.note_article : on.mask === "none" ? L.note_article_nomask

@@ -61,8 +61,8 @@ def picture_of(tr, on, spec, lang, has_mask=True):  # -> dict of JSON types
 
 def note(tr, on, L, has_mask=True):
     """One sentence on where the numbers come from: the article's corner, a seed, or your own."""
-    if on.source == "yours":
-        said = L["note_yours"]
+    if on.source in ("yours", "learned"):
+        said = L[f"note_{on.source}"]
     elif on.source == "random":
         said = L["note_random"].format(seed=on.seed)
     elif is_article_size(on.T, on.d, on.h, on.kv_heads) and on.T_q == on.T:

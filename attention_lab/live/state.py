@@ -27,7 +27,7 @@ from .views import LIMITS, OWN_LIMITS
 
 ARTICLE = {"T": ARTICLE_SIZES["T"], "h": ARTICLE_SIZES["h"], "dh": ARTICLE_SIZES["d"] // ARTICLE_SIZES["h"]}
 ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based)
-SOURCES = ("article", "random", "yours")
+SOURCES = ("article", "random", "yours", "learned")  # learned: notebook 13's model (live/learned.py)
 MATRICES = ("Q", "K", "V")
 
 

@@ -151,42 +151,80 @@ al.plotting.figure_matrices([(run["X"][0], "values", "X = E_tok[x] + E_pos")], r
     ),
     md(
         """
-Q = X W_Q, K = X W_K, V = X W_V입니다. 여기서부터는 01–06의 계산 그대로입니다. `tm.trace`는 모델의 Q, K, V로 만든 trace이므로, 지금까지의 그림 함수가 그대로 그립니다. 그림 1처럼 Q·K·V를 head로 나누고, head마다 출력 O를 만들어 Concat으로 H에 모읍니다.
+Q = X W_Q, K = X W_K, V = X W_V입니다. 여기서부터는 01–06의 계산 그대로입니다. `tm.trace`는 모델의 Q, K, V로 만든 trace이므로, 지금까지의 단계 함수가 그대로 계산합니다. 그림 1처럼 Q·K·V를 head로 나눕니다. 성분 1–4는 Head 1, 성분 5–8은 Head 2의 것입니다. 토큰이 여섯 개라 그림마다 한 단계만, 두 head를 나란히 그려 숫자가 모두 칸에 들어가게 했습니다.
 """,
         """
-Q = X W_Q, K = X W_K, V = X W_V. From here on the computation is that of notebooks 01–06: `tm.trace` is a trace made from the model's Q, K and V, so the figures used so far draw it as they are. As in Figure 1, Q, K and V are split into heads, each head makes its output O, and Concat gathers them into H.
+Q = X W_Q, K = X W_K, V = X W_V. From here on the computation is that of notebooks 01–06: `tm.trace` is a trace made from the model's Q, K and V, so the stage functions used so far compute it as they are. As in Figure 1, Q, K and V are split into heads: components 1–4 are Head 1's, components 5–8 Head 2's. With six tokens each figure shows one stage, the two heads side by side, so that every number fits in its cell.
 """,
     ),
     figure(
         """
 tr = tm.trace(weights, tokens)
-al.plotting.figure_heads(tr, lang=LANG)
+al.plotting.figure_stage_heads(tr, "Qh", row_labels=rows, lang=LANG)
 """,
-        "그림 1의 흐름, 학습된 모델에서: Q·K·V를 두 head로 나누고, head마다의 O를 Concat으로 H에 모읍니다.",
-        "Figure 1's flow in the learned model: Q, K and V split into two heads, and each head's O gathered into H by Concat.",
+        "학습된 모델의 Q를 두 head로 나눈 것: Q₁은 Q의 성분 1–4, Q₂는 성분 5–8입니다.",
+        "The learned model's Q split into two heads: Q₁ is components 1–4 of Q, Q₂ components 5–8.",
+    ),
+    figure(
+        'al.plotting.figure_stage_heads(tr, "Kh", row_labels=rows, lang=LANG)',
+        "K = X W_K를 두 head로 나눈 것.",
+        "K = X W_K split into two heads.",
+    ),
+    figure(
+        'al.plotting.figure_stage_heads(tr, "Vh", row_labels=rows, lang=LANG)',
+        "V = X W_V를 두 head로 나눈 것.",
+        "V = X W_V split into two heads.",
     ),
     md(
         """
-이제 head마다 모든 단계입니다. S = QKᵀ, √dh = 2로 나누기, 마스크 M 더하기, 행마다 Softmax로 가중치 P, 그리고 가중합 O = PV. 두 head의 P를 비교해 보세요. Head 1의 각 행은 가중치 거의 전부를 바로 앞 Key 토큰에, Head 2의 각 행은 첫 Key 토큰에 줍니다.
+이제 head마다 각 단계입니다. S = QKᵀ, √dh = 2로 나누기, 마스크 M 더하기, 행마다 Softmax로 가중치 P, 그리고 가중합 O = PV. 두 head의 P를 비교해 보세요. Head 1의 각 행은 가중치 거의 전부를 바로 앞 Key 토큰에, Head 2의 각 행은 첫 Key 토큰에 줍니다.
 """,
         """
-Now every stage of each head: S = QKᵀ, the division by √dh = 2, adding the mask M, the row softmax giving the weights P, and the weighted sum O = PV. Compare the two heads' P: each row of Head 1 gives nearly all its weight to the previous Key token, each row of Head 2 to the first Key token.
+Now each stage of each head: S = QKᵀ, the division by √dh = 2, adding the mask M, the row softmax giving the weights P, and the weighted sum O = PV. Compare the two heads' P: each row of Head 1 gives nearly all its weight to the previous Key token, each row of Head 2 to the first Key token.
 """,
     ),
     figure(
-        "al.plotting.figure_all_heads(tr, lang=LANG)",
-        "입력 CABDDA에서 두 head의 모든 단계: Head 1의 P는 대각선 바로 아래, Head 2의 P는 첫 열에 가중치가 모입니다.",
-        "Every stage of both heads for the input CABDDA: Head 1's P puts the weight just below the diagonal, Head 2's in the first column.",
+        'al.plotting.figure_stage_heads(tr, "S", row_labels=rows, lang=LANG)',
+        "S = QKᵀ: head마다 Query 토큰과 Key 토큰의 점수.",
+        "S = QKᵀ: each head's score of every Query token with every Key token.",
+    ),
+    figure(
+        'al.plotting.figure_stage_heads(tr, "S_scaled", row_labels=rows, lang=LANG)',
+        "S ÷ √dh: 점수를 √4 = 2로 나눈 것.",
+        "S ÷ √dh: the scores divided by √4 = 2.",
+    ),
+    figure(
+        'al.plotting.figure_stage_heads(tr, "S_masked", row_labels=rows, lang=LANG)',
+        "마스크 M을 더한 것: 각 Query 토큰보다 뒤의 Key 토큰은 −∞입니다.",
+        "The mask M added: every Key token after the Query token is −∞.",
+    ),
+    figure(
+        'al.plotting.figure_stage_heads(tr, "P", row_labels=rows, lang=LANG)',
+        "가중치 P = softmax(S ÷ √dh + M): Head 1은 대각선 바로 아래, Head 2는 첫 열에 가중치가 모입니다.",
+        "The weights P = softmax(S ÷ √dh + M): Head 1 puts the weight just below the diagonal, Head 2 in the first column.",
+    ),
+    figure(
+        'al.plotting.figure_stage_heads(tr, "O", row_labels=rows, lang=LANG)',
+        "가중합 O = PV: head마다의 출력입니다.",
+        "The weighted sum O = PV: each head's output.",
+    ),
+    figure(
+        'al.plotting.figure_matrices([(tr.H, "values", "H = Concat(O₁, O₂)")], row_labels=rows, lang=LANG)',
+        "Concat으로 두 head의 O를 나란히 붙인 H: 성분 1–4는 O₁, 5–8은 O₂입니다.",
+        "H, the two heads' O put side by side by Concat: components 1–4 are O₁, 5–8 are O₂.",
     ),
     md(
         """
-아래 탐색기는 이 모델의 Q, K, V로 같은 단계를 브라우저에서 계산합니다. 한 행을 고쳐 보거나 head를 바꿔 보세요.
+아래 탐색기는 이 모델의 가중치로 같은 단계를 브라우저에서 계산합니다. 위의 입력 칸에 A, B, C, D 중 여섯 개를 쓰고(예: ABCDAB) Enter를 누르면, 브라우저가 X = E_tok[x] + E_pos와 Q, K, V를 만들고 모든 단계를 다시 그립니다. 커널이 없는 웹 페이지에서도 그대로 동작합니다. head를 바꿔 보거나 한 행을 고쳐 보세요.
 """,
         """
-The explorer below computes the same stages from this model's Q, K and V, in the browser. Edit a row, or pick another head.
+The explorer below computes the same stages in the browser, from this model's weights. Type six tokens from A, B, C, D in its input box (e.g. ABCDAB) and press Enter: the browser makes X = E_tok[x] + E_pos and Q, K, V, and draws every stage again. It works the same on a web page with no kernel. Pick another head, or edit a row.
 """,
     ),
-    code('al.explorer(Q=tr.Q, K=tr.K, V=tr.V, h=tr.h, lang=LANG, view="all")'),
+    code("""
+from attention_lab.live.learned import learned_explorer
+
+learned_explorer(tokens, lang=LANG)"""),
     code(
         """
 for head in range(tr.h):

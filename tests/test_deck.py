@@ -1,0 +1,210 @@
+"""The teaching deck (`figures.deck`), as PDF and as an editable pptx: every number on every slide, in both
+languages, at the article's size and at --T 8 --d 16 --h 4; native tables LibreOffice reads; notes that teach."""
+
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import attention_lab as al
+from attention_lab.figures import command, deck
+from attention_lab.look import formats, words
+
+ARTICLE = Path("/work/shared/seed/000_26358a138a15d90c.txt")
+SIZES = {"article": [], "T8": ["--T", "8", "--d", "16", "--h", "4"]}
+TRACES = {"article": al.article_example(), "T8": al.article_example(T=8, d=16, h=4)}
+KINDS = {"Qh": "values", "KhT": "values", "Vh": "values", "O": "values", "H": "values", "S": "scores",
+         "S_scaled": "scores", "M": "scores", "S_masked": "scores", "P": "weights"}
+
+
+def write(folder, lang, size, kind):  # -> the deck's path, written by the command as a lecturer runs it
+    argv = ["--out", str(folder), "--deck", *([kind] if kind == "pptx" else []), "--lang", lang, *SIZES[size]]
+    assert command.main(argv) == 0
+    return folder / f"deck.{kind}"
+
+
+def expected(tr, name, head, rows, cols):  # -> labels of that part of the trace, by the one label rule
+    """The reference: the trace's own arrays, sliced by hand, each number formatted by look.formats."""
+    arrays = {"Qh": tr.Qh, "Vh": tr.Vh, "O": tr.O, "S": tr.S, "S_scaled": tr.S_scaled, "S_masked": tr.S_masked,
+              "P": tr.P, "KhT": np.swapaxes(tr.Kh, 1, 2), "M": tr.M, "H": tr.H}
+    matrix = arrays[name]
+    if name in ("Qh", "KhT", "Vh") or matrix.ndim == 3:
+        matrix = matrix[tr.kv_head_of(head) if name in ("KhT", "Vh") else head]
+    return [[formats.format_value(x, KINDS[name]) for x in row] for row in matrix[rows][:, cols]]
+
+
+def missing(labels, text):  # -> the labels a page's text does not show, in reading order
+    """A table's numbers must all be on its page: each row's numbers in order, as pdftotext reads a row."""
+    words_ = text.split()
+    gone, at = [], 0
+    for row in labels:
+        for label in row:
+            try:
+                at = words_.index(label, at) + 1
+            except ValueError:
+                gone.append(label)
+    return gone
+
+
+def page_texts(pdf):  # -> [str], one per page
+    n = int(re.search(r"Pages:\s+(\d+)", subprocess.run(["pdfinfo", str(pdf)], capture_output=True,
+                                                          text=True).stdout).group(1))
+    return [subprocess.run(["pdftotext", "-layout", "-f", str(k), "-l", str(k), str(pdf), "-"], capture_output=True,
+                           text=True).stdout for k in range(1, n + 1)]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("size", ["article", "T8"])
+def test_every_table_holds_the_traces_numbers_and_every_matrix_is_whole(lang, size):
+    """The plan: each table block is that part of the trace, labelled by the one rule; the blocks of a matrix cover
+    it; nothing is under 10 pt."""
+    tr = TRACES[size]
+    covered = {}
+    for page in deck.pages(tr, lang):
+        for item in page.items:
+            assert item.pt >= 10, page.title
+            if isinstance(item, deck.Placed) and item.table.name != "softmax_row":
+                t = item.table
+                assert [list(row) for row in t.labels] == expected(tr, t.name, t.head or 0, t.rows, t.cols), t.title
+                key = (page.title[0].split(" (")[0], t.name, t.head)
+                covered.setdefault(key, set()).update((i, j) for i in t.rows for j in t.cols)
+    for (title, name, head), cells in covered.items():
+        shape = expected(tr, name, head or 0, slice(None), slice(None))
+        assert cells == {(i, j) for i in range(len(shape)) for j in range(len(shape[0]))}, (title, name)
+    assert ("QKᵀ", "H") not in covered and any(name == "H" for _, name, _ in covered)
+
+
+def test_the_softmax_row_is_built_up_in_the_articles_steps():
+    """Token 3's row: [1, 0, 3]; then e¹, e⁰, e³; then their sum; then the weights, as the article writes them."""
+    steps = [p for p in deck.pages(al.article_example(), "en") if "become weights (" in p.title[0]]
+    assert [p.title[0][-5:] for p in steps] == ["(1/4)", "(2/4)", "(3/4)", "(4/4)"]
+    tables = [next(i.table for i in p.items if isinstance(i, deck.Placed)) for p in steps]
+    assert [len(t.labels) for t in tables] == [1, 2, 2, 3]
+    assert tables[3].labels == (("1", "0", "3"), ("2.718", "1", "20.09"), ("0.114", "0.042", "0.844"))
+    lines = [" ".join(line for i in p.items if isinstance(i, deck.Text) for line in i.lines) for p in steps]
+    assert lines[:2] == ["", ""] and "2.718 + 1 + 20.09 ≈ 23.8" in lines[2] and lines[3] == lines[2]
+
+
+def test_the_checker_refuses_a_page_that_lost_a_number():
+    """The wrong answers the page check must refuse: a number dropped, another in its place, a row out of order."""
+    labels = [["1", "0", "−∞"], ["0.114", "0.042", "0.844"]]
+    assert missing(labels, "1 0 −∞ 0.114 0.042 0.844") == []
+    for wrong in ("1 0 0.114 0.042 0.844", "1 0 −∞ 0.114 0.04 0.844", "1 0 −∞ 0.114 0.844 0.042",
+                  "1 0 -inf 0.114 0.042 0.844", "values left out"):
+        assert missing(labels, wrong), wrong
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("size", ["article", "T8"])
+def test_every_pdf_slide_shows_the_numbers_of_its_tables(tmp_path, lang, size):
+    pdf = write(tmp_path, lang, size, "pdf")
+    pages, texts = deck.pages(TRACES[size], lang), page_texts(pdf)
+    assert len(texts) == len(pages)
+    omitted = [words.say(k, lang) for k in ("fig_omitted", "fig_omitted_some")]
+    for page, text in zip(pages, texts, strict=True):
+        flat = " ".join(text.split())
+        assert " ".join(" ".join(page.title).split()) in flat and not any(o in flat for o in omitted)
+        for item in page.items:
+            if isinstance(item, deck.Placed):
+                assert missing(item.table.labels, text) == [], (page.title, item.table.title)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(tmp_path, lang):
+    from pptx import Presentation
+    from pptx.enum.shapes import MSO_SHAPE_TYPE
+
+    tr = TRACES["T8"]
+    pres = Presentation(str(write(tmp_path, lang, "T8", "pptx")))
+    assert (pres.slide_width.inches, pres.slide_height.inches) == pytest.approx(al.figures.SLIDE_SIZE)
+    pages = deck.pages(tr, lang)
+    article = " ".join(ARTICLE.read_text(encoding="utf-8").split())
+    assert len(pres.slides) == len(pages)
+    tables = 0
+    for page, slide in zip(pages, pres.slides, strict=True):
+        assert slide.shapes.title.text.split() == " ".join(page.title).split()  # in the title placeholder
+        assert not [s for s in slide.shapes if s.shape_type == MSO_SHAPE_TYPE.PICTURE]
+        notes = slide.notes_slide.notes_text_frame.text
+        quote = notes.split("“")[-1].rstrip("”")
+        assert words.say("deck.ask", lang) in notes and len(quote) > 20
+        if lang == "ko":
+            assert quote in article, quote  # the article's own sentence
+        for shape in slide.shapes:
+            if not shape.has_table:
+                continue
+            tables += 1
+            found = re.fullmatch(r"(\w+)(?: head=(\d+))? rows=(\d+)-(\d+) cols=(\d+)-(\d+)", shape.name)
+            name, head, r0, r1, c0, c1 = found.groups()
+            cells = [[cell.text for cell in row.cells][1:] for row in list(shape.table.rows)[1:]]
+            if name != "softmax_row":
+                head = int(head) - 1 if head else 0
+                assert cells == expected(tr, name, head, slice(int(r0) - 1, int(r1)), slice(int(c0) - 1, int(c1)))
+            for row in list(shape.table.rows)[1:]:
+                for cell in list(row.cells)[1:]:
+                    assert cell.fill.fore_color.rgb is not None  # a fill a lecturer can change
+                    run = cell.text_frame.paragraphs[0].runs[0]
+                    assert run.font.size.pt >= 10 and run.font.name == "DejaVu Sans"
+    assert tables == sum(isinstance(i, deck.Placed) for p in pages for i in p.items)
+    masked = [cell for slide in pres.slides for s in slide.shapes if s.has_table and s.name.startswith("M ")
+              for row in s.table.rows for cell in row.cells if cell.text == "−∞"]
+    assert masked and all(str(c.fill.fore_color.rgb) == "D1D1D1" for c in masked)  # greyed, as the figures
+    props = pres.core_properties
+    assert props.author == props.last_modified_by == "attention-lab" and props.revision == 1
+
+
+def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(tmp_path):
+    """One LibreOffice run converts the four decks (ko, en × the article's size, T = 8); pdftotext finds every
+    slide's title and every number of its tables on that slide."""
+    decks = {}
+    for lang in ("ko", "en"):
+        for size in SIZES:
+            path = write(tmp_path / f"{lang}_{size}", lang, size, "pptx")
+            decks[(lang, size)] = path.rename(tmp_path / f"deck_{lang}_{size}.pptx")
+    done = subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
+                           "--convert-to", "pdf", "--outdir", str(tmp_path / "lo"), *map(str, decks.values())],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    for (lang, size), path in decks.items():
+        pdf = tmp_path / "lo" / f"{path.stem}.pdf"
+        info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True).stdout
+        assert "960" in info and "x 540 pts" in info
+        pages, texts = deck.pages(TRACES[size], lang), page_texts(pdf)
+        assert len(texts) == len(pages), (lang, size)
+        for page, text in zip(pages, texts, strict=True):
+            flat = "".join(text.split())
+            assert "".join("".join(page.title).split()) in flat, (lang, size, page.title)
+            for item in page.items:
+                if isinstance(item, deck.Placed):
+                    assert missing(item.table.labels, text) == [], (lang, size, page.title, item.table.title)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_slide_panel_titles_break_between_terms_where_a_breaking_with_as_few_lines_does(lang):
+    """terms=True never takes more lines than plain wrapping (so no number is lost to a taller title), and of the
+    breakings with that many lines takes one that keeps S / √dh whole and breaks before + or −, when there is one."""
+    from attention_lab.figures.heatmap import font_family
+    from attention_lab.figures.layout import wrap
+    from attention_lab.numeric.pipeline import HEAD_STAGES
+
+    family = font_family(lang)
+    for title in (words.say(f"stage.{name}", lang) for name in HEAD_STAGES):
+        for width in range(30, 320, 7):
+            plain, terms = wrap(title, width, 16, family), wrap(title, width, 16, family, terms=True)
+            assert " ".join(terms) == title and len(terms) <= len(plain), (title, width)
+    e = words.say("stage.E", lang)  # E = exp(S / √dh + M − row max)
+    assert wrap(e, 160, 16, family, terms=True) == ["E = exp(S / √dh", "+ M − " + e.split(" − ")[1]]
+
+
+def test_between_terms_refuses_the_breaks_inside_a_formula():
+    """The catalogue of breaks it must call inside a formula, beside those between terms."""
+    from attention_lab.figures.layout import between_terms
+
+    words_ = "E = exp(S / √dh + M − row max)".split(" ")
+    good = dict(zip(zip(words_, words_[1:], strict=False), between_terms(words_), strict=True))
+    assert good == {("E", "="): False, ("=", "exp(S"): True, ("exp(S", "/"): False, ("/", "√dh"): False,
+                    ("√dh", "+"): True, ("+", "M"): False, ("M", "−"): True, ("−", "row"): False,
+                    ("row", "max)"): False}
+    assert between_terms(["3", "×", "4"]) == [False, False] and between_terms(["O", "=", "PV"]) == [False, True]
+    assert between_terms(["Head", "1:", "S", "/", "√dh"]) == [True, True, False, False]
