@@ -178,3 +178,33 @@ def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(tm
             for item in page.items:
                 if isinstance(item, deck.Placed):
                     assert missing(item.table.labels, text) == [], (lang, size, page.title, item.table.title)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_slide_panel_titles_break_between_terms_where_a_breaking_with_as_few_lines_does(lang):
+    """terms=True never takes more lines than plain wrapping (so no number is lost to a taller title), and of the
+    breakings with that many lines takes one that keeps S / √dh whole and breaks before + or −, when there is one."""
+    from attention_lab.figures.heatmap import font_family
+    from attention_lab.figures.layout import wrap
+    from attention_lab.numeric.pipeline import HEAD_STAGES
+
+    family = font_family(lang)
+    for title in (words.say(f"stage.{name}", lang) for name in HEAD_STAGES):
+        for width in range(30, 320, 7):
+            plain, terms = wrap(title, width, 16, family), wrap(title, width, 16, family, terms=True)
+            assert " ".join(terms) == title and len(terms) <= len(plain), (title, width)
+    e = words.say("stage.E", lang)  # E = exp(S / √dh + M − row max)
+    assert wrap(e, 160, 16, family, terms=True) == ["E = exp(S / √dh", "+ M − " + e.split(" − ")[1]]
+
+
+def test_between_terms_refuses_the_breaks_inside_a_formula():
+    """The catalogue of breaks it must call inside a formula, beside those between terms."""
+    from attention_lab.figures.layout import between_terms
+
+    words_ = "E = exp(S / √dh + M − row max)".split(" ")
+    good = dict(zip(zip(words_, words_[1:], strict=False), between_terms(words_), strict=True))
+    assert good == {("E", "="): False, ("=", "exp(S"): True, ("exp(S", "/"): False, ("/", "√dh"): False,
+                    ("√dh", "+"): True, ("+", "M"): False, ("M", "−"): True, ("−", "row"): False,
+                    ("row", "max)"): False}
+    assert between_terms(["3", "×", "4"]) == [False, False] and between_terms(["O", "=", "PV"]) == [False, True]
+    assert between_terms(["Head", "1:", "S", "/", "√dh"]) == [True, True, False, False]

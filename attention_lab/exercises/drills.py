@@ -95,13 +95,86 @@ def _drill_06(seed):
             p @ v, [v.sum(axis=0), v[int(p.argmax())], p.sum() * v[2]])
 
 
+def _drill_06_out2(seed):  # the slips in the order of the exercise's mistakes (MISTAKES gives their words)
+    tr = _trace(seed)
+    p = np.round(tr.P[0, 1, :2], WEIGHTS)  # as the reader sees it: the key is computed from what is shown
+    v1, v2 = tr.Vh[0, 0], tr.Vh[0, 1]
+    return ([(_t("Head 1, 토큰 2의 가중치 p₁, p₂", "Head 1, token 2's weights p₁, p₂"), p),
+             (_t("Head 1, 토큰 1의 Value V1", "Head 1, token 1's Value V1"), v1),
+             (_t("Head 1, 토큰 2의 Value V2", "Head 1, token 2's Value V2"), v2)],
+            p[0] * v1 + p[1] * v2,
+            [softmax(tr.S_scaled[0, 1]) @ tr.Vh[0], p[1] * v1 + p[0] * v2, tr.P[0, 2] @ tr.Vh[0], v1 + v2])
+
+
 def _drill_07(seed):
     T, d, h = _H_SIZES[seed]
     return ([(_t("토큰 수 T", "tokens T"), T), (_t("모델 차원 d", "model dimension d"), d), (_t("head 수 h", "heads h"), h)],
             [T, d], [[T, d // h], [T, T], [h, T]])
 
 
-# One drill a notebook: (exercise id, how it is made, its tolerance, how many decimals it is typed with,
+def _from_exercise(exercise_id, case, shown):  # -> a maker: the exercise's own answer and mistakes, on case(seed)
+    """A drill made by the Python exercise itself: its `expected` and each of its mistakes' values, on the
+    arguments `case(seed)` gives; `shown(*args)` is what the page shows of them. Its slips' words are the
+    exercise's mistakes' hints (MISTAKES below)."""
+    def make(seed):
+        from . import get
+
+        exercise, args = get(exercise_id), case(seed)
+        slips = []
+        for mistake in exercise.mistakes:
+            try:
+                slips.append(mistake.value(*args))
+            except (ValueError, IndexError, ArithmeticError):  # a mistake with no value here is named nowhere
+                slips.append([math.nan])
+        return shown(*args), exercise.expected(*args), slips
+    return make
+
+
+MISTAKES = "the Python exercise's mistakes"  # a drill's slips are its exercise's mistakes, with their words
+
+
+def _sized(seed):  # -> (trace,): the article's example (seed 0), or a random one of _H_SIZES[seed]
+    return (_trace(0),) if seed == 0 else (random_example(*_H_SIZES[seed], seed=seed),)
+
+
+def _tokens(seed):  # -> (trace,) of T = 3 (seed 0: the article's) or of T = 2, 4, 5, … tokens
+    return (_trace(0),) if seed == 0 else (random_example([2, *range(4, 23)][seed - 1], 8, 2, seed=seed),)
+
+
+def _big_row(seed):  # -> (x,): a row of scores in the thousands, [1000, 1001, 1002] first
+    if seed == 0:
+        return (np.array([1000.0, 1001.0, 1002.0]),)
+    rng = np.random.default_rng(seed)
+    return (1000.0 * rng.integers(1, 9) + rng.integers(-3, 4, size=3).astype(float),)
+
+
+def _sizes_shown(tr):
+    return [(_t("토큰 수 T", "tokens T"), tr.T), (_t("모델 차원 d", "model dimension d"), tr.d),
+            (_t("head 수 h", "heads h"), tr.h)]
+
+
+# Models a KV cache drill asks about: layers, tokens, Query heads h, K/V heads g, dh (seed 0: Llama 2 70B).
+_CACHES = [(80, 4096, 64, 8, 128)] + [
+    (layers, tokens, h, h // share, dh) for layers, tokens, h, share, dh in zip(
+        [32, 40, 24, 48, 60, 28, 80, 36, 64, 16, 32, 40, 26, 48, 96, 22, 32, 60, 42],
+        [8192, 4096, 32768, 2048, 8192, 16384, 1024, 4096, 8192, 32768, 131072, 2048, 8192, 4096, 2048, 16384,
+         4096, 32768, 8192],
+        [32, 40, 16, 48, 56, 28, 64, 32, 64, 32, 32, 40, 16, 48, 96, 32, 32, 48, 16],
+        [4, 8, 2, 6, 7, 4, 8, 4, 8, 4, 8, 5, 4, 8, 12, 8, 2, 6, 2],
+        [128, 128, 64, 128, 128, 128, 128, 128, 96, 64, 128, 128, 256, 128, 128, 64, 128, 128, 256], strict=True)]
+GIB = 2 ** 30
+
+
+def _drill_10_cache(seed):
+    layers, tokens, h, g, dh = _CACHES[seed]
+    gib = 2 * layers * tokens * g * dh * 2 / GIB  # K and V, every layer, token and K/V head, 2 bytes a value
+    return ([(_t("layer 수", "layers"), layers), (_t("토큰 수", "tokens"), tokens), (_t("Query head 수 h", "Query heads h"), h),
+             (_t("K/V head 수 g", "K/V heads g"), g), (_t("head 차원 dh", "head dimension dh"), dh),
+             (_t("값 하나의 바이트 수", "bytes per value"), 2)],
+            [gib], [[gib / 2], [gib * h / g], [gib * GIB / 1e9]])
+
+
+# The drills: (exercise id, how it is made, its tolerance, how many decimals it is typed with,
 # its two hints, its slips' words (in the order the maker gives their values)).
 DRILLS = {
     "00.dh": (_drill_00, 0.0, 0,
@@ -152,8 +225,71 @@ DRILLS = {
                    (_t("head 하나의 출력 모양(T × dh)입니다.", "That is one head's output (T × dh)."),
                     _t("T × T는 S나 P의 모양입니다.", "T × T is the shape of S or P."),
                     _t("head 수와 토큰 수입니다. H는 head를 이어 붙인 뒤의 행렬입니다.", "Heads and tokens; H is the matrix after the heads are joined."))),
+    # More drills, each made by its Python exercise (its answer, its mistakes and their words): only the hints are
+    # the page's own, as a reader works without code.
+    "00.P_shape": (_from_exercise("00.P_shape", _sized, _sizes_shown), 0.0, 0,
+                   (_t("head마다 가중치 행렬 P가 하나씩 있고, 행은 Query 토큰, 열은 Key 토큰입니다.", "Each head has its own matrix of weights P: one row per Query token, one column per Key token."),
+                    _t("세 수를 (head 수, Query 토큰 수, Key 토큰 수) 순서로 적으세요.", "Write three numbers: (heads, Query tokens, Key tokens).")), MISTAKES),
+    "01.H_row2": (_from_exercise("01.H_row2", lambda seed: (_trace(seed),), lambda tr: [
+                      (_t(f"Head {k + 1}, 토큰 2의 출력 (소수 셋째 자리까지)", f"Head {k + 1}, token 2's output (to 3 decimals)"),
+                       np.round(tr.O[k, 1], WEIGHTS)) for k in range(2)]),
+                  0.0006, 3,  # the rows shown are rounded: within 0.0005 of the answer and of each slip
+                  (_t("Concat은 같은 토큰의 두 head 출력을 나란히 이어 붙입니다. Head 1의 출력이 앞, Head 2의 출력이 뒤에 옵니다.", "Concat puts the two heads' outputs for the same token side by side, Head 1's first, then Head 2's."),
+                   _t("Head 1의 네 성분을 칸 1–4에, Head 2의 네 성분을 칸 5–8에 적으세요.", "Write Head 1's four components in fields 1–4, and Head 2's in fields 5–8.")), MISTAKES),
+    "02.row2": (_from_exercise("02.row2", lambda seed: (_trace(seed),), lambda tr: [
+                    (_t("Head 1, 토큰 2의 Query q", "Head 1, token 2's Query q"), tr.Qh[0, 1])] + [
+                    (_t(f"Head 1, 토큰 {i + 1}의 Key", f"Head 1, token {i + 1}'s Key"), tr.Kh[0, i]) for i in range(3)]),
+                0.0, 0,
+                (_t("S의 두 번째 행은 토큰 2의 Query를 Key 하나하나와 내적한 점수 세 개입니다.", "Row 2 of S holds token 2's Query dotted with each Key: three scores."),
+                 _t("q·k₁, q·k₂, q·k₃를 차례로 계산하세요. 내적은 같은 위치의 성분끼리 곱해 더합니다.", "Compute q·k₁, q·k₂, q·k₃ in turn: multiply the components in the same position and add them up.")), MISTAKES),
+    "02.head2": (_from_exercise("02.head2", lambda seed: (_trace(seed),), lambda tr: [
+                     (_t(f"Head 2, 토큰 {i + 1}의 Query", f"Head 2, token {i + 1}'s Query"), tr.Qh[1, i]) for i in range(3)] + [
+                     (_t(f"Head 2, 토큰 {i + 1}의 Key", f"Head 2, token {i + 1}'s Key"), tr.Kh[1, i]) for i in range(3)]),
+                 0.0, 0,
+                 (_t("행 i, 열 j의 점수는 토큰 i의 Query와 토큰 j의 Key의 내적입니다. Head 2는 자신의 Q와 K만 씁니다.", "The score in row i, column j is token i's Query dotted with token j's Key; Head 2 uses its own Q and K only."),
+                  _t("행을 차례로 적으세요: 칸 1–3은 토큰 1의 Query와 Key 1, 2, 3의 내적, 칸 4–6은 토큰 2, 칸 7–9는 토큰 3입니다.", "Write the rows in turn: fields 1–3 are token 1's Query dotted with Keys 1, 2, 3; fields 4–6 token 2's; fields 7–9 token 3's.")), MISTAKES),
+    "03.divisor": (_from_exercise("03.divisor", lambda seed: _SIZES[seed],
+                                  lambda d, h: [(_t("모델 차원 d", "model dimension d"), d), (_t("head 수 h", "heads h"), h)]),
+                   0.0005, 3,
+                   (_t("점수 하나는 head 안의 성분만으로 계산하므로, 나누는 값도 head 차원 dh에 맞춥니다.", "A score comes from one head's components, so the divisor follows the head dimension dh."),
+                    _t("dh = d / h를 구한 뒤 그 제곱근을 소수 셋째 자리까지 적으세요.", "Find dh = d / h, then write its square root to 3 decimals.")), MISTAKES),
+    "04.count": (_from_exercise("04.count", _tokens, lambda tr: [(_t("토큰 수 T", "tokens T"), tr.T)]), 0.0, 0,
+                 (_t("토큰 1은 1개, 토큰 2는 2개, …, 토큰 T는 T개의 Key 토큰을 참조합니다.", "Token 1 sees 1 Key token, token 2 sees 2, …, token T sees T."),
+                  _t("1 + 2 + … + T를 더하세요. T(T + 1) / 2와 같습니다.", "Add 1 + 2 + … + T, which is T(T + 1) / 2.")), MISTAKES),
+    "04.mask4": (_from_exercise("04.mask4", lambda seed: ((4, 2, 3, 5)[seed % 4],), lambda T: [(_t("토큰 수 T", "tokens T"), T)]),
+                 0.0, 0,
+                 (_t("각 Query 토큰은 자기 자신과 앞의 토큰만 참조합니다. 그 칸은 0, 뒤의 토큰 칸은 −∞입니다.", "Each Query token sees itself and the tokens before it: those cells are 0, the cells of later tokens −∞."),
+                  _t("행을 차례로 적으세요(행마다 T칸). 행 i에서 열 1…i는 0, 그 뒤는 −∞(-inf로 입력)입니다.", "Write the rows in turn, T fields each: in row i, columns 1 … i are 0 and the rest −∞ (type -inf).")), MISTAKES),
+    "05.row3": (_from_exercise("05.row3", lambda seed: (_trace(seed),), lambda tr: [
+                    (_t("Head 1, 마스크까지 더한 S / √dh + M의 세 번째 행", "Head 1, row 3 of S / √dh + M (the mask added)"), tr.S_masked[0, 2])]),
+                0.0006, 3,
+                (_t("세 점수 각각에 exp를 적용한 뒤, 그 합으로 나눕니다.", "Apply exp to each of the three scores, then divide each by their sum."),
+                 _t("e^(s₁), e^(s₂), e^(s₃)와 그 합 Σ를 구해 각각을 Σ로 나누세요. 소수 셋째 자리까지 적으세요.", "Compute e^(s₁), e^(s₂), e^(s₃) and their sum Σ; divide each by Σ. Round to 3 decimals.")), MISTAKES),
+    "05.stable": (_from_exercise("05.stable", _big_row, lambda x: [(_t("점수 한 행 x", "a row of scores x"), x)]), 0.0006, 3,
+                  (_t("한 행의 모든 점수에서 같은 수를 빼도 Softmax는 같습니다. 가장 큰 점수가 0이 되도록 빼면 exp가 넘치지 않습니다.", "Subtracting the same number from every score of a row leaves the softmax unchanged; subtract so that the largest score becomes 0, and exp cannot overflow."),
+                   _t("각 점수에서 최댓값을 빼고, exp를 적용한 뒤 그 합으로 나누세요. 소수 셋째 자리까지 적으세요.", "Subtract the row's maximum from each score, apply exp, then divide by the sum. Round to 3 decimals.")), MISTAKES),
+    "06.out2": (_drill_06_out2, 0.002, 3,
+                (_t("토큰 2는 토큰 1과 2만 참조합니다. 두 Value에 각자의 가중치를 곱해 더합니다.", "Token 2 sees only tokens 1 and 2: multiply their two Values by their weights and add."),
+                 _t("p₁·V1 + p₂·V2를 성분마다 계산하세요.", "Compute p₁·V1 + p₂·V2, component by component.")), MISTAKES),
+    "06.head2_out1": (_from_exercise("06.head2_out1", lambda seed: (_trace(seed),), lambda tr: [
+                          (_t("Head 2, 토큰 1의 가중치", "Head 2, token 1's weights"), tr.P[1, 0])] + [
+                          (_t(f"Head 2, 토큰 {i + 1}의 Value", f"Head 2, token {i + 1}'s Value"), tr.Vh[1, i]) for i in range(3)]),
+                      0.0, 0,
+                      (_t("토큰 1은 자기 자신만 참조하므로, 가중치 1이 모두 자신의 Value에 갑니다.", "Token 1 sees only itself, so its whole weight, 1, is on its own Value."),
+                       _t("1·V₁ + 0·V₂ + 0·V₃를 성분마다 계산하세요.", "Compute 1·V₁ + 0·V₂ + 0·V₃, component by component.")), MISTAKES),
+    "07.no_mask_row1": (_from_exercise("07.no_mask_row1", lambda seed: (_trace(seed),), lambda tr: [
+                            (_t("Head 1, S / √dh의 첫 번째 행 (마스크 없음)", "Head 1, row 1 of S / √dh (no mask)"), tr.S_scaled[0, 0])]),
+                        0.0006, 3,
+                        (_t("마스크가 없으면 토큰 1도 모든 토큰을 참조합니다. 가중치는 점수 행 전체의 Softmax입니다.", "Without the mask token 1 sees every token: its weights are the softmax of its whole row of scores."),
+                         _t("e^(s₁), e^(s₂), e^(s₃)를 구해 그 합으로 나누세요. 소수 셋째 자리까지 적으세요.", "Compute e^(s₁), e^(s₂), e^(s₃) and divide each by their sum. Round to 3 decimals.")), MISTAKES),
+    "10.cache_size": (_drill_10_cache, 0.0006, 3,
+                      (_t("캐시는 layer마다, 토큰마다, K/V head마다 Key 하나와 Value 하나(각각 dh개 값)를 저장합니다.", "The cache keeps, for every layer, token and K/V head, one Key and one Value of dh values each."),
+                       _t("2 × layer 수 × 토큰 수 × g × dh × 2바이트를 2³⁰으로 나누어 GiB로 적으세요(소수 셋째 자리까지).", "Compute 2 × layers × tokens × g × dh × 2 bytes and divide by 2³⁰ for GiB (to 3 decimals).")),
+                      (_t("답의 절반입니다. K와 V는 두 개의 캐시이고, 값 하나는 2바이트입니다. 2를 한 번 빠뜨렸습니다.", "That is half the answer: K and V are two caches, and a value takes 2 bytes; one factor 2 is missing."),
+                       _t("Query head마다 K/V head가 하나씩 있는 것처럼 계산했습니다. 캐시에는 K/V head g개만 있습니다.", "You counted one K/V head per Query head; the cache holds only the g K/V heads."),
+                       _t("10의 9제곱 바이트(GB)로 나누었습니다. GiB는 2의 30제곱 바이트입니다.", "You divided by 10 to the 9th (GB); a GiB is 2 to the 30th bytes."))),
 }
-NOTEBOOK_DRILLS = {exercise_id[:2]: exercise_id for exercise_id in DRILLS}
+NOTEBOOK_DRILLS = {n: tuple(i for i in DRILLS if i[:2] == n) for n in sorted({i[:2] for i in DRILLS})}  # "NN" -> ids
 
 
 def same(got, want, tol):
@@ -171,13 +307,15 @@ def _example(exercise_id, seed):  # -> one example: what is shown, the expected 
     make, tol = DRILLS[exercise_id][:2]
     with np.errstate(all="ignore"):  # a slip that divides by 0 here gives no number a reader could type
         given, want, slips = make(seed)
-    want = np.atleast_1d(np.asarray(want, dtype=float))
+    want = np.ravel(np.asarray(want, dtype=float))
     shown = [{"label": label, "values": [_number(x) for x in np.atleast_1d(np.asarray(value, dtype=float))]}
              for label, value in given]
-    slips = [np.atleast_1d(np.asarray(value, dtype=float)) for value in slips]
+    slips = [np.ravel(np.asarray(value, dtype=float)) for value in slips]  # a stacked slip: its entries, in order
 
     def named(i, value):  # named only where it alone explains what is typed: not the answer, no other slip near
-        return (not np.isnan(value).any() and not same(value, want, tol)
+        typable = value.shape == want.shape and bool((np.isfinite(value) | (value == -math.inf)).all())  # as many
+        # numbers as the page has fields, each a number or −∞: nothing else can be typed
+        return (typable and not same(value, want, tol)
                 and not any(same(value, other, 2 * tol + 1e-6) for j, other in enumerate(slips) if j != i))
 
     kept = [[[_number(x) for x in value], i] for i, value in enumerate(slips) if named(i, value)]
@@ -187,6 +325,11 @@ def _example(exercise_id, seed):  # -> one example: what is shown, the expected 
 @cache
 def _drill(exercise_id):
     make, tol, decimals, hints, slips = DRILLS[exercise_id]
+    if slips == MISTAKES:
+        from . import get
+        from .show import plain
+
+        slips = tuple({lang: plain(m.hint[lang]) for lang in LANGS} for m in get(exercise_id).mistakes)
     return {"id": exercise_id, "tol": tol, "decimals": decimals, "hints": hints, "slip_words": slips,
             "examples": [_example(exercise_id, seed) for seed in range(SEEDS)]}
 
@@ -225,15 +368,51 @@ def cell_html(exercise_id, lang, script=SITE_SCRIPT):  # -> HTML of the drill, o
     the script (a file beside the page: the site's pages allow no inline script), which mounts every drill."""
     if exercise_id not in DRILLS:
         return None
+    return f'{_section(exercise_id, lang)}<style>{assets()[1]}</style><script src="{script}" defer></script>'
+
+
+def _section(exercise_id, lang):  # -> the place of one drill, its data inline; live/drills.js fills it
     data = html.escape(json.dumps(table(exercise_id, lang), ensure_ascii=False), quote=True)
-    return (f'<section class="al-drill" data-drill="{data}" lang="{lang}"></section>'
-            f'<style>{assets()[1]}</style><script src="{script}" defer></script>')
+    return f'<section class="al-drill" data-drill="{data}" lang="{lang}"></section>'
 
 
-def exercise_cell(code, lang):  # -> HTML to show instead of a notebook's code cell, or None for any other cell
-    """On a page without a kernel, an exercise's cell (`ex.check("NN.name", …)`) becomes its drill, or nothing
-    when it has none: no page asks its reader to run a cell."""
+# Under the explorer on its own page: the article's hand computations, in its order, then notebook 07's exercises.
+PAGE_DRILLS = ("02.score", "03.row2", "04.row2", "05.row2", "06.out3", "07.H_shape", "07.no_mask_row1")
+
+
+def page_html(lang):  # -> HTML: the drills under an explorer's standalone page, script and style inline
+    """For a page that makes no request (live/page.py's standalone_html): everything is in the page itself."""
+    js, css = assets()
+    title = html.escape(words.table(lang)["drill.page_title"])
+    sections = "".join(_section(exercise_id, lang) for exercise_id in PAGE_DRILLS)
+    return (f'<section class="al-drills" aria-labelledby="al-drills-title"><h2 id="al-drills-title">{title}</h2>'
+            f"{sections}</section><style>{css}</style><script>{js}</script>")
+
+
+KERNEL_ONLY = '<div class="al-kernel">'  # opens Markdown that holds only in a notebook with a kernel ("run the cell")
+_KERNEL_BLOCK = re.compile(r'<div class="al-kernel">.*?</div>\n?', re.S)
+
+
+def without_kernel(markdown):  # -> the Markdown a page without a kernel shows: its al-kernel blocks left out
+    return _KERNEL_BLOCK.sub("", markdown)
+
+
+def elsewhere_html(lang, file, run=None, download=None):  # -> HTML: where an exercise with no drill is done
+    """The line that stands in for an exercise's code cell when it has no drill: it is done in code, in the
+    notebook with Python; with the page's links (Binder, the .ipynb) where it has them, else the notebook's name."""
+    L = words.table(lang)
+    links = [f'<a href="{html.escape(url)}"{extra}>{html.escape(L[key])}</a>'
+             for url, key, extra in ((run, "drill.elsewhere_binder", ' rel="external"'),
+                                     (download, "drill.elsewhere_download", " download")) if url]
+    if not links:
+        return f'<p class="al-elsewhere">{html.escape(L["drill.elsewhere_file"].format(file=file))}</p>'
+    return f'<p class="al-elsewhere">{html.escape(L["drill.elsewhere"])} {" · ".join(links)}</p>'
+
+
+def exercise_cell(code, lang, file="", run=None, download=None):  # -> HTML for an exercise's cell, or None
+    """On a page without a kernel, an exercise's cell (`ex.check("NN.name", …)`) becomes its drill, or the line
+    that says where it is done (`elsewhere_html`); None for any other cell. No page asks its reader to run a cell."""
     found = re.search(r'ex\.check\("(\d\d\.\w+)", answer', code)
     if found is None:
         return None
-    return cell_html(found.group(1), lang) or ""
+    return cell_html(found.group(1), lang) or elsewhere_html(lang, file, run, download)

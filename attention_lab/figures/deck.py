@@ -243,10 +243,13 @@ def _notes(key, lang):
 
 
 def _flow(tr, lang, title, notes, next_step=False):  # -> Page: figure 1 as boxes, Q·K·V → heads → O → Concat → H
+    """Figure 1's flow as boxes, with the article's caption of figure 1 under them."""
     family = font_family(lang)
     title_lines = _title_lines(title, family)
     top = MARGIN + len(title_lines) * TITLE_PT * LINE / 72 + 0.3
-    room_h = H - MARGIN - top
+    caption = [words.say("caption.fig1_heads", lang, T=tr.T_q, d=tr.d, dh=tr.dh)]
+    lines_h = _lines_h(caption, family)
+    room_h = H - MARGIN - top - lines_h - 0.3
     say = words.say
     columns = [[(say("deck.flow_qkv", lang, T=tr.T_q, d=tr.d), None)],
                [(say("deck.flow_head", lang, n=i + 1), colors.head_color(i)) for i in range(tr.h)],
@@ -270,6 +273,7 @@ def _flow(tr, lang, title, notes, next_step=False):  # -> Page: figure 1 as boxe
             y += box_h + 0.15
         if c:
             items.append(Box(x - arrow_w, top + room_h / 2 - 0.3, arrow_w, 0.6, "→", TITLE_PT, "none"))
+    items.append(_lines_text(caption, H - MARGIN - lines_h, family))
     return Page(title_lines, tuple(items), notes)
 
 

@@ -242,6 +242,7 @@ def _pptx_table(slide, placed, lang):
     """A native table: a header row of token numbers, a header column, and every cell's number as text on the
     fill our colour scale gives it (−∞ cells grey, labelled −∞). Named "<array> head=<n> rows=<a>-<b> cols=<c>-<d>"
     (1-based, as on the slide) so a script can find which part of the trace it holds."""
+    from pptx.enum.text import MSO_ANCHOR
     from pptx.util import Inches, Pt
 
     from . import deck
@@ -264,6 +265,7 @@ def _pptx_table(slide, placed, lang):
         table.rows[i].height = Inches(placed.cell_h)
 
     def fill(cell, text, rgba, ink, size):
+        cell.vertical_anchor = MSO_ANCHOR.MIDDLE
         cell.fill.solid()
         cell.fill.fore_color.rgb = _rgb(rgba)
         cell.margin_left = cell.margin_right = Pt(2)

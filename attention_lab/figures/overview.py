@@ -124,7 +124,7 @@ def _head_heights(tr, look, cell, rows, n_heads):  # -> inches of each head's bl
     (`_stage_rows`)."""
     t, pad = look.text, 2 * 72 * AXES_PAD
     widest = max(len(wrap(stage_title(name, look.lang), 72 * cell * _cells(tr, name, look, cell),
-                          t, look.family)) for name in HEAD_STAGES)
+                          t, look.family, look.slides)) for name in HEAD_STAGES)
     tick = float(np.clip(0.6 * 72 * cell, look.tick_min, look.tick_max))
     block = rows * (tr.T_q * cell + (1.25 * tick + 0.6 * t + pad) / 72)
     if n_heads > 1 and _sideways(tr, look, cell, rows, n_heads):  # the head's name beside its rows
@@ -254,7 +254,7 @@ def _scaling_text(tr, look, cell):  # -> (width, height) inches of a group's tex
     row_numbers = CHAR_EM * len(str(tr.T_q + tr.T_k)) * tick + 2
     arrow = _arrow_pt(look)
     lines = max(len(wrap(stage_title(name, look.lang), 72 * cell * _title_cells(tr, look, cell, name[0] == "S"), t,
-                         look.family)) for name in ("S", "S_scaled", "P_unscaled", "P"))
+                         look.family, look.slides)) for name in ("S", "S_scaled", "P_unscaled", "P"))
     width = 1.2 * t + 4 + 2 * row_numbers + arrow + 2 * pad  # the y label, both panels' row numbers, the arrow
     height = _header_pt(look) + pad + lines * 1.2 * t + 6 + 1.2 * tick + 2 + 1.2 * t + 4 + 2 * pad  # … x label
     return width / 72, height / 72

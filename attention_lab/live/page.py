@@ -87,6 +87,10 @@ def standalone_html(config, title=None):  # -> str: a whole page that works from
     lang = config.get("lang", "en")
     words = look_data()["words"][lang]
     title = title or words["explorer_label"]
+    from ..exercises import drills  # here, not at the top: the exercises' package is not the front-end's
+
+    article = config.get("kind", "explorer") == "explorer" and "learned" not in config.get("data", {})
+    by_hand = drills.page_html(lang) if article else ""  # the article's exercises by hand, under its explorer
     return (f'<!doctype html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -94,7 +98,8 @@ def standalone_html(config, title=None):  # -> str: a whole page that works from
             f".al-page{{max-width:1400px;margin:0 auto;padding:8px 12px}}</style><script>{page_js}</script></head>"
             f'<body><div class="al-page-bar"><button type="button" class="al-theme-toggle" aria-pressed="false">'
             f'{escape(text.table(lang)["theme_dark"])}</button></div><main class="al-page"><h1 class="al-h1">'
-            f'{escape(title)}</h1>{mount_html(config)}</main><script type="module">{js}\nmountAll(document);</script>'
+            f'{escape(title)}</h1>{mount_html(config)}{by_hand}</main>'
+            f'<script type="module">{js}\nmountAll(document);</script>'
             "</body></html>\n")
 
 

@@ -127,11 +127,11 @@ def _search(out):
     return True
 
 
-def _body(path, lang, in_site, inline=False):  # -> (title, html, Body), or a ValueError naming the notebook
-    """One stored notebook made HTML (notebook.Body: in_site and inline are its pages and inline)."""
+def _body(path, lang, in_site, inline=False, run=None):  # -> (title, html, Body), or a ValueError naming the notebook
+    """One stored notebook made HTML (notebook.Body: in_site, inline and run are its pages, inline and run)."""
     nb = notebook.read(path)
     try:
-        body = notebook.Body(nb, path.stem, lang, page.mount_html, page.config_from_model, in_site, inline)
+        body = notebook.Body(nb, path.stem, lang, page.mount_html, page.config_from_model, in_site, inline, run)
         html = body.html()
     except ValueError as e:
         raise ValueError(f"{path}: {e}") from None
@@ -154,8 +154,8 @@ def build(out="site", notebooks=NOTEBOOKS, binder=DEFAULT_BINDER, search=True): 
         raise ValueError(f"notebooks: no stored notebooks in {notebooks}/ko or {notebooks}/en; run "
                          "python tools/build_notebooks.py --execute first.")
     in_site = {f"{lang}/{path.stem}" for lang, paths in found.items() for path in paths}
-    bodies = {lang: [(path, _body(path, lang, in_site)) for path in paths]  # all made before anything is written
-              for lang, paths in found.items()}
+    bodies = {lang: [(path, _body(path, lang, in_site, run=run_link(base, lang, path.stem)))  # all made before
+                     for path in paths] for lang, paths in found.items()}  # anything is written
     search = search and search_available()
     names = {lang: {p.stem for p in paths} for lang, paths in found.items()}
     _clear(out)

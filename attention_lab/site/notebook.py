@@ -19,7 +19,7 @@ import struct
 from html import escape
 from html.parser import HTMLParser
 
-from ..exercises.drills import exercise_cell
+from ..exercises.drills import exercise_cell, without_kernel
 from ..look import words as text
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -216,10 +216,11 @@ def png_size(data):  # PNG bytes -> (width, height) from its IHDR chunk
 class Body:
     """The HTML of one notebook's cells; `images` collects the figures to write: [(file name, PNG bytes)]."""
 
-    def __init__(self, nb, name, lang, mount_html, config_from_model, pages=None, inline=False):
+    def __init__(self, nb, name, lang, mount_html, config_from_model, pages=None, inline=False, run=None):
         """pages: the site's notebook pages as "ko/00_overview", …, to drop links to a notebook the site lacks;
-        inline: figures as data: URLs inside the HTML (one file), not files beside the page."""
-        self.inline = inline
+        inline: figures as data: URLs inside the HTML (one file), not files beside the page; run: the page's
+        Binder link, if any (an exercise with no drill says where it is done)."""
+        self.inline, self.run = inline, run
         self.nb, self.name, self.lang, self.L = nb, name, lang, text.table(lang)
         self.headings = []  # (level, id, text) of each Markdown heading, for the page's own contents
         self.md = markdown(self.headings, None if pages is None else lambda url: posixpath.normpath(
@@ -238,8 +239,9 @@ class Body:
                 continue
             kind = cell.get("cell_type")
             if kind == "markdown":
-                out.append(f'<div class="nb-md">{self.md(source(cell))}</div>')
-            elif (drill := exercise_cell(source(cell), self.lang)) is not None:
+                out.append(f'<div class="nb-md">{self.md(without_kernel(source(cell)))}</div>')
+            elif (drill := exercise_cell(source(cell), self.lang, f"{self.name}.ipynb", self.run,
+                                         None if self.inline else f"{self.name}.ipynb")) is not None:
                 out.append(drill)  # an exercise's cell: done by hand here (exercises/drills.py)
             elif kind == "code":
                 after = cells[k + 1] if k + 1 < len(cells) else None

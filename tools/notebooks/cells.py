@@ -13,6 +13,8 @@ A notebook source (one file per notebook in this folder) is a list of cells:
                             and the solution folded in a Markdown <details> block: folded
                             in every renderer, and Run All does not run it
     next_link(file, ko, en) the closing link to the next notebook
+    kernel_only(text)       Markdown true only in a notebook with a kernel ("run the cell"):
+                            a page without one (the course site, an export) leaves it out
 
 `edition_link` is the line at the top of every notebook that links to the same
 notebook in the other language; tools/build_notebooks.py puts it there.
@@ -78,19 +80,23 @@ def folded_code(summary, src):  # -> Markdown: code in a <details> block, folded
     return f"<details>\n<summary>{summary}</summary>\n\n```python\n{src}\n```\n\n</details>"
 
 
+def kernel_only(text):  # -> Markdown shown in a notebook only: a page without a kernel leaves it out
+    # The blank lines matter: without them the Markdown inside the HTML block is not parsed as Markdown.
+    return f"\n\n{drills.KERNEL_ONLY}\n\n{text.strip()}\n\n</div>\n\n"
+
+
 def _how_to_answer(exercise_id):  # -> {"ko": …, "en": …}: the line under a task that says what to write
     given = exercises.get(exercise_id).given
     if given is None:
-        return {"ko": "`answer = ...`의 `...`를 답을 계산하는 코드로 바꾸고 셀을 실행하세요.",
-                "en": "Replace the `...` in `answer = ...` with code that computes the answer, and run the cell."}
-    names = ", ".join(f"`{name}`" for name in given.names)
-    line = f"`answer = lambda {given.signature}: ...`"
-    how = {"ko": f"{line}의 `...`를 {names}로 계산하는 코드로 바꾸고 셀을 실행하세요.",
-           "en": f"Replace the `...` in {line} with code that computes the answer from {names}, and run the cell."}
-    if exercise_id[:2] in drills.NOTEBOOK_DRILLS:  # its page without a kernel has a drill instead of the cell
-        how = {"ko": f"Jupyter에서: {how['ko']} (커널이 없는 웹 페이지에서는 이 노트북의 '손으로 풀기' 칸에서 손 계산 연습을 풉니다.)",
-               "en": f"In Jupyter: {how['en']} (On a web page without a kernel, this notebook's exercise is done by hand in its \"By hand\" box.)"}
-    return how
+        how = {"ko": "`answer = ...`의 `...`를 답을 계산하는 코드로 바꾸고 셀을 실행하세요.",
+               "en": "Replace the `...` in `answer = ...` with code that computes the answer, and run the cell."}
+    else:
+        names = ", ".join(f"`{name}`" for name in given.names)
+        line = f"`answer = lambda {given.signature}: ...`"
+        how = {"ko": f"{line}의 `...`를 {names}로 계산하는 코드로 바꾸고 셀을 실행하세요.",
+               "en": f"Replace the `...` in {line} with code that computes the answer from {names}, and run the cell."}
+    # A page without a kernel leaves this line out: there the cell is its drill, or a line saying where it is done.
+    return {"ko": kernel_only(f"Jupyter에서: {how['ko']}"), "en": kernel_only(f"In Jupyter: {how['en']}")}
 
 
 def exercise(exercise_id, ko, en, number):

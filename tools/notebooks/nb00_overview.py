@@ -1,5 +1,5 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, figure, md, next_link
+from cells import SETUP, code, exercise, figure, kernel_only, md, next_link
 
 NAME = "00_overview"
 
@@ -32,37 +32,47 @@ What you will see:
         """
 ## 노트북 사용법
 
-- 셀은 위에서부터 차례로 실행합니다(Shift + Enter). 첫 코드 셀이 `attention_lab`을 불러오고 글의 예시 `tr = al.article_example()`을 만듭니다.
+"""
+        + kernel_only("Jupyter에서는 셀을 위에서부터 차례로 실행합니다(Shift + Enter).")
+        + """
+
+- 첫 코드 셀이 `attention_lab`을 불러오고 글의 예시 `tr = al.article_example()`을 만듭니다.
 - `tr`에는 모든 단계의 배열이 각자의 이름으로 들어 있습니다: `tr.Q`, `tr.K`, `tr.V`(T × d), head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P`(h × T × T), `tr.M`(T × T), `tr.O`(h × T × dh), `tr.H`(T × d).
 - 글은 토큰과 head를 1부터 세지만, 코드의 인덱스는 0부터 셉니다. 예를 들어 Head 1에서 토큰 3의 점수 행은 `tr.S[0, 2]`입니다. 출력에 찍히는 `S[3,·]` 같은 이름은 글과 같이 1부터 셉니다.
 - 그림은 노트북에 저장되어 있어 GitHub이나 nbviewer에서도 보입니다. 그림 아래의 위젯(슬라이더)은 Jupyter에서 노트북을 실행할 때와, 브라우저에서 계산하는 코스 사이트의 페이지에서 움직입니다. GitHub과 nbviewer에서는 움직이지 않습니다.
-- 어디서 무엇이 되는지: Jupyter(Python 커널)에서는 셀을 실행하고 연습을 코드로 풉니다. 코스 사이트처럼 커널이 없는 페이지에서는 셀을 실행할 수 없으므로, 노트북 00–07의 연습을 '손으로 풀기' 칸에서 손 계산으로 풀고 브라우저가 바로 확인합니다. 아래의 연습 풀이법은 Jupyter에서의 방법입니다.
-
-## 연습 문제 푸는 법
+- 어디서 무엇이 되는지: Python 커널이 있는 Jupyter에서는 코드가 돌아가고, 모든 연습을 코드로 풉니다. 커널이 없는 페이지(코스 사이트, 노트북 하나를 내보낸 파일, 탐색기 페이지)에서는 코드가 돌지 않습니다. 그래도 탐색기와 단계 위젯은 브라우저에서 계산하며 움직이고, 노트북 00–07의 연습은 '손으로 풀기' 칸에서 손으로 계산해 적으면 브라우저가 바로 확인합니다. 코드로만 풀 수 있는 연습의 자리에는 Python 노트북을 여는 곳(Binder, .ipynb)이 적혀 있습니다. GitHub과 nbviewer에서는 그림과 저장된 출력만 보입니다.
+"""
+        + kernel_only("""
+## 연습 문제 푸는 법 (Jupyter에서)
 
 - 답은 대부분 함수로 씁니다. 연습 셀에는 `answer = lambda tr: ...`가 들어 있고, `...`를 `tr`로 계산하는 코드로 바꿉니다. 예를 들어 Head 1의 점수 행렬이 답이라면 `answer = lambda tr: tr.S[0]`입니다. 크기나 점수 한 행을 받는 연습(`lambda T, w: ...`, `lambda x: ...`)도 같은 방식입니다. 몇몇 연습은 값 하나를 답하므로 `answer = ...`만 들어 있습니다.
 - `ex.check`는 이 함수를 글의 예시에 적용하고, 보이지 않는 다른 예시(같은 크기에 다른 숫자, 또는 다른 크기)에도 적용합니다. 그래서 숫자를 직접 적은 답이나 우연히 값만 맞은 계산은 통과하지 못합니다. 계산하는 방법이 맞아야 합니다. 함수가 글의 예시에서 내는 값은 `answer(tr)`로 직접 볼 수 있습니다.
 - 코드가 오류를 내면(`.T`를 빠뜨려 `@`로 곱할 수 없을 때, 두 배열의 모양이 맞지 않을 때, 인덱스가 범위를 벗어날 때) `ex.check`가 그 오류를 받아 무엇이 잘못됐는지 한 줄로 알려 줍니다.
 - 틀린 답에는 힌트가 한 단계씩 나옵니다. 처음에는 어떻게 생각하면 되는지, 한 번 더 틀리면 어떤 단계를 밟으면 되는지 알려 줍니다. 흔한 실수(√d로 나누기, 마스크 빠뜨리기, 두 head의 성분 섞기 등)에는 그 실수에 맞는 힌트가 바로 나옵니다. 힌트와 피드백은 답의 값을 알려 주지 않습니다.
 - 답을 내기 전에 힌트만 보려면 `ex.hint("00.dh", lang=LANG)`를 실행하세요. 한 번 더 실행하면 다음 단계의 힌트가 나옵니다. 해답은 문제 아래의 접힌 블록에 있으며, 펼치거나 `ex.solution("00.dh", lang=LANG)`를 실행할 때만 보입니다.
-""",
+"""),
         """
 ## How to use these notebooks
 
-- Run the cells from the top (Shift + Enter). The first code cell imports `attention_lab` and builds the article's example, `tr = al.article_example()`.
+"""
+        + kernel_only("In Jupyter, run the cells from the top (Shift + Enter).")
+        + """
+
+- The first code cell imports `attention_lab` and builds the article's example, `tr = al.article_example()`.
 - `tr` holds every stage under its own name: `tr.Q`, `tr.K`, `tr.V` (T × d), the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P` (h × T × T), `tr.M` (T × T), `tr.O` (h × T × dh) and `tr.H` (T × d).
 - The article counts tokens and heads from 1; indices in code count from 0. Head 1's score row for token 3, for example, is `tr.S[0, 2]`. Printed names such as `S[3,·]` count from 1, as the article does.
 - The figures are stored in the notebooks, so GitHub and nbviewer show them. The widgets (sliders) below the figures move when you run the notebook in Jupyter, and on the course site's pages, which compute in the browser; on GitHub and nbviewer they do not.
-- What works where: in Jupyter (with a Python kernel) you run the cells and do the exercises in code. A page without a kernel, such as the course site, cannot run a cell: there the exercises of notebooks 00–07 are done by hand in their "By hand" boxes, and the browser checks them at once. The way to do the exercises described below is Jupyter's.
-
-## How to do the exercises
+- What works where: in Jupyter with a Python kernel the code runs, and every exercise is done in code. On a page without a kernel (the course site, a file exported from one notebook, the explorer's page) no code runs; the explorers and step widgets still move, computing in the browser, and the exercises of notebooks 00–07 are done by hand in their "By hand" boxes, which the browser checks at once. An exercise that can only be done in code says there where to open the Python notebook (Binder, the .ipynb). GitHub and nbviewer show the figures and stored outputs only.
+"""
+        + kernel_only("""
+## How to do the exercises (in Jupyter)
 
 - Most answers are functions. An exercise's cell holds `answer = lambda tr: ...`: replace the `...` with code that computes the answer from `tr`. If the answer were Head 1's score matrix, say, you would write `answer = lambda tr: tr.S[0]`. Exercises that give a size or a row of scores (`lambda T, w: ...`, `lambda x: ...`) work the same way. A few exercises ask for a single value and hold `answer = ...` alone.
 - `ex.check` applies your function to the article's example and to examples you do not see (the same sizes with other numbers, or other sizes). So an answer with the numbers typed in, or a computation that gets the value right only by chance, does not pass: the method must be right. `answer(tr)` shows what your function gives on the article's example.
 - When your code raises an error (a `.T` left out, so that `@` cannot multiply; two arrays whose shapes do not fit; an index past the end), `ex.check` catches it and says in one line what went wrong.
 - A wrong answer gets hints one step at a time: first how to think about it, then, after another wrong answer, which step to take. A common mistake (dividing by √d, leaving out the mask, mixing both heads' components, …) gets its own hint at once. Hints and feedback never tell you the answer's value.
 - To see a hint before answering, run `ex.hint("00.dh", lang=LANG)`; run it again for the next step. The solution stays folded in the block under the exercise: it shows only when you open the block or run `ex.solution("00.dh", lang=LANG)`.
-""",
+"""),
     ),
     code(SETUP),
     md(
@@ -167,13 +177,15 @@ You can explore all of the stages above with a widget. The figure below is a sto
         """
 ## 연습 문제
 
-위의 "연습 문제 푸는 법"처럼, 답을 내기 전에 힌트를 볼 수 있습니다. 아래 셀은 연습 1의 첫 힌트입니다. 같은 셀을 한 번 더 실행하면 다음 단계의 힌트가 나옵니다.
-""",
+아래 셀은 연습 1의 첫 힌트입니다.
+"""
+        + kernel_only('위의 "연습 문제 푸는 법"처럼, 답을 내기 전에 힌트를 볼 수 있습니다. 같은 셀을 한 번 더 실행하면 다음 단계의 힌트가 나옵니다.'),
         """
 ## Exercises
 
-As "How to do the exercises" above says, you can ask for a hint before answering. The cell below shows the first hint of exercise 1; run it again for the next step.
-""",
+The cell below shows the first hint of exercise 1.
+"""
+        + kernel_only('As "How to do the exercises" above says, you can ask for a hint before answering; run the same cell again for the next step.'),
     ),
     code('ex.hint("00.dh", lang=LANG)'),
     exercise("00.dh", "글의 예시에서 head 하나의 차원 dh를 계산해 보세요. 보이지 않는 다른 크기의 예시에서도 맞아야 합니다.",

@@ -72,7 +72,7 @@ Side by side, the two heads follow the same steps yet end with different weights
 - **Query 토큰**, **Key 토큰**: 내적으로 풀어 볼 점수 하나를 고릅니다. **행 (Query 토큰)**: Softmax와 Value의 가중합을 자세히 볼 행을 고릅니다. 행렬의 칸을 눌러서 고를 수도 있습니다.
 - **바뀐 칸 표시**: 한 번 움직일 때마다 값이 바뀐 칸에 잠깐 테두리가 생깁니다.
 
-탐색기는 Python 커널이 있는 Jupyter에서도, 커널 없이 브라우저에서 계산하는 이 노트북의 웹 페이지(코스 사이트)에서도 움직입니다. JavaScript를 실행하지 않는 곳(GitHub, nbviewer)에서는 움직이지 않으며, 위의 두 그림이 탐색기의 첫 화면과 같은 단계를 보여 줍니다. 아래의 연습은 Jupyter에서는 코드로, 웹 페이지에서는 손 계산으로 풉니다.
+어디서 무엇이 되는지: 탐색기는 Python 커널이 있는 Jupyter에서도, 커널 없이 브라우저에서 계산하는 페이지에서도 움직입니다. 커널이 없는 페이지는 이 노트북의 웹 페이지(코스 사이트)와, 탐색기 하나를 담은 한 파일짜리 페이지(`python -m attention_lab.explorer --out 파일.html`, 또는 탐색기의 `save_html`)입니다. JavaScript를 실행하지 않는 곳(GitHub, nbviewer)에서는 움직이지 않으며, 위의 두 그림이 탐색기의 첫 화면과 같은 단계를 보여 줍니다. 아래의 연습은 Jupyter에서는 코드로 풀고, 커널이 없는 페이지에서는 '손으로 풀기' 칸이 있는 연습을 손 계산으로 풉니다.
 """,
         """
 ## The explorer
@@ -88,7 +88,7 @@ The explorer below shows every stage on one screen. It starts on the article's e
 - **Query token**, **Key token**: the one score to break down as a dot product. **row (Query token)**: the row whose softmax and weighted sum of Values are shown in detail. Clicking a cell of a heatmap picks it too.
 - **mark changes**: after each move, the cells whose value changed are outlined for a moment.
 
-The explorer moves in Jupyter with a Python kernel, and on this notebook's web page (the course site), which computes in the browser with no kernel. Where no JavaScript runs (GitHub, nbviewer) it does not move, and the two figures above show the stages it starts with. The exercises below are done in code in Jupyter, and by hand on the web page.
+What works where: the explorer moves in Jupyter with a Python kernel, and on pages that compute in the browser with no kernel: this notebook's web page (the course site), and a one-file page holding one explorer (`python -m attention_lab.explorer --out file.html`, or the explorer's `save_html`). Where no JavaScript runs (GitHub, nbviewer) it does not move, and the two figures above show the stages it starts with. The exercises below are done in code in Jupyter; on a page without a kernel, those with a "By hand" box are done by hand.
 """,
     ),
     code("al.explorer(lang=LANG, view=\"article\")"),
@@ -123,12 +123,12 @@ al.plotting.figure_stages(mine, head=0, lang=LANG)
         """
 ## 연습 문제
 
-탐색기에서 값을 바꿔 가며 답을 예상해 본 뒤, 코드로 계산해 확인하세요.
+탐색기에서 값을 바꿔 가며 답을 예상해 본 뒤 확인하세요. Jupyter에서는 코드로, 커널이 없는 페이지에서는 '손으로 풀기' 칸에서 손으로 계산해 확인합니다.
 """,
         """
 ## Exercises
 
-Predict each answer with the explorer first, then compute it in code to check.
+Predict each answer with the explorer first, then check it: in code in Jupyter, or by hand in the "By hand" box on a page without a kernel.
 """,
     ),
     exercise(
