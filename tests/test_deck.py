@@ -147,6 +147,8 @@ def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(tmp
                     run = cell.text_frame.paragraphs[0].runs[0]
                     assert run.font.size.pt >= 10 and run.font.name == "DejaVu Sans"
     assert tables == sum(isinstance(i, deck.Placed) for p in pages for i in p.items)
+    flow = [s.text_frame.text for s in pres.slides[1].shapes if s.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE]
+    assert "Concat" in flow and sum("Core Attention" in t for t in flow) == tr.h  # figure 1 as shapes to edit
     masked = [cell for slide in pres.slides for s in slide.shapes if s.has_table and s.name.startswith("M ")
               for row in s.table.rows for cell in row.cells if cell.text == "−∞"]
     assert masked and all(str(c.fill.fore_color.rgb) == "D1D1D1" for c in masked)  # greyed, as the figures

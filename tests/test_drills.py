@@ -63,6 +63,8 @@ def test_the_article_example_gives_the_articles_numbers():
     assert _want("02.row2", 0) == [6, 3, -2] and _want("00.P_shape", 0) == [2, 3, 3] and _want("04.count", 0) == [6]
     assert np.allclose(_want("05.row3", 0), [0.114, 0.042, 0.844], atol=5e-4)
     assert _want("10.cache_size", 0) == [1.25]  # Llama 2 70B, 4096 tokens: 2 · 80 · 4096 · 8 · 128 · 2 bytes
+    assert "Llama 2 70B" in drills.table("10.cache_size", "en")["task"] and "example 0" in drills.table(
+        "10.cache_size", "en")["task"]  # other examples are other models: the task does not name one alone
 
 
 def test_the_new_drills_agree_with_plain_arithmetic_on_every_example():

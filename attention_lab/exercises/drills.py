@@ -133,6 +133,10 @@ def _from_exercise(exercise_id, case, shown):  # -> a maker: the exercise's own 
 MISTAKES = "the Python exercise's mistakes"  # a drill's slips are its exercise's mistakes, with their words
 
 
+def _traced(seed):  # -> (trace,): the article's example (seed 0) or a random one of its sizes
+    return (_trace(seed),)
+
+
 def _sized(seed):  # -> (trace,): the article's example (seed 0), or a random one of _H_SIZES[seed]
     return (_trace(0),) if seed == 0 else (random_example(*_H_SIZES[seed], seed=seed),)
 
@@ -230,19 +234,19 @@ DRILLS = {
     "00.P_shape": (_from_exercise("00.P_shape", _sized, _sizes_shown), 0.0, 0,
                    (_t("head마다 가중치 행렬 P가 하나씩 있고, 행은 Query 토큰, 열은 Key 토큰입니다.", "Each head has its own matrix of weights P: one row per Query token, one column per Key token."),
                     _t("세 수를 (head 수, Query 토큰 수, Key 토큰 수) 순서로 적으세요.", "Write three numbers: (heads, Query tokens, Key tokens).")), MISTAKES),
-    "01.H_row2": (_from_exercise("01.H_row2", lambda seed: (_trace(seed),), lambda tr: [
+    "01.H_row2": (_from_exercise("01.H_row2", _traced, lambda tr: [
                       (_t(f"Head {k + 1}, 토큰 2의 출력 (소수 셋째 자리까지)", f"Head {k + 1}, token 2's output (to 3 decimals)"),
                        np.round(tr.O[k, 1], WEIGHTS)) for k in range(2)]),
                   0.0006, 3,  # the rows shown are rounded: within 0.0005 of the answer and of each slip
                   (_t("Concat은 같은 토큰의 두 head 출력을 나란히 이어 붙입니다. Head 1의 출력이 앞, Head 2의 출력이 뒤에 옵니다.", "Concat puts the two heads' outputs for the same token side by side, Head 1's first, then Head 2's."),
                    _t("Head 1의 네 성분을 칸 1–4에, Head 2의 네 성분을 칸 5–8에 적으세요.", "Write Head 1's four components in fields 1–4, and Head 2's in fields 5–8.")), MISTAKES),
-    "02.row2": (_from_exercise("02.row2", lambda seed: (_trace(seed),), lambda tr: [
+    "02.row2": (_from_exercise("02.row2", _traced, lambda tr: [
                     (_t("Head 1, 토큰 2의 Query q", "Head 1, token 2's Query q"), tr.Qh[0, 1])] + [
                     (_t(f"Head 1, 토큰 {i + 1}의 Key", f"Head 1, token {i + 1}'s Key"), tr.Kh[0, i]) for i in range(3)]),
                 0.0, 0,
                 (_t("S의 두 번째 행은 토큰 2의 Query를 Key 하나하나와 내적한 점수 세 개입니다.", "Row 2 of S holds token 2's Query dotted with each Key: three scores."),
                  _t("q·k₁, q·k₂, q·k₃를 차례로 계산하세요. 내적은 같은 위치의 성분끼리 곱해 더합니다.", "Compute q·k₁, q·k₂, q·k₃ in turn: multiply the components in the same position and add them up.")), MISTAKES),
-    "02.head2": (_from_exercise("02.head2", lambda seed: (_trace(seed),), lambda tr: [
+    "02.head2": (_from_exercise("02.head2", _traced, lambda tr: [
                      (_t(f"Head 2, 토큰 {i + 1}의 Query", f"Head 2, token {i + 1}'s Query"), tr.Qh[1, i]) for i in range(3)] + [
                      (_t(f"Head 2, 토큰 {i + 1}의 Key", f"Head 2, token {i + 1}'s Key"), tr.Kh[1, i]) for i in range(3)]),
                  0.0, 0,
@@ -260,7 +264,7 @@ DRILLS = {
                  0.0, 0,
                  (_t("각 Query 토큰은 자기 자신과 앞의 토큰만 참조합니다. 그 칸은 0, 뒤의 토큰 칸은 −∞입니다.", "Each Query token sees itself and the tokens before it: those cells are 0, the cells of later tokens −∞."),
                   _t("행을 차례로 적으세요(행마다 T칸). 행 i에서 열 1…i는 0, 그 뒤는 −∞(-inf로 입력)입니다.", "Write the rows in turn, T fields each: in row i, columns 1 … i are 0 and the rest −∞ (type -inf).")), MISTAKES),
-    "05.row3": (_from_exercise("05.row3", lambda seed: (_trace(seed),), lambda tr: [
+    "05.row3": (_from_exercise("05.row3", _traced, lambda tr: [
                     (_t("Head 1, 마스크까지 더한 S / √dh + M의 세 번째 행", "Head 1, row 3 of S / √dh + M (the mask added)"), tr.S_masked[0, 2])]),
                 0.0006, 3,
                 (_t("세 점수 각각에 exp를 적용한 뒤, 그 합으로 나눕니다.", "Apply exp to each of the three scores, then divide each by their sum."),
@@ -271,13 +275,13 @@ DRILLS = {
     "06.out2": (_drill_06_out2, 0.002, 3,
                 (_t("토큰 2는 토큰 1과 2만 참조합니다. 두 Value에 각자의 가중치를 곱해 더합니다.", "Token 2 sees only tokens 1 and 2: multiply their two Values by their weights and add."),
                  _t("p₁·V1 + p₂·V2를 성분마다 계산하세요.", "Compute p₁·V1 + p₂·V2, component by component.")), MISTAKES),
-    "06.head2_out1": (_from_exercise("06.head2_out1", lambda seed: (_trace(seed),), lambda tr: [
+    "06.head2_out1": (_from_exercise("06.head2_out1", _traced, lambda tr: [
                           (_t("Head 2, 토큰 1의 가중치", "Head 2, token 1's weights"), tr.P[1, 0])] + [
                           (_t(f"Head 2, 토큰 {i + 1}의 Value", f"Head 2, token {i + 1}'s Value"), tr.Vh[1, i]) for i in range(3)]),
                       0.0, 0,
                       (_t("토큰 1은 자기 자신만 참조하므로, 가중치 1이 모두 자신의 Value에 갑니다.", "Token 1 sees only itself, so its whole weight, 1, is on its own Value."),
                        _t("1·V₁ + 0·V₂ + 0·V₃를 성분마다 계산하세요.", "Compute 1·V₁ + 0·V₂ + 0·V₃, component by component.")), MISTAKES),
-    "07.no_mask_row1": (_from_exercise("07.no_mask_row1", lambda seed: (_trace(seed),), lambda tr: [
+    "07.no_mask_row1": (_from_exercise("07.no_mask_row1", _traced, lambda tr: [
                             (_t("Head 1, S / √dh의 첫 번째 행 (마스크 없음)", "Head 1, row 1 of S / √dh (no mask)"), tr.S_scaled[0, 0])]),
                         0.0006, 3,
                         (_t("마스크가 없으면 토큰 1도 모든 토큰을 참조합니다. 가중치는 점수 행 전체의 Softmax입니다.", "Without the mask token 1 sees every token: its weights are the softmax of its whole row of scores."),
@@ -289,6 +293,9 @@ DRILLS = {
                        _t("Query head마다 K/V head가 하나씩 있는 것처럼 계산했습니다. 캐시에는 K/V head g개만 있습니다.", "You counted one K/V head per Query head; the cache holds only the g K/V heads."),
                        _t("10의 9제곱 바이트(GB)로 나누었습니다. GiB는 2의 30제곱 바이트입니다.", "You divided by 10 to the 9th (GB); a GiB is 2 to the 30th bytes."))),
 }
+# A drill whose examples go beyond its exercise's one case says so in its task (the exercise's task elsewhere).
+TASKS = {"10.cache_size": _t("모델의 KV 캐시 크기 (GiB 단위, 예시 0은 Llama 2 70B의 토큰 4096개)",
+                             "the size of a model's KV cache, in GiB (example 0: Llama 2 70B, 4096 tokens)")}
 NOTEBOOK_DRILLS = {n: tuple(i for i in DRILLS if i[:2] == n) for n in sorted({i[:2] for i in DRILLS})}  # "NN" -> ids
 
 
@@ -350,7 +357,7 @@ def table(exercise_id, lang):  # -> dict: one drill in one language, as the page
         return text[lang]
 
     return {"id": exercise_id, "tol": drill["tol"], "decimals": drill["decimals"], "seeds": SEEDS,
-            "task": get(exercise_id).task[lang], "hints": [pick(h) for h in drill["hints"]],
+            "task": TASKS.get(exercise_id, get(exercise_id).task)[lang], "hints": [pick(h) for h in drill["hints"]],
             "slips": [pick(s) for s in drill["slip_words"]], "words": _words(lang),
             "examples": [{**e, "given": [{"label": pick(g["label"]), "values": g["values"]} for g in e["given"]]}
                          for e in drill["examples"]]}

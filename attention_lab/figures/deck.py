@@ -165,11 +165,18 @@ def _split(table, pt, room_w, room_h, unit, lang, family):  # -> [Table]: blocks
     per_col = max(1, int((room_w - head_w) / cell_w))
     if per_row >= n_rows and per_col >= n_cols:
         return [table]
-    if per_col < n_cols and unit and per_col >= unit:  # whole heads of H side by side
-        per_col -= per_col % unit
+    if per_col < n_cols and unit and per_col >= unit and n_cols % unit == 0:  # whole heads of H side by side
+        per_col = _even(n_cols // unit, per_col // unit) * unit
+    else:
+        per_col = _even(n_cols, per_col)
+    per_row = _even(n_rows, per_row)
     rows = [range(i, min(i + per_row, n_rows)) for i in range(0, n_rows, per_row)]
     cols = [range(j, min(j + per_col, n_cols)) for j in range(0, n_cols, per_col)]
     return [_block(table, r, c, lang) for c in cols for r in rows]
+
+
+def _even(n, most):  # -> a block size of at most `most` that splits n into as few blocks as that, of even sizes
+    return -(-n // -(-n // most))  # 16 by at most 15: 8 + 8, not 15 + 1
 
 
 def _pack(sizes, room_w):  # -> [[index]]: tables side by side, a new slide when the next one does not fit
@@ -269,7 +276,9 @@ def _flow(tr, lang, title, notes, next_step=False):  # -> Page: figure 1 as boxe
         y = top + (room_h - len(column) * box_h - 0.15 * (len(column) - 1)) / 2
         for text, edge in column:
             fits = box_h >= 0.7 and max(_text_w(line, pt, family) for line in text.split("\n")) < box_w - 0.2
-            items.append(Box(x, y, box_w, box_h, text, pt if fits else LABEL_PT, edge))
+            size = pt if fits else LABEL_PT
+            text = "\n".join(wrap(text, (box_w - 0.2) * 72, size, family))  # each line within the box
+            items.append(Box(x, y, box_w, box_h, text, size, edge))
             y += box_h + 0.15
         if c:
             items.append(Box(x - arrow_w, top + room_h / 2 - 0.3, arrow_w, 0.6, "→", TITLE_PT, "none"))
@@ -327,8 +336,9 @@ def pages(tr, lang, chosen=None):  # -> [Page]
     out += table_pages(say("deck.title_scores", lang, n=n), [t_Q, t_KT, t_S], [dot], _notes("scores", lang), lang)
 
     score, scaled, root = v(S[query, key], "scores"), v(S_scaled[query, key], "scores"), v(np.sqrt(tr.dh))
-    one = say("deck.scaled_one", lang, dh=tr.dh, root=root, i=q_rows[query], j=k_cols[key], score=score,
-              eq=formats.equals(S_scaled[query, key], scaled), scaled=scaled)
+    one = say("deck.scaled_one", lang, dh=tr.dh, root=root, root_eq=formats.equals(np.sqrt(tr.dh), root),
+              i=q_rows[query], j=k_cols[key], score=score, eq=formats.equals(S_scaled[query, key], scaled),
+              scaled=scaled)
     out += table_pages(say("deck.title_scaling", lang, n=n), [t_S, t_Ss], [one, say("caption.scaling_head1", lang)],
                        _notes("scaling", lang), lang)
     out += table_pages(say("deck.title_mask", lang, n=n), [t_Ss, t_M, t_Sm], [say("fig_mask_rule", lang)],

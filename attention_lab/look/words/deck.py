@@ -24,7 +24,7 @@ WORDS = {
     'deck.title_scores': ('QKᵀ: 토큰 사이의 점수 계산하기 (Head {n})', 'QKᵀ: the scores between tokens (Head {n})'),
     'deck.dot': ('토큰 {i}의 Query {q} · 토큰 {j}의 Key {k}:  S[{i}, {j}] = {terms} = {score}', 'Query of token {i} {q} · Key of token {j} {k}:  S[{i}, {j}] = {terms} = {score}'),
     'deck.title_scaling': ('S를 √dh로 나누는 이유 (Head {n})', 'Why S is divided by √dh (Head {n})'),
-    'deck.scaled_one': ('dh = {dh}, √dh = {root}:  S[{i}, {j}] ÷ √dh = {score} ÷ {root} {eq} {scaled}', 'dh = {dh}, √dh = {root}:  S[{i}, {j}] ÷ √dh = {score} ÷ {root} {eq} {scaled}'),
+    'deck.scaled_one': ('dh = {dh}, √dh {root_eq} {root}:  S[{i}, {j}] ÷ √dh = {score} ÷ √{dh} {eq} {scaled}', 'dh = {dh}, √dh {root_eq} {root}:  S[{i}, {j}] ÷ √dh = {score} ÷ √{dh} {eq} {scaled}'),
     'deck.title_mask': ('마스크: 참조할 수 있는 토큰 구분하기 (Head {n})', 'The mask: which tokens a Query token may see (Head {n})'),
     'deck.title_softmax_row': ('Softmax: 토큰 {i}의 점수를 가중치로 바꾸기 ({step}/4)', 'Softmax: token {i}\'s scores become weights ({step}/4)'),
     'deck.softmax_masked': ('S / √dh + M', 'S / √dh + M'),
