@@ -2,6 +2,7 @@
 
     python -m attention_lab.train                        # learned.npz here: seed 13, 300 steps, h = 2
     python -m attention_lab.train --out mine.npz --seed 7 --h 1
+    python -m attention_lab.train --out small.npz --h 1 --dh 4    # one head of the article's per-head size
 
 With the defaults it writes, value for value, the file that ships with the package
 (attention_lab/numeric/learned.npz), in about 5 s.
@@ -20,14 +21,17 @@ def main(argv=None):  # -> exit status
     parser.add_argument("--seed", type=int, default=training.SEED, help=f"the seed (default: {training.SEED})")
     parser.add_argument("--steps", type=int, default=training.STEPS, help=f"Adam steps (default: {training.STEPS})")
     parser.add_argument("--h", type=int, default=2, help="the number of heads: 1, 2, 4 or 8 (default: 2)")
+    parser.add_argument("--dh", type=int, help="each head's width, h·dh ≤ 8 (default: 8 / h)")
 
     def body():
         args = parser.parse_args(argv)
         if not args.out.endswith(".npz"):
             raise ValueError(f"out: the weights are an .npz file; write e.g. --out {args.out}.npz")
-        weights, losses = training.train(seed=args.seed, steps=args.steps, h=args.h, progress_bar=True)
+        weights, losses = training.train(seed=args.seed, steps=args.steps, h=args.h, progress_bar=True,
+                                         dh=args.dh)
         training.save_weights(args.out, weights, losses)
-        print(f"{args.out}: h={args.h}, {args.steps} steps, seed {args.seed}, last loss {losses[-1]:.2e}")
+        dh = weights["W_Q"].shape[1] // args.h
+        print(f"{args.out}: h={args.h}, dh={dh}, {args.steps} steps, seed {args.seed}, last loss {losses[-1]:.2e}")
 
     return command_status(body, "the weights")
 

@@ -34,11 +34,16 @@ SCORED = slice(1, None)  # the positions with an answer: token 2 on (token 1 has
 WEIGHTS = ("E_tok", "E_pos", "W_Q", "W_K", "W_V", "W_O", "W_U")
 
 
-def shapes(h=2):  # -> {name: shape} of every weight (h does not change them: dh = d / h)
-    """The shape of each weight: E_tok (4, d), E_pos (T, d), W_Q, W_K, W_V, W_O (d, d), W_U (d, 16)."""
-    checks.whole_number("h", h, 1)
-    return {"E_tok": (len(TOKENS), d), "E_pos": (T, d), "W_Q": (d, d), "W_K": (d, d), "W_V": (d, d),
-            "W_O": (d, d), "W_U": (d, len(ANSWERS))}
+def shapes(h=2, dh=None):  # -> {name: shape} of every weight
+    """The shape of each weight: E_tok (4, d), E_pos (T, d), W_Q, W_K, W_V (d, h·dh), W_O (h·dh, d), W_U (d, 16).
+
+    dh is d / h unless given: h = 1, dh = 4 is one head of the article's per-head size (half the width of two)."""
+    h = checks.whole_number("h", h, 1, d)
+    dh = d // h if dh is None else checks.whole_number("dh", dh, 1, d)
+    if h * dh > d:
+        raise ValueError(f"h, dh: h·dh = {h * dh} columns are more than the model's d = {d}; use h·dh ≤ {d}.")
+    return {"E_tok": (len(TOKENS), d), "E_pos": (T, d), "W_Q": (d, h * dh), "W_K": (d, h * dh),
+            "W_V": (d, h * dh), "W_O": (h * dh, d), "W_U": (d, len(ANSWERS))}
 
 
 def answer_of(tokens):  # [..., T] int -> [..., T] int: the index in ANSWERS of (first, previous) at each position
@@ -100,10 +105,12 @@ def check_weights(weights):  # -> (weights as float arrays, h)
         raise ValueError("weights: need a dict with 'h' and the arrays " + ", ".join(WEIGHTS) +
                          " (e.g. training.load_weights()).")
     h = checks.whole_number("h", int(np.asarray(weights["h"])), 1, d)
-    if d % h:
-        raise ValueError(f"h: d={d} columns cannot be shared equally by h={h} heads; use one of {checks.divisors(d)}.")
+    width = np.shape(weights.get("W_Q"))[-1] if np.ndim(weights.get("W_Q")) == 2 else d  # h·dh
+    if width % h:
+        raise ValueError(f"h: W_Q's {width} columns cannot be shared equally by h={h} heads; "
+                         f"use one of {checks.divisors(width)}.")
     out = {"h": h}
-    for name, shape in shapes(h).items():
+    for name, shape in shapes(h, width // h).items():
         if name not in weights:
             raise ValueError(f"weights: {name} is missing; need {', '.join(WEIGHTS)}.")
         array = checks.real_array(name, weights[name])
@@ -123,7 +130,7 @@ def forward(weights, tokens, remove_head=None):  # weights, [B, T] -> {name: arr
     tokens = _tokens(tokens)
     if remove_head is not None:
         remove_head = checks.whole_number("remove_head", remove_head, 0, h - 1, " Heads are 0-based.")
-    dh = d // h
+    dh = weights["W_Q"].shape[1] // h
     a = {"tokens": tokens, "h": h}
     a["X"] = weights["E_tok"][tokens] + weights["E_pos"]  # (B, T, d)
     for name in "QKV":
@@ -137,7 +144,7 @@ def forward(weights, tokens, remove_head=None):  # weights, [B, T] -> {name: arr
     a["O"] = core.weighted_sum(a["P"], a["Vh"])  # (B, h, T, dh)
     if remove_head is not None:
         a["O"][:, remove_head] = 0.0
-    a["H"] = _concat(a["O"])  # (B, T, d)
+    a["H"] = _concat(a["O"])  # (B, T, h·dh)
     a["A"] = a["H"] @ weights["W_O"]
     a["R"] = a["X"] + a["A"]
     a["logits"] = a["R"] @ weights["W_U"]  # (B, T, 16)

@@ -22,9 +22,9 @@ INIT_SCALE = 0.5  # the initial weights: normal, this standard deviation over âˆ
 SHIPPED = "learned.npz"  # in this folder
 
 
-def initial_weights(rng, h=2):  # -> {name: array} of small random numbers, and "h"
+def initial_weights(rng, h=2, dh=None):  # -> {name: array} of small random numbers, and "h"
     """The weights before training: normal numbers of standard deviation INIT_SCALE / âˆšd, from `rng`."""
-    weights = {name: rng.normal(0.0, INIT_SCALE / np.sqrt(tm.d), shape) for name, shape in tm.shapes(h).items()}
+    weights = {name: rng.normal(0.0, INIT_SCALE / np.sqrt(tm.d), shape) for name, shape in tm.shapes(h, dh).items()}
     weights["h"] = h
     return weights
 
@@ -39,8 +39,9 @@ def adam_step(weights, grads, state, step):  # one Adam update of every weight, 
         weights[name] -= RATE * m_hat / (np.sqrt(v_hat) + EPS)
 
 
-def train(seed=SEED, steps=STEPS, h=2, progress_bar=False):  # -> (weights, losses [steps])
+def train(seed=SEED, steps=STEPS, h=2, progress_bar=False, dh=None):  # -> (weights, losses [steps])
     """Train the model from `seed`: each step a batch of BATCH random sequences, its gradient, one Adam step.
+    dh is d / h unless given (h = 1, dh = 4: one head of the article's per-head size).
 
     Returns the weights (a dict with "h") and the loss of every step's batch. Deterministic: the seed decides
     the initial weights and every batch.
@@ -48,11 +49,12 @@ def train(seed=SEED, steps=STEPS, h=2, progress_bar=False):  # -> (weights, loss
     seed = checks.seed(seed)
     steps = checks.whole_number("steps", steps, 1, 100_000)
     h = checks.whole_number("h", h, 1, tm.d)
-    if tm.d % h:
+    if dh is None and tm.d % h:
         raise ValueError(f"h: d={tm.d} columns cannot be shared equally by h={h} heads; "
                          f"use one of {checks.divisors(tm.d)}.")
+    shapes = tm.shapes(h, dh)  # a ValueError for a dh that does not fit
     rng = np.random.default_rng(seed)
-    weights, state = initial_weights(rng, h), {}
+    weights, state = initial_weights(rng, h, shapes["W_Q"][1] // h), {}
     losses = np.empty(steps)
     with progress.bar(progress_bar, 0, total=steps, desc="train", unit="step") as bar:
         for step in range(1, steps + 1):

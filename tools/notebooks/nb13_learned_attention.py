@@ -102,37 +102,42 @@ print(W["nb13_same_as_shipped"].format(same=all(np.array_equal(weights[name], sh
     ),
     md(
         """
-비교를 위해 head가 하나뿐인 모델(h = 1, dh = 8)도 같은 seed로 학습합니다. 아래 그림은 두 모델의 손실을 단계마다 보여 줍니다.
+비교를 위해 head가 하나뿐인 모델 둘을 같은 seed, 같은 과제, 같은 단계 수로 학습합니다. 다른 것은 attention 층뿐입니다. 하나는 두 head를 합친 만큼 넓은 head 하나(h = 1, dh = 8: Q, K, V는 그대로 8열)이고, 다른 하나는 글의 head 하나와 같은 크기의 head 하나(h = 1, dh = 4: Head 2가 없는 모델을 처음부터 학습한 것, Q, K, V는 4열)입니다. 아래 그림은 세 모델의 손실을 단계마다 보여 줍니다.
 """,
         """
-For comparison, a model with a single head (h = 1, dh = 8) is trained from the same seed. The figure below shows both models' loss at every step.
+For comparison, two models with a single head are trained from the same seed, on the same task for the same steps; only the attention layer differs. One has a head as wide as both heads together (h = 1, dh = 8: Q, K and V keep their 8 columns), the other a head of the article's per-head size (h = 1, dh = 4: the model without Head 2, trained from the start, with Q, K and V of 4 columns). The figure below shows the three models' loss at every step.
 """,
     ),
     code(
         """
 weights_1, losses_1 = training.train(seed=training.SEED, h=1)
+weights_1s, losses_1s = training.train(seed=training.SEED, h=1, dh=4)
 inputs = tm.all_sequences()
-for label, w in (("h = 2", weights), ("h = 1", weights_1)):
+models = {"h = 2, dh = 4": weights, "h = 1, dh = 8": weights_1, "h = 1, dh = 4": weights_1s}
+loss_of = {label: tm.loss(tm.forward(w, inputs)["logits"], inputs) for label, w in models.items()}
+for label, w in models.items():
     run = tm.forward(w, inputs)
-    print(label, W["nb13_all_inputs"].format(n=len(inputs), loss=f"{tm.loss(run['logits'], inputs):.1e}",
+    print(label, W["nb13_all_inputs"].format(n=len(inputs), loss=f"{loss_of[label]:.1e}",
                                              right=fmt(tm.accuracy(run["logits"], inputs), "weights")))
+    if w is not weights:
+        print("   ", W["nb13_loss_ratio"].format(ratio=f"{loss_of[label] / loss_of['h = 2, dh = 4']:.0f}"))
 """
     ),
     figure(
-        'al.plotting.figure_training({"h = 2": losses, "h = 1": losses_1}, lang=LANG)',
-        "학습 단계마다의 손실(로그 눈금): head 두 개(h = 2)와 하나(h = 1)의 모델.",
-        "The loss at every training step (log scale): the model with two heads (h = 2) and with one (h = 1).",
+        'al.plotting.figure_training({"h = 2, dh = 4": losses, "h = 1, dh = 8": losses_1, "h = 1, dh = 4": losses_1s}, lang=LANG)',
+        "학습 단계마다의 손실(로그 눈금): head 두 개(h = 2)의 모델과 head 하나(h = 1, dh = 8 또는 4)의 모델.",
+        "The loss at every training step (log scale): the model with two heads (h = 2) and the models with one (h = 1, dh = 8 or 4).",
     ),
     md(
         """
-두 모델 모두 과제를 배웁니다. head 하나로도 배울 수 있는 이유는 뒤에서 봅니다. 먼저 head가 두 개인 모델에 입력 하나를 넣고 모든 단계를 따라가 보겠습니다.
+세 모델 모두 모든 답을 맞힙니다. 하지만 손실은 head가 둘인 모델이 가장 낮습니다. head 하나로도 답을 맞힐 수 있는 이유는 뒤에서 봅니다. 먼저 head가 두 개인 모델에 입력 하나를 넣고 모든 단계를 따라가 보겠습니다.
 
 ## 입력 하나가 지나는 모든 단계
 
 입력 CABDDA의 토큰마다 그 토큰의 임베딩 E_tok[x]와 위치의 임베딩 E_pos를 더한 것이 X입니다. 글의 그림 1에서 Q, K, V를 만드는 입력이 바로 이 X입니다.
 """,
         """
-Both models learn the task; why one head can learn it too comes later. First, one input through every stage of the model with two heads.
+All three models get every answer right, but the model with two heads ends with the lowest loss; why one head can get the answers right too comes later. First, one input through every stage of the model with two heads.
 
 ## One input through every stage
 
@@ -329,14 +334,14 @@ Head 1을 빼면 바로 앞 토큰은 무작위 수준이 되고, Head 2를 빼�
 
 ## head가 하나뿐이면
 
-head가 하나인 모델도 모든 답을 맞혔습니다. 그 하나의 head는 어디를 볼까요?
+head가 하나인 모델도 모든 답을 맞혔습니다. 그 하나의 head는 어디를 볼까요? 아래 그림은 dh = 8인 모델의 평균 P이고, 그 아래 줄은 두 모델의 요약입니다.
 """,
         """
 Without Head 1 the previous token drops to chance; without Head 2 the first token does. Each head carries one letter of the answer.
 
 ## With a single head
 
-The model with a single head got every answer right too. Where does its one head look?
+The models with a single head got every answer right too. Where does the one head look? The figure below is the mean P of the model with dh = 8, and the lines under it sum up both.
 """,
     ),
     figure(
@@ -349,18 +354,20 @@ al.plotting.figure_mean_weights(P_one.mean(axis=0), title=W["nb13_mean_weights"]
     ),
     code(
         """
-print(W["nb13_on_key"].format(head=al.words.say("head_n", LANG, n=1), **on_keys(P_one[:, 0])))
+for label in ("h = 1, dh = 8", "h = 1, dh = 4"):
+    P_single = tm.forward(models[label], inputs)["P"][:, 0]
+    print(label, W["nb13_on_key"].format(head=al.words.say("head_n", LANG, n=1), **on_keys(P_single)))
 """,
         check=True,
     ),
     md(
         """
-head 하나는 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 크기가 다르게 나누어 줍니다. 그러면 O는 두 Value의 가중합인데, 두 가중치의 크기가 다르므로 출력층이 어느 토큰이 어느 쪽인지 크기로 구별할 수 있습니다. 이 작은 과제에서는 그것으로 충분합니다. 하지만 이 head의 P는 더 이상 "하나의 일"로 읽히지 않습니다. head가 둘인 모델에서는 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다. 위 그림에서 손실도 head가 둘인 모델이 더 빨리, 더 낮게 내려갑니다.
+head 하나는 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 크기가 다르게 나누어 줍니다. 그러면 O는 두 Value의 가중합인데, 두 가중치의 크기가 다르므로 출력층이 어느 토큰이 어느 쪽인지 크기로 구별할 수 있습니다. 이 작은 과제에서는 그것으로 답을 맞히기에 충분합니다. head가 글의 크기(dh = 4)여도 마찬가지입니다. 그러니 이 과제가 head 둘을 꼭 필요로 하는 것은 아닙니다. head 둘이 주는 것은 더 낮은 손실(위의 배수)과, 하나의 일로 읽히는 P입니다. head가 하나인 모델의 P는 한 행의 가중치를 두 Key 토큰에 나누므로 "하나의 일"로 읽히지 않습니다. head가 둘인 모델에서는 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다.
 
 ## 연습 문제
 """,
         """
-The single head splits each row's weight between the first token and the previous token, in different amounts. O is then a weighted sum of two Values, and because the two weights differ in size, the output layer can tell by size which token is which. On this small task that is enough. But this head's P no longer reads as one job. In the model with two heads each head took one job, and each P can be said in one sentence. In the figure above, the model with two heads also brings its loss down sooner and lower.
+The single head splits each row's weight between the first token and the previous token, in different amounts. O is then a weighted sum of two Values, and because the two weights differ in size, the output layer can tell by size which token is which. On this small task that is enough to get the answers right, even for a head of the article's size (dh = 4). So the task does not make two heads necessary: what two heads give is a lower loss (the ratios above) and a P that reads as one job. A single head's P splits each row's weight between two Key tokens and no longer reads as one job; in the model with two heads each head took one job, and each P can be said in one sentence.
 
 ## Exercises
 """,

@@ -7,6 +7,7 @@ WORDS = {
     'nb13_trained': ('{steps}단계 학습: 손실 {first} → {last}', '{steps} steps of training: loss {first} → {last}'),
     'nb13_same_as_shipped': ('패키지에 들어 있는 가중치와 값 하나하나까지 같음: {same}', 'the same weights, value for value, as the ones the package ships: {same}'),
     'nb13_all_inputs': ('가능한 입력 {n}개 모두에서: 손실 {loss}, 맞힌 답의 비율 {right}', 'on all {n} possible inputs: loss {loss}, share of right answers {right}'),
+    'nb13_loss_ratio': ('손실은 head 두 개 모델의 {ratio}배', "its loss is {ratio} times the two heads' model's"),
     'nb13_step': ('학습 단계', 'training step'),
     'nb13_loss': ('손실 (로그 눈금)', 'loss (log scale)'),
     'nb13_answer_row': ('토큰 {t}: 답 {answer} (확률 {p})', 'token {t}: answer {answer} (probability {p})'),
