@@ -11,6 +11,8 @@ code cells cannot drift apart (see tools/notebooks/cells.py).
 
 import argparse
 import importlib
+import itertools
+import re
 import sys
 import time
 from pathlib import Path
@@ -25,6 +27,7 @@ LANGS = ("ko", "en")
 sys.path.insert(0, str(SOURCES))
 import cells  # noqa: E402  (tools/notebooks/cells.py)
 
+HEADING = re.compile(r"#{1,2} ")  # a Markdown cell that starts a notebook (#) or a step (##)
 KERNELSPEC = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
 
 
@@ -54,13 +57,32 @@ def build(name, cell_list, lang):  # -> nbformat.NotebookNode (not executed)
             text = f"{cells.edition_link(name, lang)}\n\n{text}"
         cell_id = f"{name[:2]}-{i:02d}"
         if cell.kind == "markdown":
-            nb.cells.append(nbformat.v4.new_markdown_cell(text, id=cell_id))
+            new = nbformat.v4.new_markdown_cell(text, id=cell_id)
+            # a step starts at its heading (in either edition, so both have the same slides): one slide each
+            if i == 0 or any(HEADING.match(cell.text[other]) for other in LANGS):
+                new.metadata["slideshow"] = {"slide_type": "slide"}
+            nb.cells.append(new)
         else:
             new = nbformat.v4.new_code_cell(text, id=cell_id)
             if cell.tags:
                 new.metadata["tags"] = list(cell.tags)
             nb.cells.append(new)
     return nb
+
+
+def plain(caption):  # "**Figure 2.** Q₁ × K₁ᵀ in `al.scores`" -> "Figure 2. Q₁ × K₁ᵀ in al.scores"
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", caption.replace("**", "").replace("`", "")).strip()
+
+
+def describe_figures(nb):
+    """Give every figure its caption, the Markdown line under it, as alt text in its stored output
+    (`metadata["image/png"]["alt"]`, which nbconvert's templates in tools/nbconvert/ and its classic template read)."""
+    for cell, below in itertools.pairwise(nb.cells):
+        for out in cell.get("outputs", []):
+            if "image/png" in out.get("data", {}):
+                if below.cell_type != "markdown":
+                    raise SystemExit(f"cell {cell.id} draws a figure with no caption under it: add one (cells.figure)")
+                out.setdefault("metadata", {}).setdefault("image/png", {})["alt"] = plain(below.source)
 
 
 def execute(nb, path):
@@ -74,6 +96,7 @@ def execute(nb, path):
             if out.output_type == "error" or (out.output_type == "stream" and out.name == "stderr"):
                 text = out.get("text") or "\n".join(out.get("traceback", []))
                 raise SystemExit(f"{path}: cell {cell.id} wrote to stderr or failed:\n{text}")
+    describe_figures(nb)
 
 
 def main(argv=None):

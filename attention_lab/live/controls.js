@@ -36,7 +36,7 @@ function controlSpecs(ex) {  // every control of the state on screen, in order
   if (offered.length) {
     add("mask", "mask", "select", on.mask, { options: offered.map((m) => [m, L[`mask.${m}`]]) });
     if (view.queries) {
-      add("mask", "align", "select", state.align, { options: LOOK.aligns.map((a) => [a, L[`align.${a}`]]),
+      add("mask", "align", "select", state.align, { options: LOOK.aligns.map((a) => [a, L[`align.${a}.choice`]]),
         visible: on.mask !== "custom" });
     }
     for (const m of offered) {

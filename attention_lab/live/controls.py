@@ -48,7 +48,7 @@ def control_specs(spec, state, on, lang, own=None):  # -> [dict]
     if offered:
         add("mask", "mask", "select", on.mask.name, options=[[m, L[f"mask.{m}"]] for m in offered])
         if spec.queries:
-            add("mask", "align", "select", state["align"], options=[[a, L[f"align.{a}"]] for a in ALIGNS],
+            add("mask", "align", "select", state["align"], options=[[a, L[f"align.{a}.choice"]] for a in ALIGNS],
                 visible=on.mask.name != "custom")  # a mask array says itself where its rows sit
         for name, p in param_names(offered).items():
             value = param_value(p, state.get(name), on.T)

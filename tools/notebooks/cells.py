@@ -28,11 +28,30 @@ from dataclasses import dataclass
 
 from attention_lab import exercises
 from attention_lab.exercises import drills
+from attention_lab.site import DEFAULT_BINDER
 
 LANG_LITERAL = "__LANG__"  # replaced by "ko" or "en" (with quotes) when a notebook is written
 CHECK_TAG = "nbval-check-output"
 
+# Where attention_lab is missing (Colab, VS Code, any plain Jupyter), the first code cell installs it once, quietly,
+# from the repository the Binder badge names (the package is on no index yet); where it is installed it does nothing.
+if not re.fullmatch(r"[\w.-]+/[\w.-]+(@[\w./-]+)?", DEFAULT_BINDER):
+    raise ValueError(f"DEFAULT_BINDER = {DEFAULT_BINDER!r}: the notebooks install from it, so give it as OWNER/NAME "
+                     "(a GitHub repository, optionally @BRANCH) in attention_lab/site/build.py.")
+PACKAGE = f"attention-lab @ git+https://github.com/{DEFAULT_BINDER}"  # pip's form of a repository (@BRANCH too)
+INSTALL = f"""try:
+    import attention_lab
+except ImportError:  # Colab, VS Code, a Jupyter without it: install it once
+    import importlib
+    import subprocess
+    import sys
+
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", "{PACKAGE}"], check=True)
+    importlib.invalidate_caches()"""
+
 SETUP = f"""LANG = {LANG_LITERAL}
+{INSTALL}
+
 %matplotlib inline
 import numpy as np
 

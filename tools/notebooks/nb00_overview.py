@@ -36,7 +36,7 @@ What you will see:
         + kernel_only("Jupyter에서는 셀을 위에서부터 차례로 실행합니다(Shift + Enter).")
         + """
 
-- 첫 코드 셀이 `attention_lab`을 불러오고 글의 예시 `tr = al.article_example()`을 만듭니다.
+- 첫 코드 셀이 `attention_lab`을 불러오고(설치되어 있지 않은 Colab이나 VS Code에서는 먼저 설치하고) 글의 예시 `tr = al.article_example()`을 만듭니다.
 - `tr`에는 모든 단계의 배열이 각자의 이름으로 들어 있습니다: `tr.Q`, `tr.K`, `tr.V`(T × d), head별로 나눈 `tr.Qh`, `tr.Kh`, `tr.Vh`(h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P`(h × T × T), `tr.M`(T × T), `tr.O`(h × T × dh), `tr.H`(T × d).
 - 글은 토큰과 head를 1부터 세지만, 코드의 인덱스는 0부터 셉니다. 예를 들어 Head 1에서 토큰 3의 점수 행은 `tr.S[0, 2]`입니다. 출력에 찍히는 `S[3,·]` 같은 이름은 글과 같이 1부터 셉니다.
 - 그림은 노트북에 저장되어 있어 GitHub이나 nbviewer에서도 보입니다. 그림 아래의 위젯(슬라이더)은 Jupyter에서 노트북을 실행할 때와, 브라우저에서 계산하는 코스 사이트의 페이지에서 움직입니다. GitHub과 nbviewer에서는 움직이지 않습니다.
@@ -58,7 +58,7 @@ What you will see:
         + kernel_only("In Jupyter, run the cells from the top (Shift + Enter).")
         + """
 
-- The first code cell imports `attention_lab` and builds the article's example, `tr = al.article_example()`.
+- The first code cell imports `attention_lab` (installing it first where it is missing, as in Colab or VS Code) and builds the article's example, `tr = al.article_example()`.
 - `tr` holds every stage under its own name: `tr.Q`, `tr.K`, `tr.V` (T × d), the per-head `tr.Qh`, `tr.Kh`, `tr.Vh` (h × T × dh), `tr.S`, `tr.S_scaled`, `tr.S_masked`, `tr.E`, `tr.P` (h × T × T), `tr.M` (T × T), `tr.O` (h × T × dh) and `tr.H` (T × d).
 - The article counts tokens and heads from 1; indices in code count from 0. Head 1's score row for token 3, for example, is `tr.S[0, 2]`. Printed names such as `S[3,·]` count from 1, as the article does.
 - The figures are stored in the notebooks, so GitHub and nbviewer show them. The widgets (sliders) below the figures move when you run the notebook in Jupyter, and on the course site's pages, which compute in the browser; on GitHub and nbviewer they do not.

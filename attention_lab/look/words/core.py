@@ -49,6 +49,9 @@ WORDS = {
     'align': ('정렬', 'alignment'),
     'align.bottom-right': ('오른쪽 아래: 마지막 Query 토큰 = 마지막 Key 토큰', 'bottom-right: the last Query token is the last Key token'),
     'align.top-left': ('왼쪽 위: SDPA의 is_causal', "top-left: SDPA's is_causal"),
+    # the alignment select's choices: short enough for a phone (the note under the controls says the rest)
+    'align.bottom-right.choice': ('오른쪽 아래', 'bottom-right'),
+    'align.top-left.choice': ('왼쪽 위 (is_causal)', 'top-left (is_causal)'),
     'mask.custom': ('직접 만든 마스크', 'custom'),
     'mask.custom.caption': ('직접 만든 마스크: Query 토큰이 참조할 수 있는 자리는 0, 그렇지 않은 자리는 −∞입니다.', 'Custom mask: M is 0 where a Query token may see a Key token and −∞ where not.'),
     'mask.custom.used': ('직접 정한 참조 범위', 'a pattern of your own'),
