@@ -20,6 +20,7 @@ from ..figures.options import ArgumentError, _Parser, command_status, parse_mask
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import ALIGNS
 from ..numeric.own_numbers import read_matrix
+from .page import SCALE, standalone_html
 from .views import LIMITS, OWN_LIMITS, VIEWS
 
 
@@ -42,7 +43,13 @@ def parse_args(argv):
                             "file, one row per token, as for python -m attention_lab.figures (with --h)")
     parser.add_argument("--learned", metavar="TOKENS", help="notebook 13's learned model from this input, 6 of "
                         "A B C D (e.g. CABDDA): the page computes Q, K, V from its weights (with --lang, --view)")
-    return parser.parse_args(argv)
+    parser.add_argument("--scale", type=float, default=1, help=f"presentation scale, {SCALE[0]} … {SCALE[1]}: 1.5 "
+                        "makes every text at least 18 px at 1920 × 1080 (default: 1)")
+    args = parser.parse_args(argv)
+    if not SCALE[0] <= args.scale <= SCALE[1]:  # NaN too
+        raise ArgumentError(f"--scale: give a number from {SCALE[0]} to {SCALE[1]} (1.5 for a projector), "
+                            f"got {args.scale:g}.")
+    return args
 
 
 def main(argv=None):
@@ -58,8 +65,7 @@ def main(argv=None):
             if given:
                 raise ArgumentError(f"--learned: the learned model's sizes and numbers are its own; leave out "
                                     f"{', '.join(given)}.")
-            print(learned_explorer(args.learned, lang=args.lang, view=args.view).save_html(str(args.out)))
-            return
+            return write(learned_explorer(args.learned, lang=args.lang, view=args.view), args)
         mask = _VIEW_MASK if args.mask is None else parse_mask(args.mask, args.align)
         own = {n.upper(): read_matrix(getattr(args, n), f"--{n}", OWN_LIMITS["T"], OWN_LIMITS["d"])
                for n in "qkv" if getattr(args, n) is not None}
@@ -67,6 +73,10 @@ def main(argv=None):
                       align=args.align, seed=args.seed, mask=mask, lang=args.lang, view=args.view, **own)
         if str(args.out) in ("", ".") or args.out.is_dir():
             raise ArgumentError(f"--out: give a file name such as explorer.html, got {str(args.out)!r}.")
-        print(ex.save_html(str(args.out)))
+        write(ex, args)
+
+    def write(ex, args):
+        args.out.write_text(standalone_html(ex.page_config(), scale=args.scale), encoding="utf-8")
+        print(args.out)
 
     return command_status(body, "the page")

@@ -75,7 +75,7 @@ class ExplorerView {
     else if (name === "tokens") return learnTokens(this, value);  // learned.js
     else if (name === "seed") {
       const text = String(value).trim();
-      if (!/^\d+$/.test(text) || Number(text) > LOOK.maxSeed) {
+      if (seedOf(text) === null) {
         const seed = this.now().seed;
         this.controls.say("seed", "bad", fill(this.L.seed_bad, { bad: text, hi: LOOK.maxSeed, seed }));
         this.controls.parts.seed.input.value = String(seed);

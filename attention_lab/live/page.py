@@ -45,9 +45,24 @@ HERE = Path(__file__).parent
 # The front-end's files, in the order they are joined (each may use what the files before it define). A file
 # that mounts something registers it as MOUNTS[kind] = (node, model) => view (MOUNTS is defined before them all).
 FILES = ["formats.js", "colors.js", "compute.js", "state.js", "picture.js", "heatmap.js", "learned.js", "controls.js",
-         "explorer.js", "mount.js", "steppers.js"]
+         "explorer.js", "mount.js", "steppers.js", "url.js"]
 STYLES = ["explorer.css", "steppers.css"]  # after look.tables.CSS, which the static heatmaps share
 # No request at all leaves a standalone page: scripts and styles inline only, nothing from the network or disk.
+SCALE = (1, 3)  # a standalone page's presentation scale: --scale and #scale= (url.js), lowest and highest
+# The standalone page's own: its scale (zoom, from the root's --al-scale) and the link bar over the explorer.
+# Zoom alone leaves a heatmap's headers (.9em of its cells) under 18 px at 1.5: --al-floor lifts them there, to 12 px
+# (18 px once zoomed) from scale 1.5 up, and is 0 px, changing nothing, at scale 1.
+LINK_CSS = (":root{--al-floor:min(12px,calc((var(--al-scale,1) - 1) * 24px))}body{zoom:var(--al-scale,1)}"
+            ".al-grid th{font-size:max(.9em,var(--al-floor))}"
+            ".al-page sub,.al-page sup{font-size:max(.83em,var(--al-floor))}"
+            ".al-grid th.al-rowcap,.al-grid th.al-colcap{font-size:max(.85em,var(--al-floor))}"
+            ".al-page-bar{gap:8px;align-items:center;flex-wrap:wrap}"
+            ".al-page-bar{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,\"Noto Sans KR\",sans-serif}"
+            ".al-link{font-size:14px}.al-link-field{font:inherit;width:24em;max-width:60vw;min-height:30px}"
+            ".al-link-copy{font:inherit;font-size:14px;min-height:36px;padding:4px 12px;border-radius:6px;"
+            "cursor:pointer;"
+            "color:var(--al-theme-fg);background:var(--al-theme-panel);border:1px solid var(--al-theme-rule)}"
+            ".al-link-said{font-size:14px}")
 CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 
 
@@ -96,26 +111,38 @@ def mount_html(config):  # -> str: an HTML fragment that the bundle mounts
             f"{_json(config)}</script></div>")
 
 
-def standalone_html(config, title=None):  # -> str: a whole page that works from file://, offline
-    """One self-contained HTML page of one explorer: script, styles and data inline, no network request."""
+def standalone_html(config, title=None, scale=1):  # -> str: a whole page that works from file://, offline
+    """One self-contained HTML page of one explorer: script, styles and data inline, no network request.
+
+    The page follows its address (url.js): #T=6&mask=sliding:window=2 opens that state, a move writes it, and a
+    "copy link" button copies it. `scale` (SCALE[0] … SCALE[1]) enlarges everything for a projector: at 1.5 no text
+    is under 18 px at 1920 × 1080."""
+    if isinstance(scale, bool) or not isinstance(scale, (int, float)) or not SCALE[0] <= scale <= SCALE[1]:
+        raise ValueError(f"scale: give a number from {SCALE[0]} to {SCALE[1]} (1.5 for a projector), got {scale!r}.")
     js, css = bundle()
     page_css, page_js = page_chrome()
     lang = config.get("lang", "en")
-    words = look_data()["words"][lang]
+    words = text.table(lang)
     title = title or words["explorer_label"]
     from ..exercises import drills  # here, not at the top: the exercises' package is not the front-end's
 
     article = config.get("kind", "explorer") == "explorer" and "learned" not in config.get("data", {})
     by_hand = drills.page_html(lang) if article else ""  # the article's exercises by hand, under its explorer
+    link = (f'<label class="al-link">{escape(words["link_label"])} <input class="al-link-field" readonly></label>'
+            f'<button type="button" class="al-link-copy">{escape(words["link_copy"])}</button>'
+            '<span class="al-link-said" role="status" aria-live="polite"></span>')
+    follow = _json({"lo": SCALE[0], "hi": SCALE[1], "start": scale})
     return (f'<!doctype html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{escape(title)}</title><style>{css}{page_css}\n"
-            f".al-page{{max-width:1400px;margin:0 auto;padding:8px 12px}}</style><script>{page_js}</script></head>"
-            f'<body><div class="al-page-bar"><button type="button" class="al-theme-toggle" aria-pressed="false">'
-            f'{escape(text.table(lang)["theme_dark"])}</button></div><main class="al-page"><h1 class="al-h1">'
+            f".al-page{{max-width:1400px;margin:0 auto;padding:8px 12px}}"
+            f":root{{--al-scale:{scale:g}}}{LINK_CSS}</style>"
+            f'<script>{page_js}</script></head><body><header class="al-page-bar">{link}'
+            '<button type="button" class="al-theme-toggle" aria-pressed="false">'
+            f'{escape(words["theme_dark"])}</button></header><main class="al-page"><h1 class="al-h1">'
             f'{escape(title)}</h1>{mount_html(config)}{by_hand}</main>'
-            f'<script type="module">{js}\nmountAll(document);</script>'
+            f'<script type="module">{js}\nmountAll(document);\nfollowLink(document, {follow});</script>'
             "</body></html>\n")
 
 

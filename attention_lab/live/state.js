@@ -70,6 +70,11 @@ function moved(state, name, value, on) {
   return next;
 }
 
+function seedOf(text) {  // the seed box's rule: a whole number 0 … LOOK.maxSeed, or null
+  const t = String(text).trim();
+  return /^\d+$/.test(t) && Number(t) <= LOOK.maxSeed ? Number(t) : null;
+}
+
 function resetState(state, reset) {  // ↺: the article's example (reset: what the view starts with)
   return { ...state, ...reset };
 }

@@ -1,0 +1,144 @@
+// ---- url.js: a standalone page's state in its address, #T=6&mask=sliding:window=2&scale=1.5 -----------------------
+//
+// Only a standalone page follows its address (page.py calls followLink there), and only its first explorer: a widget
+// in a notebook never touches the notebook's URL. A link's value is taken only where the control it names could
+// show it (controlSpecs: a range's bounds, a select's choices, the seed box's rule), and is applied with `moved`, as
+// that control's move would be; any other value keeps the page's own and is named in one line above the explorer.
+// Each move pushes the new address, so the browser's back button steps back through the moves.
+
+const UNLINKED = new Set(["button"]);  // the row editor's text and the learned model's input are not in a link
+const linkable = (spec) => !UNLINKED.has(spec.type) && spec.name !== "edit_row" && spec.name !== "tokens";
+
+function specsOf(ex, state) {  // the controls a state would show (controls.js), as a name -> spec map
+  const on = resolve(state, ex.view, ex.data);
+  return Object.fromEntries(controlSpecs({ ...ex, state, on }).map((s) => [s.name, s]));
+}
+
+function linkValue(spec, raw) {  // -> [value, null], or [null, what is allowed]
+  const L = LOOK.words[spec.lang];
+  if (spec.type === "range") {
+    const n = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+    return n >= spec.min && n <= spec.max ? [n, null] : [null, fill(L.link_range, { lo: spec.min, hi: spec.max })];
+  }
+  if (spec.type === "check") return raw === "1" || raw === "0" ? [raw === "1", null] : [null, "0, 1"];
+  if (spec.type === "text") {  // the seed box
+    const seed = seedOf(raw);
+    return seed === null ? [null, fill(L.link_range, { lo: 0, hi: LOOK.maxSeed })] : [seed, null];
+  }
+  const choice = spec.options.find(([v]) => optionKey(v) === raw);
+  return choice ? [choice[0], null] : [null, spec.options.map(([v]) => optionKey(v)).join(", ")];
+}
+
+function linkEntries(hash) {  // "#T=6&mask=sliding:window=2" -> [["T", "6"], ["mask", "sliding"], ["sliding.window", "2"]]
+  const out = [];
+  for (const part of hash.replace(/^#/, "").split("&").filter(Boolean)) {
+    let text;
+    try { text = decodeURIComponent(part); } catch (e) { text = part; }
+    const at = text.indexOf("="), key = at < 0 ? text : text.slice(0, at), value = at < 0 ? "" : text.slice(at + 1);
+    if (key !== "mask") {
+      out.push([key, value]);
+      continue;
+    }
+    const [name, ...params] = value.split(":");
+    out.push(["mask", name]);
+    for (const p of params) {
+      const eq = p.indexOf("=");
+      out.push([`${name}.${eq < 0 ? p : p.slice(0, eq)}`, eq < 0 ? "" : p.slice(eq + 1)]);
+    }
+  }
+  return out;
+}
+
+// A link read against a page: the state it shows (from the page's own start), its scale, and what was refused.
+function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one line each]}
+  const L = ex.L, first = specsOf(ex, start), order = Object.keys(first).filter((n) => linkable(first[n]));
+  const entries = linkEntries(hash), problems = [];
+  let state = { ...start }, shown = scale.start;
+  for (const [key, raw] of entries) {
+    if (key !== "scale" && !order.includes(key)) {
+      problems.push(fill(L.link_bad_key, { key, allowed: ["scale", ...order].join(", ") }));
+    }
+  }
+  const scaleEntry = entries.find(([key]) => key === "scale");
+  if (scaleEntry) {
+    const s = /^\d+(\.\d+)?$/.test(scaleEntry[1]) ? Number(scaleEntry[1]) : NaN;
+    if (s >= scale.lo && s <= scale.hi) shown = s;
+    else problems.push(fill(L.link_bad_value, { key: "scale", value: scaleEntry[1],
+      allowed: fill(L.link_range, { lo: scale.lo, hi: scale.hi }) }));
+  }
+  for (const name of order) {  // in the controls' order: T before the picks and the mask's parameters it bounds
+    const entry = entries.find(([key]) => key === name);
+    const spec = entry && specsOf(ex, state)[name];
+    if (!spec) continue;
+    const [value, allowed] = linkValue({ ...spec, lang: ex.lang }, entry[1]);
+    if (allowed !== null) {
+      problems.push(fill(L.link_bad_value, { key: name, value: entry[1], allowed }));
+      continue;
+    }
+    state = moved(state, name, value, resolve(state, ex.view, ex.data));
+  }
+  return { state, scale: shown, problems };
+}
+
+function linkOf(ex, state, start, scale) {  // -> "T=6&mask=sliding:window=2": what differs from the page's start
+  const now = specsOf(ex, state), was = specsOf(ex, start), parts = [];
+  const key = (spec) => (spec.type === "check" ? (spec.value ? "1" : "0") : optionKey(spec.value));
+  const mask = now.mask, params = mask ? Object.keys(now).filter((n) => n.startsWith(`${mask.value}.`)) : [];
+  const maskMoved = mask && [mask.name, ...params].some((n) => !was[n] || key(now[n]) !== key(was[n]));
+  for (const [name, spec] of Object.entries(now)) {
+    if (!linkable(spec) || name.includes(".")) continue;
+    if (name === "mask") {
+      if (maskMoved) parts.push(["mask", [mask.value, ...params.map((n) => `${n.split(".")[1]}=${key(now[n])}`)].join(":")]);
+    } else if (!was[name] || key(spec) !== key(was[name])) parts.push([name, key(spec)]);
+  }
+  if (scale.now !== scale.start) parts.push(["scale", String(scale.now)]);
+  return parts.map(([k, v]) => `${k}=${v}`).join("&");
+}
+
+function followLink(doc, scale) {  // the page's first explorer follows the address; scale: {lo, hi, start}
+  const ex = mounted.find((v) => v instanceof ExplorerView);
+  if (!ex) return;
+  const start = { ...ex.state }, root = doc.documentElement, L = ex.L;
+  const field = doc.querySelector(".al-link-field"), said = doc.querySelector(".al-link-said");
+  const msg = doc.createElement("p");
+  msg.className = "al-msg al-link-msg";
+  msg.setAttribute("role", "alert");
+  msg.hidden = true;
+  ex.root.before(msg);
+  let now = scale.start, applying = false;
+  const show = () => { if (field) field.value = location.href; };
+  const apply = () => {
+    const read = readLink(location.hash, ex, start, scale);
+    now = read.scale;
+    root.style.setProperty("--al-scale", String(now));
+    msg.textContent = read.problems.join(" ");
+    msg.hidden = read.problems.length === 0;
+    msg.classList.toggle("al-msg-bad", !msg.hidden);
+    applying = true;
+    try { ex.setState(read.state); } finally { applying = false; }
+    show();
+  };
+  ex.model.on("change:state", () => {  // a move on the page: its link, pushed so that back steps back
+    if (applying) return;
+    const link = linkOf(ex, ex.state, start, { start: scale.start, now });
+    if (link !== location.hash.replace(/^#/, "")) {
+      history.pushState(null, "", link ? `#${link}` : location.pathname + location.search);
+      msg.hidden = true;
+      msg.classList.remove("al-msg-bad");
+    }
+    show();
+  });
+  window.addEventListener("popstate", apply);
+  doc.querySelector(".al-link-copy")?.addEventListener("click", async () => {
+    show();
+    try {
+      await navigator.clipboard.writeText(field.value);
+      said.textContent = L.link_copied;
+    } catch (e) {  // no clipboard here (an older browser, or one that refuses a file:// page): select it instead
+      field.focus();
+      field.select();
+      said.textContent = L.link_select;
+    }
+  });
+  apply();
+}

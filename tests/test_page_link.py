@@ -1,0 +1,182 @@
+"""Presenting the explorer: a standalone page's state in its address (url.js), "copy link", and `--scale`.
+
+- a link (#T=6&mask=sliding:window=2&…) opens that state: read back from the controls, and from the mask drawn;
+- a move pushes the new address and the back button steps back to the link's state;
+- a bad link keeps the page's own values and says in one line which key is wrong and what is allowed;
+- `--scale 1.5` at 1920 × 1080 leaves no text under 18 px (at scale 1 some is: the check can fail); a bad --scale is
+  one line and exit status 2; axe-core finds no violations on a scaled page showing a bad link's message.
+"""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from servers import offline
+from test_page import axe_source, settle
+
+import attention_lab as al
+from attention_lab.live import page as pages
+
+# What a test reads of a page: each control's value, the line about the link, the root's scale, and the smallest
+# text on screen in CSS pixels as drawn (font size × the zoom it is under).
+READ = """() => ({
+  controls: Object.fromEntries([...document.querySelectorAll('[data-control]')].filter((e) => e.value !== undefined
+    && e.tagName !== 'BUTTON').map((e) => [e.dataset.control, e.type === 'checkbox' ? String(e.checked) : e.value])),
+  message: document.querySelector('.al-link-msg').hidden ? '' : document.querySelector('.al-link-msg').textContent,
+  scale: getComputedStyle(document.documentElement).getPropertyValue('--al-scale').trim(),
+})"""
+SMALLEST_TEXT = """() => {
+  let least = Infinity;
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const r = document.createRange();
+    r.selectNodeContents(n);
+    const box = r.getBoundingClientRect();
+    if (!n.textContent.trim() || !box.width || !box.height) continue;
+    const el = n.parentElement;
+    least = Math.min(least, parseFloat(getComputedStyle(el).fontSize) * el.currentCSSZoom);
+  }
+  return least;
+}"""
+
+
+def make(tmp_path, *options):  # -> path of a page the command wrote
+    out = tmp_path / "explorer.html"
+    run = subprocess.run([sys.executable, "-m", "attention_lab.explorer", "--out", str(out), *options],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    return out
+
+
+def start_state(path):  # the state the page was written with, from its config
+    return json.loads(path.read_text(encoding="utf-8").split('class="al-config">', 1)[1].split("</script>")[0])["state"]
+
+
+def open_at(browser, path, hash_="", width=1280, height=900):
+    page = browser.new_page(viewport={"width": width, "height": height})
+    refused, errors = offline(page), []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(path.as_uri() + hash_)
+    page.wait_for_selector(".al-live .al-hm")
+    settle(page)
+    return page, refused, errors
+
+
+def masked_cells(page):  # the −∞ cells of the mask heatmap M on screen, as a boolean matrix
+    return np.array(page.evaluate("""() => {
+      const grid = [...document.querySelectorAll('.al-hm')].find((h) => /^M\\b/.test(h.textContent.trim()))
+        .querySelector('table');
+      return [...grid.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')]
+        .map((td) => td.textContent.trim() === '−∞'));
+    }"""))
+
+
+def test_a_link_opens_its_state_and_back_steps_back(browser, tmp_path):
+    path = make(tmp_path)
+    page, refused, errors = open_at(browser, path, "#T=6&mask=sliding:window=2")
+    read = page.evaluate(READ)
+    assert (read["controls"]["T"], read["controls"]["mask"], read["controls"]["sliding.window"]) == ("6", "sliding",
+                                                                                                     "2")
+    assert read["message"] == ""
+    i, j = np.indices((6, 6))
+    assert (masked_cells(page) == ~((j <= i) & (j > i - 2))).all()  # a window of 2: itself and the token before
+
+    page.locator('[data-control="T"]').focus()
+    page.keyboard.press("ArrowRight")
+    settle(page)
+    assert "T=7" in page.url and "mask=sliding:window=2" in page.url
+    assert page.evaluate(READ)["controls"]["T"] == "7"
+    page.go_back()
+    settle(page)
+    assert page.url.endswith("#T=6&mask=sliding:window=2") and page.evaluate(READ)["controls"]["T"] == "6"
+    assert masked_cells(page).shape == (6, 6)
+    page.go_forward()
+    settle(page)
+    assert page.evaluate(READ)["controls"]["T"] == "7"
+    assert refused == [] and errors == []
+    page.close()
+
+
+@pytest.mark.parametrize("hash_, key, allowed", [
+    ("#T=99", "T=99", "1 to 16"), ("#T=six", "T=six", "1 to 16"), ("#mask=foo", "mask=foo", "causal, none, sliding"),
+    ("#zz=1", "zz", "scale, source, seed, T"), ("#scale=9", "scale=9", "1 to 3"), ("#seed=-4", "seed=-4", "0 to"),
+    ("#marks=yes", "marks=yes", "0, 1"), ("#mask=sliding:window=40", "sliding.window=40", "1 to")])
+# (the last: its mask is good and taken, its window is not)
+def test_a_bad_link_says_which_key_and_shows_the_pages_own_state(browser, tmp_path, hash_, key, allowed):
+    path = make(tmp_path, "--T", "5")
+    plain, _, _ = open_at(browser, path)
+    page, refused, errors = open_at(browser, path, hash_)
+    read, own = page.evaluate(READ), plain.evaluate(READ)
+    assert key in read["message"] and allowed in read["message"] and "\n" not in read["message"]
+    taken = {"mask": "sliding"} if hash_.startswith("#mask=sliding") else {}
+    assert read["controls"] == {**own["controls"], **taken} and read["scale"] == own["scale"] == "1"
+    assert read["controls"]["T"] == str(start_state(path)["T"]) == "5"
+    assert refused == [] and errors == []
+    plain.close()
+    page.close()
+
+
+def test_copy_link_puts_the_address_on_the_clipboard_in_the_pages_language(browser, tmp_path):
+    path = make(tmp_path, "--lang", "ko")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    offline(page)
+    page.goto(path.as_uri() + "#T=4")
+    page.wait_for_selector(".al-live .al-hm")
+    assert page.locator(".al-link-copy").text_content() == "링크 복사"
+    page.locator(".al-link-copy").click()
+    page.wait_for_function("document.querySelector('.al-link-said').textContent !== ''")
+    said = page.locator(".al-link-said").text_content()
+    if said == "링크를 복사했습니다":
+        assert page.evaluate("navigator.clipboard.readText()") == page.url
+    else:  # no clipboard: the field's whole text is selected instead
+        assert said.startswith("링크를 선택했습니다")
+        assert page.evaluate("(() => { const f = document.querySelector('.al-link-field');"
+                             "return f.value.slice(f.selectionStart, f.selectionEnd); })()") == page.url
+    assert page.locator(".al-link-field").input_value() == page.url and page.url.endswith("#T=4")
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_scale_1_5_leaves_no_text_under_18_px_at_1080p(browser, tmp_path, lang):
+    plain, _, _ = open_at(browser, make(tmp_path, "--lang", lang), width=1920, height=1080)
+    assert plain.evaluate(SMALLEST_TEXT) < 18  # the page as it was: so the check below can fail
+    plain.close()
+    path = make(tmp_path, "--lang", lang, "--scale", "1.5")
+    for hash_ in ("", "#T=6&mask=sliding:window=2&head=-1"):
+        page, refused, errors = open_at(browser, path, hash_, width=1920, height=1080)
+        assert page.evaluate(READ)["scale"] == "1.5" and page.evaluate(SMALLEST_TEXT) >= 18
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1920  # nothing scrolls sideways
+        if lang == "en" and hash_:
+            page.screenshot(path=str(tmp_path / "scaled.png"))
+        assert refused == [] and errors == []
+        page.close()
+    page, _, _ = open_at(browser, make(tmp_path, "--lang", lang), "#scale=1.5", width=1920, height=1080)
+    assert page.evaluate(SMALLEST_TEXT) >= 18  # scale= in the link does the same
+    page.close()
+
+
+def test_axe_core_finds_no_violations_on_a_scaled_page_with_a_bad_link(browser, tmp_path):
+    source = axe_source()
+    page, _, _ = open_at(browser, make(tmp_path, "--lang", "ko", "--scale", "1.5"), "#T=99", width=1920, height=1080)
+    assert page.evaluate(READ)["message"]
+    page.add_script_tag(content=source)
+    found = page.evaluate("async () => (await axe.run(document)).violations.map((v) => "
+                          "[v.id, v.help, v.nodes.slice(0, 3).map((n) => n.target.join(' '))])")
+    assert found == [], found
+    page.close()
+
+
+@pytest.mark.parametrize("scale, says", [("4", "got 4"), ("0.5", "got 0.5"), ("nan", "got nan"),
+                                         ("big", "invalid float value")])
+def test_a_bad_scale_is_one_line_and_status_2(tmp_path, scale, says):
+    run = subprocess.run([sys.executable, "-m", "attention_lab.explorer", "--out", str(tmp_path / "x.html"),
+                          "--scale", scale], capture_output=True, text=True)
+    assert run.returncode == 2 and says in run.stderr and run.stderr.count("\n") == 1 and "--scale" in run.stderr
+    assert not (tmp_path / "x.html").exists()
+    for bad in (0, 3.5, True, "1.5", float("nan")):
+        with pytest.raises(ValueError, match="scale: give a number from 1 to 3"):
+            pages.standalone_html(al.explorer().page_config(), scale=bad)
