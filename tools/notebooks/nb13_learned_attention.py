@@ -271,6 +271,8 @@ for t in range(2, tm.T + 1):
 입력 하나만으로는 우연일 수도 있습니다. 가능한 입력 4096개 모두에서 P를 계산해 평균을 내 보겠습니다. 평균 P의 행 i, 열 j는 Query 토큰 i가 Key 토큰 j에 주는 가중치의 평균입니다.
 """,
         """
+## What the two heads learned
+
 One input could be chance. So here is P computed on all 4096 possible inputs, and averaged: row i, column j of the mean P is the mean weight Query token i gives Key token j.
 """,
     ),
@@ -312,6 +314,8 @@ for head in range(2):
 head 하나의 출력 O를 0으로 바꾸고 같은 입력 4096개에서 답을 다시 계산합니다. 답의 두 글자를 따로 채점합니다. 무작위로 고르면 한 글자를 맞힐 확률은 0.25입니다.
 """,
         """
+## Without one head
+
 Set one head's output O to 0 and compute the answers on the 4096 inputs again. The two letters of an answer are scored apart; guessing at random gets a letter right with probability 0.25.
 """,
     ),
