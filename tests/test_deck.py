@@ -187,7 +187,7 @@ def test_slide_panel_titles_break_between_terms_where_a_breaking_with_as_few_lin
     """terms=True never takes more lines than plain wrapping (so no number is lost to a taller title), and of the
     breakings with that many lines takes one that keeps S / √dh whole and breaks before + or −, when there is one."""
     from attention_lab.figures.heatmap import font_family
-    from attention_lab.figures.layout import wrap
+    from attention_lab.figures.lines import wrap
     from attention_lab.numeric.pipeline import HEAD_STAGES
 
     family = font_family(lang)
@@ -201,7 +201,7 @@ def test_slide_panel_titles_break_between_terms_where_a_breaking_with_as_few_lin
 
 def test_between_terms_refuses_the_breaks_inside_a_formula():
     """The catalogue of breaks it must call inside a formula, beside those between terms."""
-    from attention_lab.figures.layout import between_terms
+    from attention_lab.figures.lines import between_terms
 
     words_ = "E = exp(S / √dh + M − row max)".split(" ")
     good = dict(zip(zip(words_, words_[1:], strict=False), between_terms(words_), strict=True))

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab.exercises import drills
+from attention_lab.exercises import drills, no_kernel
 from attention_lab.look import words
 
 LANGS = ("ko", "en")
@@ -122,11 +122,11 @@ def test_the_page_speaks_its_language(lang):
     assert 'class="al-drill"' in html and f'lang="{lang}"' in html
     assert drills.cell_html("08.sliding", lang) is None  # an exercise with no drill: where it is done instead
     cell = 'answer = lambda T, w: ...\nex.check("08.sliding", answer, lang=LANG)'
-    line = drills.exercise_cell(cell, lang, "08_masks.ipynb", "https://binder.example/x", "08_masks.ipynb")
+    line = no_kernel.exercise_cell(cell, lang, "08_masks.ipynb", "https://binder.example/x", "08_masks.ipynb")
     assert 'href="https://binder.example/x"' in line and 'href="08_masks.ipynb" download' in line
-    alone = drills.exercise_cell(cell, lang, "08_masks.ipynb")  # a page with no links names the notebook
+    alone = no_kernel.exercise_cell(cell, lang, "08_masks.ipynb")  # a page with no links names the notebook
     assert "08_masks.ipynb" in alone and "href" not in alone
-    assert drills.exercise_cell("print(1)", lang) is None
+    assert no_kernel.exercise_cell("print(1)", lang) is None
 
 
 @pytest.mark.skipif(NODE is None, reason="needs Node.js to run live/drills.js")

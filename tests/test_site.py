@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from attention_lab import site
-from attention_lab.exercises import drills
+from attention_lab.exercises import drills, no_kernel
 from attention_lab.site import notebook, pages
 from attention_lab.site.__main__ import main
 
@@ -162,7 +162,7 @@ def test_figures_have_their_captions_and_solutions_stay_folded(built):
             assert html.count('<figure class="nb-figure">') == images and html.count("<figcaption>") == images
             assert html.count("<details>") == folded and "<details open" not in html
             feedback = sum(o.get("data", {}).get("text/html", "") != "" for c in nb["cells"]
-                           if drills.exercise_cell(notebook.source(c), lang) is None for o in c.get("outputs", []))
+                           if no_kernel.exercise_cell(notebook.source(c), lang) is None for o in c.get("outputs", []))
             assert html.count('<div class="nb-html">') == feedback  # an exercise's cell is its drill here, or none
             assert "셀을 다시 실행" not in html and "run the cell again" not in html
             assert html.count('<section class="al-drill"') == len(drills.NOTEBOOK_DRILLS.get(name[:2], ()))

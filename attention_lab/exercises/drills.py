@@ -14,7 +14,6 @@ cell on a page without a kernel (None for an exercise with no drill).
 import html
 import json
 import math
-import re
 from functools import cache
 from pathlib import Path
 
@@ -394,32 +393,3 @@ def page_html(lang):  # -> HTML: the drills under an explorer's standalone page,
     sections = "".join(_section(exercise_id, lang) for exercise_id in PAGE_DRILLS)
     return (f'<section class="al-drills" aria-labelledby="al-drills-title"><h2 id="al-drills-title">{title}</h2>'
             f"{sections}</section><style>{css}</style><script>{js}</script>")
-
-
-KERNEL_ONLY = '<div class="al-kernel">'  # opens Markdown that holds only in a notebook with a kernel ("run the cell")
-_KERNEL_BLOCK = re.compile(r'<div class="al-kernel">.*?</div>\n?', re.S)
-
-
-def without_kernel(markdown):  # -> the Markdown a page without a kernel shows: its al-kernel blocks left out
-    return _KERNEL_BLOCK.sub("", markdown)
-
-
-def elsewhere_html(lang, file, run=None, download=None):  # -> HTML: where an exercise with no drill is done
-    """The line that stands in for an exercise's code cell when it has no drill: it is done in code, in the
-    notebook with Python; with the page's links (Binder, the .ipynb) where it has them, else the notebook's name."""
-    L = words.table(lang)
-    links = [f'<a href="{html.escape(url)}"{extra}>{html.escape(L[key])}</a>'
-             for url, key, extra in ((run, "drill.elsewhere_binder", ' rel="external"'),
-                                     (download, "drill.elsewhere_download", " download")) if url]
-    if not links:
-        return f'<p class="al-elsewhere">{html.escape(L["drill.elsewhere_file"].format(file=file))}</p>'
-    return f'<p class="al-elsewhere">{html.escape(L["drill.elsewhere"])} {" · ".join(links)}</p>'
-
-
-def exercise_cell(code, lang, file="", run=None, download=None):  # -> HTML for an exercise's cell, or None
-    """On a page without a kernel, an exercise's cell (`ex.check("NN.name", …)`) becomes its drill, or the line
-    that says where it is done (`elsewhere_html`); None for any other cell. No page asks its reader to run a cell."""
-    found = re.search(r'ex\.check\("(\d\d\.\w+)", answer', code)
-    if found is None:
-        return None
-    return cell_html(found.group(1), lang) or elsewhere_html(lang, file, run, download)

@@ -21,7 +21,8 @@ import numpy as np
 from ..look import colors, formats, words
 from ..numeric.core import exponentials, row_exponentials
 from .heatmap import SLIDE_SIZE, check_trace, font_family, query_labels, token_index, width_em
-from .layout import head_matrix, trace_scales, wrap
+from .layout import head_matrix, trace_scales
+from .lines import wrap
 
 W, H = SLIDE_SIZE
 MARGIN = 0.5  # inches, every side

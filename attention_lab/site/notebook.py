@@ -19,7 +19,7 @@ import struct
 from html import escape
 from html.parser import HTMLParser
 
-from ..exercises.drills import exercise_cell, without_kernel
+from ..exercises.no_kernel import exercise_cell, without_kernel
 from ..look import words as text
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

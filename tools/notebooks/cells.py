@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 
 from attention_lab import exercises
-from attention_lab.exercises import drills
+from attention_lab.exercises import drills, no_kernel
 from attention_lab.site import DEFAULT_BINDER
 
 LANG_LITERAL = "__LANG__"  # replaced by "ko" or "en" (with quotes) when a notebook is written
@@ -101,7 +101,7 @@ def folded_code(summary, src):  # -> Markdown: code in a <details> block, folded
 
 def kernel_only(text):  # -> Markdown shown in a notebook only: a page without a kernel leaves it out
     # The blank lines matter: without them the Markdown inside the HTML block is not parsed as Markdown.
-    return f"\n\n{drills.KERNEL_ONLY}\n\n{text.strip()}\n\n</div>\n\n"
+    return f"\n\n{no_kernel.KERNEL_ONLY}\n\n{text.strip()}\n\n</div>\n\n"
 
 
 def _how_to_answer(exercise_id):  # -> {"ko": …, "en": …}: the line under a task that says what to write
