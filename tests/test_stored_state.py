@@ -14,7 +14,6 @@ import importlib.util
 import io
 import json
 import os
-import shutil
 import warnings
 from pathlib import Path
 
@@ -137,7 +136,11 @@ def test_a_stored_explorer_draws_and_moves_with_no_cell_run(lab, browser, app, l
         pytest.importorskip("notebook", minversion="7", reason="needs Notebook 7: pip install notebook")
     folder = lab.root / f"stored-{app}-{lang}"
     folder.mkdir()
-    shutil.copy(ROOT / "notebooks" / lang / "02_scores.ipynb", folder)
+    # A copy of its own: the session's one server remembers a trusted notebook by its content, and the JupyterLab
+    # case of the same edition trusts it, so the copy's metadata names this case (other content, not yet trusted).
+    nb = nbformat.read(ROOT / "notebooks" / lang / "02_scores.ipynb", as_version=4)
+    nb.metadata["attention_lab_case"] = f"{app}-{lang}"
+    nbformat.write(nb, folder / "02_scores.ipynb")
     page = browser.new_page(viewport=WINDOW)
     shots = os.environ.get("ATTENTION_LAB_SCREENSHOTS")
     try:
