@@ -182,21 +182,64 @@ def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(tm
                     assert missing(item.table.labels, text) == [], (lang, size, page.title, item.table.title)
 
 
+def breaks_inside_a_formula(lines):  # -> [(line, next line)] where a title's line break splits a formula
+    """The reference: a break is inside a formula where `between_terms` (its catalogue is the test below) says so."""
+    from attention_lab.figures.lines import between_terms
+
+    lines = [line for line in lines if line]
+    words_ = " ".join(lines).split(" ")
+    good, at, bad = between_terms(words_), 0, []
+    for line, after in zip(lines, lines[1:], strict=False):
+        at += len(line.split(" "))
+        if not good[at - 1]:
+            bad.append((line, after))
+    return bad
+
+
 @pytest.mark.parametrize("lang", ["en", "ko"])
-def test_slide_panel_titles_break_between_terms_where_a_breaking_with_as_few_lines_does(lang):
-    """terms=True never takes more lines than plain wrapping (so no number is lost to a taller title), and of the
-    breakings with that many lines takes one that keeps S / √dh whole and breaks before + or −, when there is one."""
-    from attention_lab.figures.heatmap import font_family
-    from attention_lab.figures.lines import wrap
+def test_wrapping_with_terms_never_breaks_inside_a_formula_and_fits_what_can_fit(lang):
+    """terms=True at every width: the title whole, no break inside a formula, every line that holds a break
+    between terms within the width (a term wider than the line stays whole, alone)."""
+    from attention_lab.figures.heatmap import font_family, width_em
+    from attention_lab.figures.lines import between_terms, wrap
     from attention_lab.numeric.pipeline import HEAD_STAGES
 
     family = font_family(lang)
     for title in (words.say(f"stage.{name}", lang) for name in HEAD_STAGES):
         for width in range(30, 320, 7):
-            plain, terms = wrap(title, width, 16, family), wrap(title, width, 16, family, terms=True)
-            assert " ".join(terms) == title and len(terms) <= len(plain), (title, width)
+            lines = wrap(title, width, 16, family, terms=True)
+            assert " ".join(lines) == title and breaks_inside_a_formula(lines) == [], (title, width)
+            good, at = between_terms(title.split(" ")), 0
+            for line in lines:  # a line too wide holds no break between terms (its words' spaces in the title)
+                n = len(line.split(" "))
+                assert width_em(line, tuple(family)) * 16 <= width or not any(good[at:at + n - 1]), (line, width)
+                at += n
     e = words.say("stage.E", lang)  # E = exp(S / √dh + M − row max)
     assert wrap(e, 160, 16, family, terms=True) == ["E = exp(S / √dh", "+ M − " + e.split(" − ")[1]]
+    assert breaks_inside_a_formula(["E = exp(S", "/ √dh + M", "− row max)"]) == [("E = exp(S", "/ √dh + M")]
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_no_slide_title_breaks_inside_a_formula(tmp_path, lang, size):
+    """Every title of the PDF deck (as drawn), the pptx (as written) and every `--slides` figure (the figure's
+    title and every panel's), at the article's size and at --T 8 --d 16 --h 4."""
+    from pptx import Presentation
+
+    from attention_lab.figures.export import _page_figure, figures_to_write
+
+    tr, titles = TRACES[size], []
+    for page in deck.pages(tr, lang):
+        fig = _page_figure(page, lang)
+        titles += [t.get_text().split("\n") for t in fig.axes[0].texts if t.get_fontsize() >= deck.TITLE_PT]
+    pres = Presentation(str(write(tmp_path, lang, size, "pptx")))
+    titles += [[p.text for p in slide.shapes.title.text_frame.paragraphs] for slide in pres.slides]
+    for _, make, _ in figures_to_write(tr, lang, slides=True):
+        fig = make()
+        titles += [t.get_text().split("\n") for t in [fig._suptitle, *fig.texts] if t is not None]
+        titles += [ax.title.get_text().split("\n") for ax in fig.axes]
+    assert any(len(lines) > 1 for lines in titles)  # some titles do break: the check has something to refuse
+    assert [(lines, bad) for lines in titles if (bad := breaks_inside_a_formula(lines))] == []
 
 
 def test_between_terms_refuses_the_breaks_inside_a_formula():

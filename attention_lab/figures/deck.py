@@ -192,7 +192,7 @@ def _pack(sizes, room_w):  # -> [[index]]: tables side by side, a new slide when
 
 
 def _title_lines(title, family, pt=TITLE_PT):  # a title wrapped between terms: a formula never breaks
-    return tuple(wrap(title, (W - 2 * MARGIN) * 72, pt, family))
+    return tuple(wrap(title, (W - 2 * MARGIN) * 72, pt, family, terms=True))
 
 
 def unbroken(text):  # a term that wrapping keeps on one line: its spaces made no-break spaces

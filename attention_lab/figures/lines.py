@@ -11,8 +11,8 @@ def wrap(text, width_pt, size, family, terms=False):  # -> [str]: lines no wider
     """Break text at spaces into as few lines as fit width_pt, of even length: no word alone on the last line.
 
     An existing line break is kept. A single word wider than the line stays whole, and so does a part in
-    parentheses that fits the line (a formula, a shape). terms=True (a slide's panel titles): of the breakings
-    with that fewest number of lines, one with the fewest breaks inside a formula (`between_terms`).
+    parentheses that fits the line (a formula, a shape). terms=True (the titles of slides and their panels):
+    never a break inside a formula (`between_terms`); a term wider than the line stays whole, on a line of its own.
     """
     if "\n" in text:
         return [line for part in text.split("\n") for line in wrap(part, width_pt, size, family, terms)]
@@ -21,10 +21,10 @@ def wrap(text, width_pt, size, family, terms=False):  # -> [str]: lines no wider
     def width(s):
         return width_em(s, family) * size
 
-    if terms and text.count(" ") < TERM_WORDS:
-        return _term_lines(text.split(" "), width_pt, width)
-
-    words = [word for unit in _units(text) for word in (unit.split(" ") if width(unit) > width_pt else [unit])]
+    if terms:
+        words = _terms(text.split(" "))
+    else:
+        words = [word for unit in _units(text) for word in (unit.split(" ") if width(unit) > width_pt else [unit])]
 
     def greedy(limit):
         lines, line = [], ""
@@ -49,40 +49,28 @@ def wrap(text, width_pt, size, family, terms=False):  # -> [str]: lines no wider
     return lines
 
 
-TERM_WORDS = 12  # a title of up to this many words is broken by trying every breaking (2¹¹ at most)
 GLUE = ("/", "×", "·")  # "S / √dh", "3 × 4": a formula never breaks beside these
 
 
 def between_terms(words):  # -> [bool], one per space: whether breaking there keeps every formula's terms whole
-    """Inside parentheses only before a + or − term or after "="; outside them, never beside /, ×, · or before
-    "=": "E = exp(S / √dh" ⏎ "+ M − row max)" breaks between terms, "E = exp(S /" ⏎ "√dh + M −" inside them."""
+    """Inside parentheses only before a + or − term, after "=" or after a comma ("(output, 8 × 4)"); outside them,
+    never beside /, ×, · or before "=": "E = exp(S / √dh" ⏎ "+ M − row max)" breaks between terms,
+    "E = exp(S /" ⏎ "√dh + M −" inside them."""
     good, depth = [], 0
     for left, right in zip(words, words[1:], strict=False):
         depth = max(depth + left.count("(") - left.count(")"), 0)
         if depth > 0:
-            good.append(right in ("+", "−") or left.endswith("="))
+            good.append(right in ("+", "−") or left.endswith(("=", ",")))
         else:
             good.append(not (left.endswith((*GLUE, "(")) or right in (*GLUE, "=") or right.startswith(")")))
     return good
 
 
-def _term_lines(words, width_pt, width):  # -> [str]: fewest lines, then fewest breaks inside formulas, then even
-    good, best = between_terms(words), None
-    for breaks in range(1 << (len(words) - 1)):
-        lines, line, bad = [], [words[0]], 0
-        for k, word in enumerate(words[1:]):
-            if breaks >> k & 1:
-                lines.append(" ".join(line))
-                line, bad = [word], bad + (not good[k])
-            else:
-                line.append(word)
-        lines.append(" ".join(line))
-        if any(" " in line and width(line) > width_pt for line in lines):
-            continue  # too wide (a single word wider than the line stays whole, as in wrap)
-        key = (len(lines), bad, max(width(line) for line in lines))
-        if best is None or key < best[0]:
-            best = (key, lines)
-    return best[1]
+def _terms(words):  # -> the pieces a title breaks between: its words, joined where a break would split a formula
+    units = [words[0]]
+    for word, good in zip(words[1:], between_terms(words), strict=True):
+        units.append(word if good else f"{units.pop()} {word}")
+    return units
 
 
 def _units(text):  # -> the pieces wrap breaks between: words, but "(…)" whole ("softmax(S / √dh + M)", "(3 × 4)")
