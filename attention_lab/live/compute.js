@@ -61,7 +61,7 @@ function runPipeline(inputs, c) {
   return arrays;
 }
 
-// A stage's matrix for Query head i (pipeline.Stage.matrix).
+// A stage's matrix for Query head i: its own for a per-head stage, its K/V head's for a K/V stage, else the whole.
 function stageMatrix(tr, name, i) {
   const s = STAGE[name], value = tr.arrays[name];
   if (s.heads === "query") return value[i];
