@@ -87,6 +87,21 @@ def test_the_softmax_row_is_built_up_in_the_articles_steps():
     assert lines[:2] == ["", ""] and "2.718 + 1 + 20.09 ≈ 23.8" in lines[2] and lines[3] == lines[2]
 
 
+def test_the_softmax_row_shows_shifted_exponentials_when_the_plain_ones_overflow():
+    """Key token 1's score 5×10¹⁵³: e^s is ∞, and ∞ / ∞ is no weight. The slides show e^(s − m), m the row's
+    largest score (math.exp of each), and say so."""
+    K = np.zeros((3, 4))
+    K[0, 0] = 1e154
+    tr = al.attention_trace(np.ones((3, 4)), K, np.ones((3, 4)), 1, mask=al.Mask("causal"))
+    steps = [p for p in deck.pages(tr, "en") if "become weights (" in p.title[0]]
+    table = next(i.table for i in steps[3].items if isinstance(i, deck.Placed))
+    row = tr.S_masked[0, -1]
+    m = row[np.isfinite(row)].max()
+    assert table.labels[1] == tuple(formats.format_approx(np.exp(x - m)) for x in row)
+    lines = " ".join(line for i in steps[3].items if isinstance(i, deck.Text) for line in i.lines)
+    assert f"e^(s − {formats.format_value(m, 'scores')}) is shown instead" in lines and "∞" not in lines, lines
+
+
 def test_the_checker_refuses_a_page_that_lost_a_number():
     """The wrong answers the page check must refuse: a number dropped, another in its place, a row out of order."""
     labels = [["1", "0", "−∞"], ["0.114", "0.042", "0.844"]]

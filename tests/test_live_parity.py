@@ -168,6 +168,9 @@ def explorers():  # -> [(id, explorer)]: every view, both languages, a view of e
     edge = np.full((16, 8), 2.0 ** 498) * rng.choice([-1, 1], (16, 8))
     assert 2.0 ** 498 < al.live.views.OWN_LIMITS["value"] < 2.0 ** 499
     made.append(("own-at-the-limit", al.explorer(Q=edge, K=edge, V=np.abs(edge), h=2, mask=None, view="all")))
+    # a mask the view does not offer, left for one it does: its parameter's control leaves the page with it
+    made.append(("own-packed-left", al.explorer(Q=Q[1:], K=K, V=V, h=2, mask=al.Mask("packed", lengths=[2, 5]),
+                                                view="article", lang="en")))
     return made
 
 

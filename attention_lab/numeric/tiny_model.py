@@ -32,6 +32,11 @@ ANSWERS = tuple(first + previous for first, previous in itertools.product(TOKENS
 T, d = 6, 8  # tokens per sequence; model width, as in the article
 SCORED = slice(1, None)  # the positions with an answer: token 2 on (token 1 has no token before it)
 WEIGHTS = ("E_tok", "E_pos", "W_Q", "W_K", "W_V", "W_O", "W_U")
+# How a typed input is read, as data (the page's live/learned.js applies the same table): the blanks at either
+# end dropped, then each character read as the letter it stands for, in either case and full width (as a Korean
+# input method types "ＣＡＢ"); any other character is itself, and not a token.
+READING = {"blank": " \t\n\r\f\v\u00a0\u3000",
+           "readAs": {form: c for c in TOKENS for form in (c.lower(), *(chr(ord(x) + 0xFEE0) for x in (c, c.lower())))}}
 
 
 def shapes(h=2, dh=None):  # -> {name: shape} of every weight
@@ -61,12 +66,17 @@ def all_sequences():  # -> [4^T, T] int, read-only: every input the task has (40
     return sequences
 
 
+def read_letters(typed):  # "  cabdda " -> "CABDDA"
+    """A typed input as the letters it stands for (READING): still to be checked against TOKENS and T."""
+    return "".join(READING["readAs"].get(c, c) for c in str(typed).strip(READING["blank"]))
+
+
 def encode(text):  # "ABCDAB" -> [T] int
     """A sequence written as letters, as the notebook and the page take it; a ValueError names a bad letter."""
     if not isinstance(text, str):
         raise ValueError(f"tokens: write the sequence as text of {T} letters from {''.join(TOKENS)}, "
                          f"e.g. 'ABCDAB'; got {type(text).__name__}.")
-    text = text.strip().upper()
+    text = read_letters(text)
     bad = sorted(set(text) - set(TOKENS))
     if bad or len(text) != T:
         problem = f"letters {bad} are not tokens" if bad else f"it has {len(text)} letters"
