@@ -6,8 +6,8 @@ alignments, all heads, random seeds, picks beyond T) are set in the page; each h
 row and column labels, every cell's text, fill, ink, accessible name and highlight, every breakdown's text, the
 shape line, the note and every control (value, choices, bounds, shown or not) must be what `live.picture` and
 `live.controls` give for the Python trace, whose labels and colours come from look.cells (look.colors,
-look.formats). A stage of the pipeline that the browser does not compute fails here: the page shows no heatmap
-for it (compute.js throws) while Python's picture has one.
+look.formats). The page computes each stage from the pipeline's expression (live/compute.js): an operation the
+browser lacks fails here (compute.js throws, and the page shows no heatmap) while Python's picture has one.
 """
 
 import random

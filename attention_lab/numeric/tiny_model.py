@@ -3,7 +3,9 @@
 The task: a sequence of T = 6 tokens, each one of A, B, C, D. At every position from token 2 on, the model
 must name two tokens: the first token of the sequence and the token just before this one. Its answer is one
 token of a vocabulary of 16 pairs, "CA" meaning "first C, previous A". One head can find the first token
-and the other the previous one; a single head cannot look at both cleanly (notebook 13 shows the gap).
+and the other the previous one. A single head answers right too, by splitting each row's weight unequally
+between the two (its output is then one point per answer, and a linear readout tells distinct points apart),
+but with a higher loss and smaller margins: notebook 13 shows the gap, and says why it is no larger.
 
 The model, as the article's Figure 1 draws it and one step past where it ends:
 
@@ -177,6 +179,16 @@ def loss(logits, tokens):  # [B, T, 16], [B, T] -> float
 def accuracy(logits, tokens):  # [B, T, 16], [B, T] -> float
     """The share of positions (token 2 on) where the highest logit is the right answer."""
     return float((logits[:, SCORED].argmax(axis=-1) == answer_of(tokens)[:, SCORED]).mean())
+
+
+def margins(logits, tokens):  # [B, T, 16], [B, T] -> [B, T - 1]
+    """How far the right answer wins, at every position from token 2 on: its logit minus the highest logit of a
+    wrong answer. Above 0 the answer is right; the larger, the more a change to the logits it survives."""
+    scored, answers = logits[:, SCORED], answer_of(tokens)[:, SCORED, None]
+    right = np.take_along_axis(scored, answers, axis=-1)[..., 0]
+    wrong = scored.copy()
+    np.put_along_axis(wrong, answers, -np.inf, axis=-1)
+    return right - wrong.max(axis=-1)
 
 
 def trace(weights, tokens, hooks=None):  # weights, "ABCDAB" or [T] -> AttentionTrace
