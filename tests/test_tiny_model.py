@@ -303,6 +303,10 @@ def test_the_training_figure_draws_each_curve_on_a_log_scale(shipped):
     assert ax.get_yscale() == "log" and [line.get_label() for line in ax.get_lines()] == ["h = 2", "h = 1"]
     np.testing.assert_array_equal(ax.get_lines()[1].get_xdata(), np.arange(1, 11))  # steps count from 1
     assert ax.get_xlabel() == "학습 단계"
+    fig.draw_without_rendering()
+    labels = [label.get_text() for label in ax.get_yticklabels() + ax.get_yticklabels(minor=True)]
+    assert "10⁰" in labels and "10⁻²" in labels  # the loss falls from about 3 to below 10⁻²: powers of ten …
+    assert not any("$" in label for label in labels)  # … in plain text, not mathtext (which needs STIX fonts)
 
 
 @pytest.mark.parametrize("curves, words", [({}, "need a dict"), ({"a": [1.0, 0.0]}, "positive losses"),
