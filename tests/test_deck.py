@@ -126,13 +126,20 @@ def test_every_pdf_slide_shows_the_numbers_of_its_tables(tmp_path, lang, size):
                 assert missing(item.table.labels, text) == [], (page.title, item.table.title)
 
 
+@pytest.fixture(scope="module")
+def pptx_decks(tmp_path_factory):  # -> {(lang, size): path} of the four editable decks, each written once
+    folder = tmp_path_factory.mktemp("decks")
+    return {(lang, size): write(folder / lang / size, lang, size, "pptx").rename(folder / f"deck_{lang}_{size}.pptx")
+            for lang in ("ko", "en") for size in SIZES}
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(tmp_path, lang):
+def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(pptx_decks, lang):
     from pptx import Presentation
     from pptx.enum.shapes import MSO_SHAPE_TYPE
 
     tr = TRACES["T8"]
-    pres = Presentation(str(write(tmp_path, lang, "T8", "pptx")))
+    pres = Presentation(str(pptx_decks[(lang, "T8")]))
     assert (pres.slide_width.inches, pres.slide_height.inches) == pytest.approx(al.figures.SLIDE_SIZE)
     pages = deck.pages(tr, lang)
     article = " ".join(ARTICLE.read_text(encoding="utf-8").split())
@@ -171,14 +178,10 @@ def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(tmp
     assert props.author == props.last_modified_by == "attention-lab" and props.revision == 1
 
 
-def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(tmp_path):
+def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(pptx_decks, tmp_path):
     """One LibreOffice run converts the four decks (ko, en × the article's size, T = 8); pdftotext finds every
     slide's title and every number of its tables on that slide."""
-    decks = {}
-    for lang in ("ko", "en"):
-        for size in SIZES:
-            path = write(tmp_path / f"{lang}_{size}", lang, size, "pptx")
-            decks[(lang, size)] = path.rename(tmp_path / f"deck_{lang}_{size}.pptx")
+    decks = pptx_decks
     done = subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
                            "--convert-to", "pdf", "--outdir", str(tmp_path / "lo"), *map(str, decks.values())],
                           capture_output=True, text=True, timeout=600)
