@@ -57,6 +57,15 @@ def new_entries(monkeypatch):
 
 
 @pytest.fixture(scope="session")
+def notebook_runs():
+    """{notebook path: its code cells' run} (tests/notebook_runs.py): each notebook's cells run once in the session,
+    read by test_stored_figures (the figures they draw) and test_stored_state (the widgets they show)."""
+    from notebook_runs import NotebookRuns
+
+    return NotebookRuns()
+
+
+@pytest.fixture(scope="session")
 def browser():
     """Headless Chromium (tests/servers.py's recipe), one for the whole session: every test opens its own pages (or
     context) in it and closes them. Skipped, saying why, where it is missing."""

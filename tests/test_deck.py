@@ -87,6 +87,21 @@ def test_the_softmax_row_is_built_up_in_the_articles_steps():
     assert lines[:2] == ["", ""] and "2.718 + 1 + 20.09 ≈ 23.8" in lines[2] and lines[3] == lines[2]
 
 
+def test_the_softmax_row_shows_shifted_exponentials_when_the_plain_ones_overflow():
+    """Key token 1's score 5×10¹⁵³: e^s is ∞, and ∞ / ∞ is no weight. The slides show e^(s − m), m the row's
+    largest score (math.exp of each), and say so."""
+    K = np.zeros((3, 4))
+    K[0, 0] = 1e154
+    tr = al.attention_trace(np.ones((3, 4)), K, np.ones((3, 4)), 1, mask=al.Mask("causal"))
+    steps = [p for p in deck.pages(tr, "en") if "become weights (" in p.title[0]]
+    table = next(i.table for i in steps[3].items if isinstance(i, deck.Placed))
+    row = tr.S_masked[0, -1]
+    m = row[np.isfinite(row)].max()
+    assert table.labels[1] == tuple(formats.format_approx(np.exp(x - m)) for x in row)
+    lines = " ".join(line for i in steps[3].items if isinstance(i, deck.Text) for line in i.lines)
+    assert f"e^(s − {formats.format_value(m, 'scores')}) is shown instead" in lines and "∞" not in lines, lines
+
+
 def test_the_checker_refuses_a_page_that_lost_a_number():
     """The wrong answers the page check must refuse: a number dropped, another in its place, a row out of order."""
     labels = [["1", "0", "−∞"], ["0.114", "0.042", "0.844"]]
@@ -111,13 +126,20 @@ def test_every_pdf_slide_shows_the_numbers_of_its_tables(tmp_path, lang, size):
                 assert missing(item.table.labels, text) == [], (page.title, item.table.title)
 
 
+@pytest.fixture(scope="module")
+def pptx_decks(tmp_path_factory):  # -> {(lang, size): path} of the four editable decks, each written once
+    folder = tmp_path_factory.mktemp("decks")
+    return {(lang, size): write(folder / lang / size, lang, size, "pptx").rename(folder / f"deck_{lang}_{size}.pptx")
+            for lang in ("ko", "en") for size in SIZES}
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(tmp_path, lang):
+def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(pptx_decks, lang):
     from pptx import Presentation
     from pptx.enum.shapes import MSO_SHAPE_TYPE
 
     tr = TRACES["T8"]
-    pres = Presentation(str(write(tmp_path, lang, "T8", "pptx")))
+    pres = Presentation(str(pptx_decks[(lang, "T8")]))
     assert (pres.slide_width.inches, pres.slide_height.inches) == pytest.approx(al.figures.SLIDE_SIZE)
     pages = deck.pages(tr, lang)
     article = " ".join(ARTICLE.read_text(encoding="utf-8").split())
@@ -156,14 +178,10 @@ def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(tmp
     assert props.author == props.last_modified_by == "attention-lab" and props.revision == 1
 
 
-def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(tmp_path):
+def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(pptx_decks, tmp_path):
     """One LibreOffice run converts the four decks (ko, en × the article's size, T = 8); pdftotext finds every
     slide's title and every number of its tables on that slide."""
-    decks = {}
-    for lang in ("ko", "en"):
-        for size in SIZES:
-            path = write(tmp_path / f"{lang}_{size}", lang, size, "pptx")
-            decks[(lang, size)] = path.rename(tmp_path / f"deck_{lang}_{size}.pptx")
+    decks = pptx_decks
     done = subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
                            "--convert-to", "pdf", "--outdir", str(tmp_path / "lo"), *map(str, decks.values())],
                           capture_output=True, text=True, timeout=600)

@@ -53,6 +53,7 @@ def test_attention_trace_accepts_or_names_the_problem(Q, K, V, h, mask, params, 
     tr = calls(lambda: al.attention_trace(Q, K, V, h, with_mask(mask, params), kv_heads=kv_heads))
     if tr is not None:
         assert np.isfinite(tr.H).all() and np.isfinite(tr.P).all()
+        assert not any(np.isnan(array).any() for array in tr.arrays().values())  # every stage, a new one too
 
 
 @FUZZ

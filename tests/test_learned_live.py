@@ -32,10 +32,19 @@ TOKEN_CASES = [
     ("A,B,C,D,A,B", ["learned_letters", ","]),
     ("EEEEEE", ["learned_letters", "E"]),
     ("XYZXYZ", ["learned_letters", "XYZ"]),
-    ("abcdx", ["learned_letters", "X"]),  # a bad letter is named before the count
+    ("abcdx", ["learned_letters", "x"]),  # a bad letter is named, as typed, before the count
+    ("\ufeffCABDDA", ["learned_letters", "\ufeff"]),  # a byte-order mark is no blank (JavaScript's trim() drops it)
+    ("CABDDA\x1c", ["learned_letters", "\x1c"]),  # nor a file separator (Python's strip() drops it)
+    ("CAB\u0085", ["learned_letters", "\u0085"]),
+    ("CABDßA", ["learned_letters", "ß"]),  # upper-cased, ß would be two letters, SS
+    ("C\u0301ABDDA", ["learned_letters", "\u0301"]),  # a combining accent
+    ("CABDD😀", ["learned_letters", "😀"]),  # two UTF-16 units, one character
+    ("ＡＢＣＤＡＢＣ", ["learned_count", 7]),
     ("CABDDA", "CABDDA"),
     ("cabdda", "CABDDA"),
     (" dDaBcA\t", "DDABCA"),
+    ("ＣＡＢｄｄａ", "CABDDA"),  # full width, as a Korean input method types letters
+    ("\u3000CABDDA\u00a0\n", "CABDDA"),  # the ideographic and the no-break space
 ]
 
 

@@ -6,8 +6,8 @@ alignments, all heads, random seeds, picks beyond T) are set in the page; each h
 row and column labels, every cell's text, fill, ink, accessible name and highlight, every breakdown's text, the
 shape line, the note and every control (value, choices, bounds, shown or not) must be what `live.picture` and
 `live.controls` give for the Python trace, whose labels and colours come from look.cells (look.colors,
-look.formats). A stage of the pipeline that the browser does not compute fails here: the page shows no heatmap
-for it (compute.js throws) while Python's picture has one.
+look.formats). The page computes each stage from the pipeline's expression (live/compute.js): an operation the
+browser lacks fails here (compute.js throws, and the page shows no heatmap) while Python's picture has one.
 """
 
 import random
@@ -168,6 +168,9 @@ def explorers():  # -> [(id, explorer)]: every view, both languages, a view of e
     edge = np.full((16, 8), 2.0 ** 498) * rng.choice([-1, 1], (16, 8))
     assert 2.0 ** 498 < al.live.views.OWN_LIMITS["value"] < 2.0 ** 499
     made.append(("own-at-the-limit", al.explorer(Q=edge, K=edge, V=np.abs(edge), h=2, mask=None, view="all")))
+    # a mask the view does not offer, left for one it does: its parameter's control leaves the page with it
+    made.append(("own-packed-left", al.explorer(Q=Q[1:], K=K, V=V, h=2, mask=al.Mask("packed", lengths=[2, 5]),
+                                                view="article", lang="en")))
     return made
 
 

@@ -395,7 +395,7 @@ def test_notebook_09_run_without_pytorch_says_what_it_then_shows(lang, monkeypat
     so and where PyTorch's outputs are, which this test checks: in the notebook as stored, not in what runs here."""
     import contextlib
 
-    from test_stored_figures import Shell
+    from notebook_runs import Shell
 
     monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` raises ImportError, installed or not
     path = NOTEBOOKS / lang / "09_pytorch.ipynb"

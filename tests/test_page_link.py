@@ -180,3 +180,27 @@ def test_a_bad_scale_is_one_line_and_status_2(tmp_path, scale, says):
     for bad in (0, 3.5, True, "1.5", float("nan")):
         with pytest.raises(ValueError, match="scale: give a number from 1 to 3"):
             pages.standalone_html(al.explorer().page_config(), scale=bad)
+
+
+MOVES = [  # a state whose controls equal the start's in value but not in meaning, with what the link must say
+    ({"source": "article", "seed": 7}, "source=article&seed=7"),  # a seed alone reads as the random example's
+    ({"T": 9, "queries": 3}, "queries=3"),  # 3 Query rows of 9 tokens, not every token's (3 of 3 at the start)
+    ({"h": 4, "kv_heads": 2}, "kv_heads=2"),  # 2 K/V heads for 4 Query heads, not one for each (2 of 2)
+]
+
+
+@pytest.mark.parametrize(("moves", "named"), MOVES, ids=[m for _, m in MOVES])
+def test_a_link_opens_the_state_it_was_made_from(browser, tmp_path, moves, named):
+    path = make(tmp_path, "--view", "all")
+    page, _, errors = open_at(browser, path)
+    page.evaluate("(m) => { const ex = attentionLab.mounted[0]; ex.setState({ ...ex.state, ...m }); "
+                  "ex.model.set('state', ex.state); }", moves)
+    settle(page)
+    assert named in page.url
+    seen = page.evaluate(READ)["controls"], page.evaluate("() => document.querySelector('.al-live').textContent")
+    opened, _, errors_opened = open_at(browser, path, "#" + page.url.split("#", 1)[1])
+    assert (opened.evaluate(READ)["controls"], opened.evaluate("() => document.querySelector('.al-live')"
+                                                                ".textContent")) == seen
+    assert errors == errors_opened == []
+    page.close()
+    opened.close()

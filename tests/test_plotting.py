@@ -1,6 +1,7 @@
 """Annotated heatmaps and the article's figures, in both languages: the numbers drawn are the trace's, in the
 article's format; numbers share one size; text is readable (size on slides, contrast); no global state."""
 
+import math
 import warnings
 
 import matplotlib
@@ -638,3 +639,22 @@ def test_figures_leave_no_room_above_and_below_their_panels(figures, lang):
     for (name, fig_lang, slides), fig in figures.items():
         if fig_lang == lang:
             assert tighten.spare(fig) < 0.4, (name, slides, tighten.spare(fig))
+
+
+def test_the_softmax_figure_shows_shifted_exponentials_when_the_plain_ones_overflow():
+    """Key token 1's score is 5×10¹⁵³: e^s is ∞ and ∞ / ∞ is no weight (notebook 05). The table then shows
+    e^(s − m), m the row's largest score, each value as math.exp gives it, their sum, and a line saying so."""
+    K = np.zeros((3, 4))
+    K[0, 0] = 1e154
+    tr = al.attention_trace(np.ones((3, 4)), K, np.arange(12.0).reshape(3, 4), 1, mask=al.Mask("causal"))
+    scores = tr.S_masked[0, 1]
+    m = max(x for x in scores if math.isfinite(x))
+    said = all_texts(plotting.figure_softmax(tr, row=1))
+    assert "∞" not in said and not any("/ ∞" in t for t in said)
+    shifted = [math.exp(x - m) if math.isfinite(x) else 0.0 for x in scores]
+    for e in shifted:
+        assert style.format_approx(e) in said
+    assert "weight p = eˢ⁻ᵐ / " + style.format_approx(sum(shifted)) in said
+    assert any(f"e^(s − {style.format_value(m, 'scores')})" in t for t in said)
+    plain = all_texts(plotting.figure_softmax(al.article_example()))  # no overflow: e^s as the article writes it
+    assert "eˢ" in plain and not any("eˢ⁻ᵐ" in t for t in plain)

@@ -149,7 +149,7 @@ def test_every_stage_is_a_field_of_the_trace_with_its_words(stage):
     np.testing.assert_array_equal(value, tr.arrays()[stage.name])
     for head in range(tr.h):
         assert stage.matrix(tr, head).ndim == 2
-    if stage.compute is not None:  # computed from the stages before it, and from nothing later
+    if stage.expression is not None:  # computed from the stages before it, and from nothing later
         earlier = [s.name for s in PIPELINE[:PIPELINE.index(stage)]]
         assert set(stage.inputs) <= set(earlier), stage.name
     else:

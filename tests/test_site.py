@@ -6,8 +6,10 @@ error appeared, that the page's Korean or English text is there, that nothing sc
 explorer and step widget answers a key press.
 """
 
+import contextlib
 import functools
 import http.server
+import io
 import re
 import threading
 from html import unescape
@@ -19,6 +21,7 @@ import pytest
 
 from attention_lab import site
 from attention_lab.exercises import drills, no_kernel
+from attention_lab.site import __main__ as site_command
 from attention_lab.site import notebook, pages
 from attention_lab.site.__main__ import main
 
@@ -29,9 +32,21 @@ STORED = {lang: sorted(p.stem for p in (NOTEBOOKS / lang).glob("*.ipynb")) for l
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):  # -> (folder, what build returned)
+def built(tmp_path_factory):  # -> (folder, what build returned, what the command printed)
+    """The site built once, by the command a lecturer runs (python -m attention_lab.site --out FOLDER), for every
+    test that reads it; what `build` returned to the command is kept for the tests that need it."""
     out = tmp_path_factory.mktemp("site") / "site"
-    return out, site.build(out)
+    returned = []
+
+    def build(*args, **kwargs):
+        returned.append(site.build(*args, **kwargs))
+        return returned[-1]
+
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(io.StringIO()) as said:
+        patch.setattr(site_command, "build", build)
+        assert main(["--out", str(out)]) == 0
+    [written] = returned
+    return out, written, said.getvalue()
 
 
 class Refs(HTMLParser):
@@ -74,17 +89,16 @@ def test_a_file_given_as_the_folder_is_refused_and_kept(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("error: --out: ") and (tmp_path / "notes.txt").read_text() == "mine"
 
 
-def test_one_command_builds_every_stored_notebook_of_both_editions(tmp_path, capsys):
-    assert main(["--out", str(tmp_path / "site")]) == 0
-    said = capsys.readouterr().out
+def test_one_command_builds_every_stored_notebook_of_both_editions(built):
+    out, _, said = built
     assert f"{sum(map(len, STORED.values()))} notebook pages" in said and "python -m http.server -d" in said
     for lang, names in STORED.items():
-        assert sorted(p.stem for p in (tmp_path / "site" / lang).glob("[0-9]*.html")) == names
-    assert (tmp_path / "site" / "assets" / "attention_lab.js").is_file()
+        assert sorted(p.stem for p in (out / lang).glob("[0-9]*.html")) == names
+    assert (out / "assets" / "attention_lab.js").is_file()
 
 
 def test_the_index_pages_list_the_notebooks_in_order_with_their_titles(built):
-    out, _ = built
+    out, _, _ = built
     for lang, names in STORED.items():
         html = (out / lang / "index.html").read_text(encoding="utf-8")
         links = re.findall(r'<li><a href="([^"]+)\.html">([^<]+)</a>', html)
@@ -98,7 +112,7 @@ def test_the_index_pages_list_the_notebooks_in_order_with_their_titles(built):
 def test_every_link_and_file_a_page_refers_to_is_in_the_site(built):
     """Previous / next, the other edition, the contents, figures, styles and the one script: all relative, all there;
     the only link out is Binder's, and nothing but a link (<a>) points outside."""
-    out, _ = built
+    out, _, _ = built
     html_pages = sorted(out.rglob("*.html"))
     assert len(html_pages) == sum(map(len, STORED.values())) + 3
     for path in html_pages:
@@ -117,7 +131,7 @@ def test_every_link_and_file_a_page_refers_to_is_in_the_site(built):
 
 
 def test_pages_link_as_a_course(built):
-    out, _ = built
+    out, _, _ = built
     for lang, names in STORED.items():
         other = pages.OTHER[lang]
         for k, name in enumerate(names):
@@ -152,7 +166,7 @@ def test_a_folder_it_did_not_build_is_left_alone(tmp_path):
 
 
 def test_figures_have_their_captions_and_solutions_stay_folded(built):
-    out, _ = built
+    out, _, _ = built
     for lang, names in STORED.items():
         for name in names:
             nb = notebook.read(NOTEBOOKS / lang / f"{name}.ipynb")
@@ -174,7 +188,7 @@ def test_every_widget_of_the_stored_notebooks_is_live(built):
 
     A notebook executed before the explorer and the steppers ran in the browser has no such state: re-execute it
     (python tools/build_notebooks.py --execute NAME)."""
-    _out, written = built
+    _out, written, _ = built
     static = [f"{lang}/{name}" for lang, entries in written.items() for name, kinds in entries if None in kinds]
     assert not static, f"widgets with no state the page can mount: {static}"
     assert {k for entries in written.values() for _name, kinds in entries for k in kinds} >= {"explorer", "decode",
@@ -191,7 +205,7 @@ class Quiet(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def served(built):  # -> the site's base URL on 127.0.0.1
-    out, _ = built
+    out, _, _ = built
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(out)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -221,7 +235,7 @@ def _control(mount):  # -> the widget's T slider, else its first slider, else it
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_every_page_works_offline_in_chromium(built, served, browser, width):
-    out, _ = built
+    out, _, _ = built
     context = browser.new_context(viewport={"width": width, "height": 900})
     refused, errors = [], []
     context.route("**/*", lambda r: r.continue_() if r.request.url.startswith(served)
@@ -267,7 +281,7 @@ def test_a_page_works_from_disk(built, browser):
     """Opened as a file (no server), a page with widgets still mounts every one, offline."""
     from servers import offline
 
-    out, written = built
+    out, written, _ = built
     name, kinds = max(written["ko"], key=lambda entry: len({k for k in entry[1] if k}))  # the most kinds of widget
     tab = browser.new_page()
     refused, errors = offline(tab), []
@@ -284,7 +298,7 @@ def test_a_page_works_from_disk(built, browser):
 # ---- what readers expect of a course site ----------------------------------------------------------------------------
 
 def test_each_page_has_its_edition_s_contents_its_own_headings_a_download_and_the_theme_toggle(built):
-    out, _ = built
+    out, _, _ = built
     for lang, names in STORED.items():
         for name in names:
             path = out / lang / f"{name}.html"
@@ -306,7 +320,7 @@ def test_each_page_has_its_edition_s_contents_its_own_headings_a_download_and_th
 
 def test_each_page_is_light_before_its_images(built):
     """A page, its styles and its scripts (the search's interface included, not its index) stay under 500 KB."""
-    out, _ = built
+    out, _, _ = built
     for path in out.rglob("*.html"):
         total = path.stat().st_size
         for tag, url in refs_of(path).refs:

@@ -1,26 +1,21 @@
 """What the notebooks store is what the code stores now, and small: widget state never stale, editions < 6 MB.
 
 A stored widget (`nb.metadata.widgets`, one model per explorer or step widget) is what a notebook opened without
-its kernel and the course site draw from. Each notebook's code cells are run again here, in order, in an IPython
-shell of this process (nothing written back), every widget a cell displays is caught, and once the last cell
-has run each one's state (`get_state()`, as the kernel would send it) must equal the stored model's: a change to
-the front-end, the words, a mask or a view that reaches the widgets fails here, naming the notebook to execute
-again. The size test measures both editions, their figures and widgets, against the issue's budget.
+its kernel and the course site draw from. Each notebook's code cells are run again, once in the session
+(tests/notebook_runs.py, shared with test_stored_figures), in order, in an IPython shell of this process (nothing
+written back), every widget a cell displays is caught, and once the last cell has run each one's state
+(`get_state()`, as the kernel would send it) must equal the stored model's: a change to the front-end, the words,
+a mask or a view that reaches the widgets fails here, naming the notebook to execute again. The size test
+measures both editions, their figures and widgets, against the issue's budget.
 """
 
 import base64
-import contextlib
-import importlib.util
-import io
-import json
 import os
-import warnings
 from pathlib import Path
 
-import ipywidgets
 import nbformat
 import pytest
-from test_stored_figures import Shell  # one IPython shell class in a session: it is a singleton
+from notebook_runs import name, skip_without_torch
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
@@ -29,59 +24,24 @@ EDITION_MB = 6.0  # each edition under 6 MB (issue 32), so both together under 1
 PALETTE = 3  # a PNG's colour type for indexed colour (the PNG specification, IHDR)
 
 
-def name(path):
-    return f"{path.parent.name}/{path.stem}"
-
-
 def stored_views(cell):  # -> [model id] of the cell's widget outputs, in order
     return [o.data[WIDGET_VIEW]["model_id"] for o in cell.get("outputs", []) if WIDGET_VIEW in o.get("data", {})]
 
 
-def widgets_now(path):  # -> [(cell number, widget)] for every widget the notebook's cells display, in order
-    nb = nbformat.read(path, as_version=4)
-    shell = Shell.instance()
-    shell.reset(new_session=False)
-    formatter, shown = shell.display_formatter, []
-    format_ = formatter.format
-
-    def catching(obj, include=None, exclude=None):
-        if isinstance(obj, ipywidgets.Widget):
-            shown.append((n, obj))
-        return format_(obj, include=include, exclude=exclude)
-
-    formatter.format = catching
-    try:
-        for n, cell in enumerate(nb.cells):
-            if cell.cell_type != "code":
-                continue
-            with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
-                warnings.simplefilter("ignore")  # a cell's warnings are test_notebooks' concern, not this test's
-                result = shell.run_cell(cell.source, store_history=False)
-            assert result.success, f"{name(path)} cell {n}: {result.error_in_exec or result.error_before_exec!r}"
-    finally:
-        formatter.format = format_
-    return shown
-
-
-def as_stored(widget):  # -> the widget's state as a stored model's: JSON types, its layout (a model id) left out
-    return json.loads(json.dumps({k: v for k, v in widget.get_state().items() if k != "layout"}))
-
-
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=name)
-def test_every_stored_widget_is_what_the_code_stores_now(path):
-    if "if torch:" in path.read_text() and importlib.util.find_spec("torch") is None:  # notebook 09
-        pytest.skip("this notebook's cells run with PyTorch: add the torch extra")
+def test_every_stored_widget_is_what_the_code_stores_now(notebook_runs, path):
+    skip_without_torch(path)
     nb = nbformat.read(path, as_version=4)
     models = nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
     stored = [(n, model_id) for n, cell in enumerate(nb.cells) for model_id in stored_views(cell)]
-    shown = widgets_now(path)
+    run = notebook_runs[path]
+    run.check_ran(path)
+    shown = run.widgets
     fix = f"re-execute it: python tools/build_notebooks.py --execute {path.stem}"
     assert [n for n, _ in shown] == [n for n, _ in stored], f"{name(path)} shows other widgets now; {fix}"
-    for (n, model_id), (_, widget) in zip(stored, shown, strict=True):
+    for (n, model_id), (_, new) in zip(stored, shown, strict=True):
         assert model_id in models, f"{name(path)} cell {n}: its widget's model is not stored; {fix}"
         old = {k: v for k, v in models[model_id]["state"].items() if k != "layout"}
-        new = as_stored(widget)
         stale = sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
         assert not stale, f"{name(path)} cell {n}: the stored widget's {stale} differ from what the code stores; {fix}"
 

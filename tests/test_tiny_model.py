@@ -72,6 +72,25 @@ def test_loss_and_answers_by_hand():
     assert tm.loss(logits, tokens[None]) == pytest.approx(math.log(16), abs=1e-12)
 
 
+def test_margins_against_a_plain_loop():
+    """The right answer's logit minus the best wrong one, position by position, as a loop over answers finds it;
+    a wrong answer gives a margin below 0 and a tie gives 0."""
+    tokens = sequences(3, B=4)
+    logits = np.random.default_rng(4).normal(0, 2, (4, tm.T, len(tm.ANSWERS)))
+    logits[0, 2, :] = 1.0  # every answer tied at token 3 of the first input
+    answers = tm.answer_of(tokens)
+    expected = np.empty((4, tm.T - 1))
+    for b in range(4):
+        for t in range(1, tm.T):
+            best_wrong = max(logits[b, t, k] for k in range(len(tm.ANSWERS)) if k != answers[b, t])
+            expected[b, t - 1] = logits[b, t, answers[b, t]] - best_wrong
+    found = tm.margins(logits, tokens)
+    np.testing.assert_array_equal(found, expected)
+    assert found[0, 1] == 0.0
+    assert ((found > 0) == (logits[:, 1:].argmax(axis=-1) == answers[:, 1:])).all()
+    assert (found <= 0).any() and (found > 0).any()  # the example has right and wrong answers
+
+
 # ---------------------------------------------------------------- the backward pass
 
 
@@ -245,6 +264,9 @@ def test_two_heads_learn_the_task_better_than_one_head_of_either_width(shipped):
         assert weights["W_Q"].shape == (tm.d, dh) and weights["W_O"].shape == (dh, tm.d)
         one = tm.forward(weights, inputs)
         assert tm.loss(one["logits"], inputs) > 4 * tm.loss(two["logits"], inputs), dh
+        assert tm.accuracy(one["logits"], inputs) == 1.0, dh  # what notebook 13 explains: one head answers too …
+        wins_two, wins_one = tm.margins(two["logits"], inputs), tm.margins(one["logits"], inputs)
+        assert wins_one.min() < wins_two.min() and wins_one.mean() < 0.9 * wins_two.mean(), dh  # … by less
         P = one["P"][:, 0]
         first, previous = P[:, later, 0].mean(), P[:, later, later - 1].mean()
         assert 0.2 < previous < first < 0.8, (dh, first, previous)  # one row, two keys: neither gets most
@@ -281,6 +303,10 @@ def test_the_training_figure_draws_each_curve_on_a_log_scale(shipped):
     assert ax.get_yscale() == "log" and [line.get_label() for line in ax.get_lines()] == ["h = 2", "h = 1"]
     np.testing.assert_array_equal(ax.get_lines()[1].get_xdata(), np.arange(1, 11))  # steps count from 1
     assert ax.get_xlabel() == "학습 단계"
+    fig.draw_without_rendering()
+    labels = [label.get_text() for label in ax.get_yticklabels() + ax.get_yticklabels(minor=True)]
+    assert "10⁰" in labels and "10⁻²" in labels  # the loss falls from about 3 to below 10⁻²: powers of ten …
+    assert not any("$" in label for label in labels)  # … in plain text, not mathtext (which needs STIX fonts)
 
 
 @pytest.mark.parametrize("curves, words", [({}, "need a dict"), ({"a": [1.0, 0.0]}, "positive losses"),

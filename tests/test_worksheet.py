@@ -20,18 +20,25 @@ def pdf_words(path):
     return " ".join(subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True).stdout.split())
 
 
+@pytest.fixture(scope="module")
+def article_sheets(tmp_path_factory):  # -> the folder the Korean then the English sheet and key were written into
+    folder = tmp_path_factory.mktemp("sheets")
+    for lang in ("ko", "en"):
+        assert worksheet.main(["--lang", lang, "--out", str(folder)]) == 0
+    return folder
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_key_holds_the_articles_answers_and_the_worksheet_none(tmp_path, capsys, lang):
-    assert worksheet.main(["--lang", lang, "--out", str(tmp_path)]) == 0
-    sheet, key = pdf_words(tmp_path / f"worksheet_{lang}.pdf"), pdf_words(tmp_path / f"answer_key_{lang}.pdf")
+def test_the_key_holds_the_articles_answers_and_the_worksheet_none(article_sheets, lang):
+    sheet_pdf, key_pdf = article_sheets / f"worksheet_{lang}.pdf", article_sheets / f"answer_key_{lang}.pdf"
+    sheet, key = pdf_words(sheet_pdf), pdf_words(key_pdf)
     for answer in ("2.718", "20.09", "23.8", "0.114", "0.042", "0.844", "3×4", "4×3"):  # pdftotext drops the spaces
         assert answer in key and answer not in sheet, answer
     assert "[3, 1.5, −1]" in sheet  # given: row 2 of S / √dh, which question 4 masks
     assert ("토큰" in sheet) == (lang == "ko")
-    info = subprocess.run(["pdfinfo", str(tmp_path / f"worksheet_{lang}.pdf")], capture_output=True, text=True).stdout
+    info = subprocess.run(["pdfinfo", str(sheet_pdf)], capture_output=True, text=True).stdout
     assert "(A4)" in info and "Pages:           1" in info
-    fonts = subprocess.run(["pdffonts", str(tmp_path / f"answer_key_{lang}.pdf")], capture_output=True,
-                           text=True).stdout
+    fonts = subprocess.run(["pdffonts", str(key_pdf)], capture_output=True, text=True).stdout
     assert "Type 3" not in fonts and "TrueType" in fonts
 
 
@@ -185,10 +192,8 @@ def test_the_footer_remakes_the_sheet_with_its_head(tmp_path):
     assert pdf_words(tmp_path / "b" / "answer_key_en.pdf") == pdf_words(tmp_path / "a" / "answer_key_en.pdf")
 
 
-def test_ko_then_en_into_one_folder_keeps_both(tmp_path):
-    for lang in ("ko", "en"):
-        assert worksheet.main(["--lang", lang, "--out", str(tmp_path)]) == 0
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["answer_key_en.pdf", "answer_key_ko.pdf",
+def test_ko_then_en_into_one_folder_keeps_both(article_sheets):
+    assert sorted(p.name for p in article_sheets.iterdir()) == ["answer_key_en.pdf", "answer_key_ko.pdf",
                                                          "worksheet_en.pdf", "worksheet_ko.pdf"]
 
 

@@ -142,17 +142,18 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     W, T_q, T_k = look.words, tr.T_q, tr.T_k
     S_masked, P = tr.S_masked[head], tr.P[head]
     scores, weights = S_masked[row], P[row]  # (T_k,), the weights read from the trace, not recomputed
-    exps = core.exponentials(scores)  # (T_k,) e^s as the article writes them; e^−∞ = 0
+    exps, m = core.shown_exponentials(scores)  # (T_k,) e^s as the article writes them (e^−∞ = 0), or e^(s − m)
     total = float(exps.sum())
     vmin, vmax = trace_scales(tr)["scores"]
     i = query_offset(tr) + row + 1
 
     heat_w, table_w = 2 * max(T_k, MIN_PANEL_WIDTH) + 2.5, TABLE_CELL_WIDTH * (T_k + 1) + 2.5
-    page = new_page(look, max(heat_w, table_w), T_q + 7.5, extra_w=1.5, extra_h=1.6)
+    note = [] if m is None else [W["deck.softmax_shifted"].format(m=formats.format_value(m, "scores"))]
+    page = new_page(look, max(heat_w, table_w), T_q + 7.5 + len(note), extra_w=1.5, extra_h=1.6)
     fig = page.fig
     title = figure_title(fig, W["fig_softmax_title"].format(n=head + 1), look, head)
     # The heatmaps above, the chosen row step by step below them: the table takes the whole width.
-    grid = fig.add_gridspec(2, 1, height_ratios=[T_q + 1.8, 4.0 * 0.75 + 2.2])
+    grid = fig.add_gridspec(2 + len(note), 1, height_ratios=[T_q + 1.8, 4.0 * 0.75 + 2.2, *[1.0] * len(note)])
     cell_in = page.cell_pt / 72
     s_ax, p_ax = heatmap_row(page, centred(page, grid[0], 2 * (T_k * cell_in + 0.9) + 1.6), [
         (S_masked, "scores", dict(title=stage_title("S_masked", look.lang), vmin=vmin, vmax=vmax,
@@ -170,21 +171,24 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     sum_of_weights = formats.format_value(float(weights.sum()), "weights")
     labels = [
         [*score_cells.labels[0], ""],
-        [*(exp_power(x) for x in scores), ""],
+        [*(exp_power(x if m is None else x - m) for x in scores), ""],
         [*(format_approx(float(e)) for e in exps), format_approx(total)],
         [*weight_cells.labels[0], sum_of_weights],
     ]
     white = (1.0, 1.0, 1.0, 1.0)
     fills = [[*map(tuple, score_cells.rgba[0]), white], [white] * (T_k + 1), [white] * (T_k + 1),
              [*map(tuple, weight_cells.rgba[0]), white]]
-    headers = [W["fig_softmax_scores"], "eˢ", W["fig_softmax_value"],
-               W["fig_softmax_weights"].format(total=format_approx(total))]
+    power = "eˢ" if m is None else "eˢ⁻ᵐ"  # where e^s overflows, e^(s − m) (the line under the table says so)
+    headers = [W["fig_softmax_scores"], power, W["fig_softmax_value"],
+               W["fig_softmax_weights"].format(total=format_approx(total)).replace("eˢ", power)]
     table_title = W["fig_softmax_table"].format(i=i)
     if np.isneginf(scores).any():
         table_title += "   (e⁻∞ = 0)"
     spec = grid[1].subgridspec(1, 3, width_ratios=[1, table_w, 1])[1]
     number_table(page, fig.add_subplot(spec), labels, fills, headers, [*colors.token_labels(T_k), W["fig_sum"]],
                  table_title, W["key"])
+    if note:
+        caption_lines(fig.add_subplot(grid[2]), note, look)
     return page, title
 
 

@@ -10,11 +10,13 @@ import math
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import FuncFormatter, NullFormatter
 
 from ..look import colors, words
 from ..look.formats import format_value
 from ..numeric import checks
 from ..numeric.pipeline import STAGES
+from .generation import _power_of_ten
 from .heatmap import NOTEBOOK_WIDTH, SIZES, check_trace, font_family, head_box, heatmap, use_font, width_em
 from .layout import stage_title, trace_scales
 
@@ -30,6 +32,8 @@ def loss_lines(ax, curves):  # {label: [steps]} -> [Line2D]
             raise ValueError(f"curves: {label!r} must be the positive losses of each step, got shape {losses.shape}.")
         lines.append(ax.semilogy(np.arange(1, len(losses) + 1), losses, color=colors.head_color(i), label=label,
                                  linewidth=1.8)[0])
+    ax.yaxis.set_major_formatter(FuncFormatter(_power_of_ten))  # 10⁻⁴ in plain text: mathtext's needs STIX fonts
+    ax.yaxis.set_minor_formatter(NullFormatter())
     ax.grid(True, which="major", color="0.9")
     ax.tick_params(labelsize=TEXT)
     ax.legend(fontsize=TEXT, frameon=False)

@@ -1,58 +1,67 @@
 // ---- compute.js: Core Attention in the browser, walking the pipeline's stages ------------------------------------
 //
-// LOOK.stages is the pipeline as data (name, inputs, kind, …); COMPUTE holds how each stage is computed from the
-// stages before it. A stage of the pipeline with no
-// entry here is an error on screen (and fails tests/test_live_parity.py): the browser never shows a stage it does
-// not compute. Matrices are arrays of rows; per-head stages are arrays of matrices, one per head.
+// LOOK.stages is the pipeline as data: each stage's name, inputs, kind, … and its expression, the name of an earlier
+// stage ("S") or [operation, ...arguments] (["normalize_rows", "E"]). OPERATIONS holds what each operation does;
+// an expression naming an operation that is not here is an error on screen (and fails tests/test_expressions.py).
+// Matrices are arrays of rows; per-head stages are arrays of matrices, one per head.
 
 const STAGE_LIST = LOOK.stages;
 const STAGE = Object.fromEntries(STAGE_LIST.map((s) => [s.name, s]));
 
 const matmulT = (A, B) => A.map((a) => B.map((b) => a.reduce((sum, x, k) => sum + x * b[k], 0)));  // A Bᵀ
 const matmul = (A, B) => A.map((a) => B[0].map((_, c) => a.reduce((sum, x, k) => sum + x * B[k][c], 0)));  // A B
-const splitHeads = (X, n) => {  // (T, n·dh) -> (n, T, dh): head i takes columns i·dh … (i+1)·dh − 1
-  const dh = X[0].length / n;
-  return Array.from({ length: n }, (_, i) => X.map((row) => row.slice(i * dh, (i + 1) * dh)));
+const isMatrix = (X) => !Array.isArray(X[0][0]);
+const perMatrix = (f) => function apply(A, B) {  // f(matrix, matrix), head by head over any leading axes
+  return isMatrix(A) ? f(A, B) : A.map((a, i) => apply(a, isMatrix(B) ? B : B[i]));
 };
-const rowExponentials = (m) => m.map((row) => {  // exp(s − the row's max); −∞ → 0
+const perRow = (f) => function apply(X) { return Array.isArray(X[0]) ? X.map(apply) : f(X); };
+const perValue = (f) => function apply(X) { return Array.isArray(X) ? X.map(apply) : f(X); };
+
+const splitHeads = (X, dh) => Array.from({ length: X[0].length / dh },  // head i takes columns i·dh … (i+1)·dh − 1
+  (_, i) => X.map((row) => row.slice(i * dh, (i + 1) * dh)));
+const rowExponentials = perRow((row) => {  // exp(s − the row's max); −∞ → 0
   let max = Math.max(...row);
   if (max === -Infinity) max = 0;
   return row.map((x) => Math.exp(x - max));
 });
-const normalizeRows = (m) => m.map((row) => {  // each row over its sum; a row of zeros stays 0
+const normalizeRows = perRow((row) => {  // each row over its sum; a row of zeros stays 0
   const sum = row.reduce((s, x) => s + x, 0);
   return row.map((x) => x / (sum === 0 ? 1 : sum));
 });
-const addMask = (m, M) => m.map((row, i) => row.map((x, j) => x + M[i][j]));
 
-const COMPUTE = {
-  Qh: (Q, c) => splitHeads(Q, c.h),
-  Kh: (K, c) => splitHeads(K, c.g),
-  Vh: (V, c) => splitHeads(V, c.g),
-  S: (Qh, Kh, c) => Qh.map((q, i) => matmulT(q, Kh[c.kv[i]])),
-  S_scaled: (S, c) => S.map((m) => m.map((row) => row.map((x) => x / Math.sqrt(c.scaled ? c.dh : 1)))),
-  M: (c) => c.allowed.map((row) => row.map((ok) => (ok ? 0 : -Infinity))),
-  S_masked: (S_scaled, M) => S_scaled.map((m) => addMask(m, M)),
-  E: (S_masked) => S_masked.map(rowExponentials),
-  P: (E) => E.map(normalizeRows),
-  P_unscaled: (S, M) => S.map((m) => normalizeRows(rowExponentials(addMask(m, M)))),
-  O: (P, Vh, c) => P.map((p, i) => matmul(p, Vh[c.kv[i]])),
-  H: (O) => O[0].map((_, t) => O.flatMap((o) => o[t])),
+// What each operation does, (config, ...arrays) -> array; config is {h, g, dh, kv, allowed, scaled}.
+const OPERATIONS = {
+  split_heads: (c, X) => splitHeads(X, c.dh),
+  by_query_head: (c, X) => c.kv.map((i) => X[i]),
+  scores: (c, Qh, Kh) => perMatrix(matmulT)(Qh, Kh),
+  scale: (c, S) => perValue((x) => x / Math.sqrt(c.scaled ? c.dh : 1))(S),
+  mask: (c) => c.allowed.map((row) => row.map((ok) => (ok ? 0 : -Infinity))),
+  add_mask: (c, S, M) => perMatrix((m, mask) => m.map((row, i) => row.map((x, j) => x + mask[i][j])))(S, M),
+  row_exponentials: (c, S) => rowExponentials(S),
+  normalize_rows: (c, E) => normalizeRows(E),
+  weighted_sum: (c, P, V) => perMatrix(matmul)(P, V),
+  concat_heads: (c, O) => O[0].map((_, t) => O.flatMap((o) => o[t])),
+  exp: (c, X) => perValue(Math.exp)(X),
+  log: (c, X) => perValue(Math.log)(X),
 };
+
+function evaluate(expression, arrays, c) {  // the value of a stage's expression, from the arrays computed so far
+  if (typeof expression === "string") return arrays[expression];
+  const [operation, ...args] = expression;
+  if (!OPERATIONS[operation]) throw new Error(`the browser has no operation ${operation}`);
+  return OPERATIONS[operation](c, ...args.map((a) => evaluate(a, arrays, c)));
+}
 
 // Every stage for Q, K, V and the config {h, g, dh, kv, allowed, scaled}: {name: array}, in the pipeline's order.
 function runPipeline(inputs, c) {
   const arrays = { ...inputs };
   for (const stage of STAGE_LIST) {
-    if (!stage.computed) continue;
-    const compute = COMPUTE[stage.name];
-    if (!compute) throw new Error(`the browser does not compute the stage ${stage.name}`);
-    arrays[stage.name] = compute(...stage.inputs.map((n) => arrays[n]), c);
+    if (stage.expression !== null) arrays[stage.name] = evaluate(stage.expression, arrays, c);
   }
   return arrays;
 }
 
-// A stage's matrix for Query head i (pipeline.Stage.matrix).
+// A stage's matrix for Query head i: its own for a per-head stage, its K/V head's for a K/V stage, else the whole.
 function stageMatrix(tr, name, i) {
   const s = STAGE[name], value = tr.arrays[name];
   if (s.heads === "query") return value[i];

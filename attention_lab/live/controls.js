@@ -145,6 +145,12 @@ class Controls {
 
   update(specs) {
     this.specs = Object.fromEntries(specs.map((s) => [s.name, s]));
+    for (const [name, part] of Object.entries(this.parts)) {
+      if (this.specs[name]) continue;  // a mask no longer offered: its parameter must not stay on screen
+      part.wrap.remove();
+      part.note?.remove();
+      delete this.parts[name];
+    }
     for (const spec of specs) {
       let part = this.parts[spec.name];
       if (!part) {

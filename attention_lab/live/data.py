@@ -2,7 +2,8 @@
 
 `look_data()` goes into the bundle (one copy per page or site): the colour tables (`look.colors.colour_tables`),
 the number-format rules (`look.formats.RULES`), the words the front-end shows (both languages), the pipeline's
-stages (name, inputs, kind, heads, axes, highlight: the browser walks the same list) and the registry's masks'
+stages (name, inputs, kind, heads, axes, highlight, and the expression each is computed by: the browser walks the
+same list and evaluates the same expressions) and the registry's masks'
 parameters. `explorer_data(spec, own)` is one explorer's own data: the article's example values per (token,
 head, component) at the largest sizes (the browser slices the corner it shows; a seed's values it makes itself,
 by the same hash as `numeric.examples.cell_values`), and the mask tables of the masks its view offers.
@@ -41,7 +42,7 @@ def look_data():  # -> dict of JSON types, the same for every explorer
     """The visual language, the words and the pipeline as data, for the bundle."""
     keys = _explorer_words()
     stages = [{"name": s.name, "inputs": list(s.inputs), "kind": s.kind, "heads": s.heads, "axes": list(s.axes),
-               "highlight": s.highlight, "path": s.path, "computed": s.compute is not None} for s in PIPELINE]
+               "highlight": s.highlight, "path": s.path, "expression": s.expression} for s in PIPELINE]
     return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),

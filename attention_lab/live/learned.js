@@ -1,15 +1,19 @@
 // ---- learned.js: notebook 13's learned model as the explorer's source: an input → X → Q, K, V -------------------
 //
 // data.learned holds the trained weights (sent once by live/learned.py, read from learned.npz) and data.own.tokens
-// the input on screen. A typed input is read by one rule (live/learned.py: parse_tokens); a good one becomes
+// the input on screen. A typed input is read by one rule, sent as data (tiny_model.READING); a good one becomes
 // X = E_tok[x] + E_pos and Q, K, V = X W_Q, X W_K, X W_V, the explorer's own numbers, and every stage follows.
 
 function parseTokens(typed, learned) {  // -> [letters, null] or [null, [message key, detail]]
-  const letters = String(typed).trim().toUpperCase();
+  const { blank, readAs } = learned.reading, chars = [...String(typed)];
+  let start = 0, end = chars.length;
+  while (start < end && blank.includes(chars[start])) start += 1;
+  while (end > start && blank.includes(chars[end - 1])) end -= 1;
+  const letters = chars.slice(start, end).map((c) => readAs[c] ?? c);
   const bad = [...new Set(letters)].filter((c) => !learned.tokens.includes(c));
   if (bad.length) return [null, ["learned_letters", bad.join("")]];
-  if (letters.length !== learned.T) return [null, ["learned_count", [...letters].length]];
-  return [letters, null];
+  if (letters.length !== learned.T) return [null, ["learned_count", letters.length]];
+  return [letters.join(""), null];
 }
 
 function learnedQKV(letters, learned) {  // "CABDDA" -> {Q, K, V}: (T, d) each

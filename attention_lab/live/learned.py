@@ -7,7 +7,8 @@
 The weights travel once in the page's config (`config["data"]["learned"]`), read from the .npz by Python, the
 one source of them; the page's live/learned.js computes X = E_tok[x] + E_pos and Q, K, V = X W_Q, X W_K, X W_V
 from them, and the explorer draws every stage as for your own Q, K, V. `parse_tokens` is the rule both sides
-apply to a typed input (tests/test_live_parity.py holds the page to it, and to `tiny_model.forward`).
+apply to a typed input, its table (tiny_model.READING) sent to the page as data; tests/test_learned_live.py holds
+the page to it, and to `tiny_model.forward`.
 """
 
 import numpy as np
@@ -23,9 +24,10 @@ SENT = ("E_tok", "E_pos", "W_Q", "W_K", "W_V")  # what the page needs to make Q,
 
 
 def parse_tokens(typed):  # -> (token indices [T], None) or (None, (message key, detail))
-    """A typed input as the page reads it: spaces at the ends dropped, letters in either case; a letter that is
-    not a token, or a count other than T, is a problem named by its word-table key."""
-    letters = str(typed).strip().upper()
+    """A typed input as the page reads it (tiny_model.READING: blanks at the ends dropped, letters in either case
+    and full width); a letter that is not a token, or a count other than T, is a problem named by its word-table
+    key."""
+    letters = tm.read_letters(typed)
     bad = [c for c in dict.fromkeys(letters) if c not in tm.TOKENS]
     if bad:
         return None, ("learned_letters", "".join(bad))
@@ -63,7 +65,8 @@ class LearnedExplorer(Explorer):
         data = self.config["data"]
         self.config = {**self.config, "data": {
             **data, "own": {**data["own"], "tokens": tm.decode(x)},
-            "learned": {"tokens": list(tm.TOKENS), "T": tm.T, **{n: weights[n].tolist() for n in SENT}}}}
+            "learned": {"tokens": list(tm.TOKENS), "T": tm.T, "reading": tm.READING,
+                        **{n: weights[n].tolist() for n in SENT}}}}
 
     def page_config(self):
         config = super().page_config()

@@ -54,6 +54,7 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
   const L = ex.L, first = specsOf(ex, start), order = Object.keys(first).filter((n) => linkable(first[n]));
   const entries = linkEntries(hash), problems = [];
   let state = { ...start }, shown = scale.start;
+  let source;  // the source the link names, if it does
   for (const [key, raw] of entries) {
     if (key !== "scale" && !order.includes(key)) {
       problems.push(fill(L.link_bad_key, { key, allowed: ["scale", ...order].join(", ") }));
@@ -76,23 +77,34 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
       continue;
     }
     state = moved(state, name, value, resolve(state, ex.view, ex.data));
+    // a seed alone picks the random example (moved); a link that names its source too is taken at its word
+    if (name === "source") source = value;
+    if (name === "seed" && source !== undefined) state = { ...state, source };
   }
   return { state, scale: shown, problems };
 }
 
 function linkOf(ex, state, start, scale) {  // -> "T=6&mask=sliding:window=2": what differs from the page's start
-  const now = specsOf(ex, state), was = specsOf(ex, start), parts = [];
-  const key = (spec) => (spec.type === "check" ? (spec.value ? "1" : "0") : optionKey(spec.value));
+  const now = specsOf(ex, state), was = specsOf(ex, start);
+  const key = (spec) => (spec ? (spec.type === "check" ? (spec.value ? "1" : "0") : optionKey(spec.value)) : null);
   const mask = now.mask, params = mask ? Object.keys(now).filter((n) => n.startsWith(`${mask.value}.`)) : [];
-  const maskMoved = mask && [mask.name, ...params].some((n) => !was[n] || key(now[n]) !== key(was[n]));
-  for (const [name, spec] of Object.entries(now)) {
-    if (!linkable(spec) || name.includes(".")) continue;
-    if (name === "mask") {
-      if (maskMoved) parts.push(["mask", [mask.value, ...params.map((n) => `${n.split(".")[1]}=${key(now[n])}`)].join(":")]);
-    } else if (!was[name] || key(spec) !== key(was[name])) parts.push([name, key(spec)]);
+  const names = Object.keys(now).filter((n) => linkable(now[n]) && !n.includes("."));  // the mask's params: in mask
+  const differs = (specs, n) => (n === "mask" ? [n, ...params] : [n]).some((m) => key(specs[m]) !== key(now[m]));
+  const text = (named) => names.filter((n) => named.has(n)).map((n) => (n === "mask"
+    ? `mask=${[mask.value, ...params.map((m) => `${m.split(".")[1]}=${key(now[m])}`)].join(":")}`
+    : `${n}=${key(now[n])}`)).join("&");
+  const named = new Set(names.filter((n) => differs(was, n)));
+  if (named.has("seed")) named.add("source");  // a seed alone would read as the random example's
+  // A value equal to the start's can still read back as another (queries = 3 is every token at T = 3, not at T = 9;
+  // kv_heads = 2 is one K/V head per Query head at h = 2, not at h = 4): name each control the link would not give.
+  for (let more = true; more;) {
+    const read = specsOf(ex, readLink(text(named), ex, start, { start: scale.start }).state);
+    const missed = names.filter((n) => !named.has(n) && differs(read, n));
+    missed.forEach((n) => named.add(n));
+    more = missed.length > 0;
   }
-  if (scale.now !== scale.start) parts.push(["scale", String(scale.now)]);
-  return parts.map(([k, v]) => `${k}=${v}`).join("&");
+  const link = text(named);
+  return scale.now === scale.start ? link : [link, `scale=${scale.now}`].filter(Boolean).join("&");
 }
 
 function followLink(doc, scale) {  // the page's first explorer follows the address; scale: {lo, hi, start}

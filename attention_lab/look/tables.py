@@ -10,7 +10,7 @@ from html import escape
 
 import numpy as np
 
-from ..numeric.core import exponentials, row_exponentials
+from ..numeric.core import shown_exponentials
 from . import colors
 from .formats import MINUS, dot_product_text, equals, format_approx, format_row, format_value
 
@@ -92,11 +92,8 @@ def softmax_html(scores_row, weights_row, *, labels, row_labels=None):  # [T], [
     table says so. labels: dict with "key", "scores", "weights", "sum" words, and "shifted" (with {m}).
     """
     scores_row = np.asarray(scores_row, dtype=float)
-    exps = exponentials(scores_row)  # e^s as the article writes them; e^−∞ = 0 exactly
-    shift = None
-    if np.isinf(exps[np.isfinite(scores_row)]).any():
-        shift = _v(scores_row[np.isfinite(scores_row)].max(), "scores")
-        exps = row_exponentials(scores_row)
+    exps, m = shown_exponentials(scores_row)  # e^s as the article writes them, e^(s − m) where one overflows
+    shift = None if m is None else _v(m, "scores")
     total = float(exps.sum())
     rows = colors.token_labels(len(scores_row)) if row_labels is None else row_labels
     total_text = format_approx(total)

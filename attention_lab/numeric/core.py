@@ -200,6 +200,17 @@ def exponentials(S_masked):  # [..., T] -> [..., T]
         return np.exp(S_masked)
 
 
+def shown_exponentials(scores_row):  # [T_k] -> (exponentials [T_k], m: the shift, or None)
+    """One row's exponentials as a table shows them: e^s as the article writes them; where one of them overflows
+    to ∞ (∞ / ∞ is no weight), e^(s − m) with m the row's largest finite score, as softmax computes them."""
+    exps = exponentials(scores_row)
+    scores_row = np.asarray(scores_row, dtype=float)
+    finite = np.isfinite(scores_row)
+    if not np.isinf(exps[finite]).any():
+        return exps, None
+    return row_exponentials(scores_row), float(scores_row[finite].max())
+
+
 @named_arguments
 def weighted_sum(P, V):  # [..., T_q, T_k], [..., T_k, dh] -> [..., T_q, dh]  (or one row: [T_k], [T_k, dh] -> [dh])
     """O = P V: each output row is the P-weighted sum of the Value rows."""

@@ -3,8 +3,8 @@
 Each `Stage` is one matrix of a trace: its name (the trace's field), its
 formula, its kind (which colour scale and number format), whether there is
 one per head, what its rows and columns are, and how it is computed from the
-stages before it. `PIPELINE` is the one place the order of the stages is
-written: the trace is built by walking it, and its fields, what "every stage"
+stages before it (an expression: `numeric/expressions.py`). `PIPELINE` is the
+one place the order of the stages is written: the trace is built by walking it, and its fields, what "every stage"
 means in a view or a figure, and the figures' layouts all come from it.
 A stage's words (its title in Korean and English) are in
 `attention_lab.look.words` under "stage.<name>".
@@ -13,14 +13,15 @@ A stage's words (its title in Korean and English) are in
     STAGES["E"].formula                     # "E = exp(S / √dh + M − max)"
     STAGES["P"].matrix(tr, head=0)          # Head 1's P, (T_q, T_k)
 
-Adding a stage is one entry here (with `inputs` and `compute`) and its words.
+Adding a stage is one entry here (with its `expression`, over the operations of `numeric.expressions`) and its
+words: Python and the browser both compute it from that expression.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from . import core, masks
+from . import core, expressions, masks
 from .calls import named_arguments
 
 QK = ("query", "key")  # a stage whose rows are Query tokens and whose columns are Key tokens
@@ -52,10 +53,17 @@ class Stage:
     kind: str  # "scores" | "weights" | "values": colour scale and number format (see look.colors)
     heads: str  # "query": one per Query head (h, …); "kv": one per K/V head (g, …); "": one for the whole trace
     axes: tuple  # (rows, cols): "query", "key", "token" or "component": what a row and a column are
-    inputs: tuple = ()  # the earlier stages it is computed from; () for Q, K, V, the inputs
-    compute: object = None  # (*inputs, config) -> array
+    expression: object = None  # how it is computed from earlier stages (numeric/expressions.py); None for Q, K, V
     path: bool = True  # on the main path S … O: in "every stage" of a view or figure; False for an aside
     highlight: str = ""  # "cell": the picked (Query, Key) score is marked; "row": the picked Query row; "": none
+
+    def __post_init__(self):  # an entry whose expression names an unknown operation fails on import, naming it
+        if self.expression is not None:
+            expressions.checked(self.expression)
+
+    @property
+    def inputs(self):  # -> the earlier stages it is computed from; () for Q, K, V, the inputs
+        return () if self.expression is None else expressions.names_in(self.expression)
 
     @named_arguments
     def value(self, tr):  # -> the whole array: (h, …), (g, …) or (T, …)
@@ -79,28 +87,24 @@ PIPELINE = (
     Stage("Q", "Q", "values", "", ("token", "component")),
     Stage("K", "K", "values", "", ("token", "component")),
     Stage("V", "V", "values", "", ("token", "component")),
-    Stage("Qh", "Qᵢ", "values", "query", ("token", "component"), ("Q",), lambda Q, c: core.split_heads(Q, c.h)),
-    Stage("Kh", "Kᵢ", "values", "kv", ("key", "component"), ("K",), lambda K, c: core.split_heads(K, c.g)),
-    Stage("Vh", "Vᵢ", "values", "kv", ("key", "component"), ("V",), lambda V, c: core.split_heads(V, c.g)),
-    Stage("S", "S = QKᵀ", "scores", "query", QK, ("Qh", "Kh"),
-          lambda Qh, Kh, c: core.scores(Qh, Kh[c.kv_index]), highlight="cell"),
-    Stage("S_scaled", "S / √dh", "scores", "query", QK, ("S",),
-          lambda S, c: core.scale(S, c.dh if c.scaled else 1), highlight="cell"),
-    Stage("M", "M", "scores", "", QK, (), lambda c: masks.make_mask(c.mask, c.T_q, c.T_k), highlight="cell"),
-    Stage("S_masked", "S / √dh + M", "scores", "query", QK, ("S_scaled", "M"),
-          lambda S_scaled, M, c: core.apply_mask(S_scaled, M), highlight="row"),
-    Stage("E", "E = exp(S / √dh + M − max)", "weights", "query", QK, ("S_masked",),
-          lambda S_masked, c: core.row_exponentials(S_masked), highlight="row"),
-    Stage("P", "P = softmax(S / √dh + M)", "weights", "query", QK, ("E",),
-          lambda E, c: core.normalize_rows(E), highlight="row"),
-    Stage("P_unscaled", "softmax(S + M)", "weights", "query", QK, ("S", "M"),
-          lambda S, M, c: core.softmax(core.apply_mask(S, M)), path=False, highlight="row"),
-    Stage("O", "O = PV", "values", "query", ("query", "component"), ("P", "Vh"),
-          lambda P, Vh, c: core.weighted_sum(P, Vh[c.kv_index]), highlight="row"),
-    Stage("H", "H = Concat(O₁ … Oₕ)", "values", "", ("token", "component"), ("O",), lambda O, c: core.concat_heads(O)),
+    Stage("Qh", "Qᵢ", "values", "query", ("token", "component"), ("split_heads", "Q")),
+    Stage("Kh", "Kᵢ", "values", "kv", ("key", "component"), ("split_heads", "K")),
+    Stage("Vh", "Vᵢ", "values", "kv", ("key", "component"), ("split_heads", "V")),
+    Stage("S", "S = QKᵀ", "scores", "query", QK, ("scores", "Qh", ("by_query_head", "Kh")), highlight="cell"),
+    Stage("S_scaled", "S / √dh", "scores", "query", QK, ("scale", "S"), highlight="cell"),
+    Stage("M", "M", "scores", "", QK, ("mask",), highlight="cell"),
+    Stage("S_masked", "S / √dh + M", "scores", "query", QK, ("add_mask", "S_scaled", "M"), highlight="row"),
+    Stage("E", "E = exp(S / √dh + M − max)", "weights", "query", QK, ("row_exponentials", "S_masked"),
+          highlight="row"),
+    Stage("P", "P = softmax(S / √dh + M)", "weights", "query", QK, ("normalize_rows", "E"), highlight="row"),
+    Stage("P_unscaled", "softmax(S + M)", "weights", "query", QK,
+          ("normalize_rows", ("row_exponentials", ("add_mask", "S", "M"))), path=False, highlight="row"),
+    Stage("O", "O = PV", "values", "query", ("query", "component"), ("weighted_sum", "P", ("by_query_head", "Vh")),
+          highlight="row"),
+    Stage("H", "H = Concat(O₁ … Oₕ)", "values", "", ("token", "component"), ("concat_heads", "O")),
 )
 STAGES = {s.name: s for s in PIPELINE}
-INPUTS = tuple(s.name for s in PIPELINE if s.compute is None)  # Q, K, V
+INPUTS = tuple(s.name for s in PIPELINE if s.expression is None)  # Q, K, V
 SPLITS = tuple(s.name for s in PIPELINE if s.inputs and set(s.inputs) <= set(INPUTS))  # Qh, Kh, Vh
 
 
@@ -118,8 +122,8 @@ def run(arrays, config, hooks=None):  # {"Q", "K", "V"}, Config -> {name: array}
     """Walk the pipeline: compute each stage from the stages before it; a hook may replace a stage's array."""
     arrays = dict(arrays)
     for stage in PIPELINE:
-        if stage.compute is not None:
-            arrays[stage.name] = stage.compute(*(arrays[name] for name in stage.inputs), config)
+        if stage.expression is not None:
+            arrays[stage.name] = expressions.evaluate(stage.expression, arrays, config)
         if hooks and stage.name in hooks:
             arrays[stage.name] = _hooked(stage.name, hooks[stage.name], arrays[stage.name])
     return arrays

@@ -3,7 +3,9 @@
 The task: a sequence of T = 6 tokens, each one of A, B, C, D. At every position from token 2 on, the model
 must name two tokens: the first token of the sequence and the token just before this one. Its answer is one
 token of a vocabulary of 16 pairs, "CA" meaning "first C, previous A". One head can find the first token
-and the other the previous one; a single head cannot look at both cleanly (notebook 13 shows the gap).
+and the other the previous one. A single head answers right too, by splitting each row's weight unequally
+between the two (its output is then one point per answer, and a linear readout tells distinct points apart),
+but with a higher loss and smaller margins: notebook 13 shows the gap, and says why it is no larger.
 
 The model, as the article's Figure 1 draws it and one step past where it ends:
 
@@ -32,6 +34,11 @@ ANSWERS = tuple(first + previous for first, previous in itertools.product(TOKENS
 T, d = 6, 8  # tokens per sequence; model width, as in the article
 SCORED = slice(1, None)  # the positions with an answer: token 2 on (token 1 has no token before it)
 WEIGHTS = ("E_tok", "E_pos", "W_Q", "W_K", "W_V", "W_O", "W_U")
+# How a typed input is read, as data (the page's live/learned.js applies the same table): the blanks at either
+# end dropped, then each character read as the letter it stands for, in either case and full width (as a Korean
+# input method types "ＣＡＢ"); any other character is itself, and not a token.
+READING = {"blank": " \t\n\r\f\v\u00a0\u3000",
+           "readAs": {form: c for c in TOKENS for form in (c.lower(), *(chr(ord(x) + 0xFEE0) for x in (c, c.lower())))}}
 
 
 def shapes(h=2, dh=None):  # -> {name: shape} of every weight
@@ -61,12 +68,17 @@ def all_sequences():  # -> [4^T, T] int, read-only: every input the task has (40
     return sequences
 
 
+def read_letters(typed):  # "  cabdda " -> "CABDDA"
+    """A typed input as the letters it stands for (READING): still to be checked against TOKENS and T."""
+    return "".join(READING["readAs"].get(c, c) for c in str(typed).strip(READING["blank"]))
+
+
 def encode(text):  # "ABCDAB" -> [T] int
     """A sequence written as letters, as the notebook and the page take it; a ValueError names a bad letter."""
     if not isinstance(text, str):
         raise ValueError(f"tokens: write the sequence as text of {T} letters from {''.join(TOKENS)}, "
                          f"e.g. 'ABCDAB'; got {type(text).__name__}.")
-    text = text.strip().upper()
+    text = read_letters(text)
     bad = sorted(set(text) - set(TOKENS))
     if bad or len(text) != T:
         problem = f"letters {bad} are not tokens" if bad else f"it has {len(text)} letters"
@@ -167,6 +179,16 @@ def loss(logits, tokens):  # [B, T, 16], [B, T] -> float
 def accuracy(logits, tokens):  # [B, T, 16], [B, T] -> float
     """The share of positions (token 2 on) where the highest logit is the right answer."""
     return float((logits[:, SCORED].argmax(axis=-1) == answer_of(tokens)[:, SCORED]).mean())
+
+
+def margins(logits, tokens):  # [B, T, 16], [B, T] -> [B, T - 1]
+    """How far the right answer wins, at every position from token 2 on: its logit minus the highest logit of a
+    wrong answer. Above 0 the answer is right; the larger, the more a change to the logits it survives."""
+    scored, answers = logits[:, SCORED], answer_of(tokens)[:, SCORED, None]
+    right = np.take_along_axis(scored, answers, axis=-1)[..., 0]
+    wrong = scored.copy()
+    np.put_along_axis(wrong, answers, -np.inf, axis=-1)
+    return right - wrong.max(axis=-1)
 
 
 def trace(weights, tokens, hooks=None):  # weights, "ABCDAB" or [T] -> AttentionTrace

@@ -366,12 +366,27 @@ for label in ("h = 1, dh = 8", "h = 1, dh = 4"):
     ),
     md(
         """
-head 하나는 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 크기가 다르게 나누어 줍니다. 그러면 O는 두 Value의 가중합인데, 두 가중치의 크기가 다르므로 출력층이 어느 토큰이 어느 쪽인지 크기로 구별할 수 있습니다. 이 작은 과제에서는 그것으로 답을 맞히기에 충분합니다. head가 글의 크기(dh = 4)여도 마찬가지입니다. 그러니 이 과제가 head 둘을 꼭 필요로 하는 것은 아닙니다. head 둘이 주는 것은 더 낮은 손실(위의 배수)과, 하나의 일로 읽히는 P입니다. head가 하나인 모델의 P는 한 행의 가중치를 두 Key 토큰에 나누므로 "하나의 일"로 읽히지 않습니다. head가 둘인 모델에서는 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다.
+head 하나는 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 크기가 다르게 나누어 줍니다. 그것만으로 답을 맞힐 수 있는 이유는 이렇습니다. 위치 하나에서 head의 출력 O는 두 Value의 가중합 α·v(첫 토큰) + (1 − α)·v(바로 앞 토큰)이고, α는 첫 토큰에 준 가중치입니다. 답 16개는 (첫 토큰, 바로 앞 토큰)의 쌍마다 하나이므로, 답 하나가 O의 점 하나입니다. α가 ½이 아니므로 (C, A)와 (A, C)도 서로 다른 점이 됩니다. 그 뒤의 W_O와 W_U는 선형이고, 선형인 출력층은 서로 다른 점들을 언제나 구별할 수 있습니다. 답마다 그 답의 점을 가리키는 방향 하나면 됩니다. 게다가 Key에 토큰이 들어 있으므로 α는 토큰에 따라 달라질 수도 있습니다. 그래서 "쌍마다 답 하나"인 과제에서는 어떤 입력도 head 하나를 완전히 틀리게 만들 수 없습니다. head 하나가 치르는 값은 여유입니다. 16개의 점이 두 head가 따로 만든 답보다 서로 가까이 있어서, 맞는 답이 더 작은 차이로 이깁니다. 위의 손실과 아래의 차이가 그것을 잽니다. 차이는 맞는 답의 logit에서 틀린 답 중 가장 높은 logit을 뺀 값이고, 0보다 크면 답이 맞습니다.
+""",
+        """
+The single head splits each row's weight between the first token and the previous token, in different amounts, and that alone is enough, for this reason. At one position the head's output O is a blend of two Values, α·v(first) + (1 − α)·v(previous), with α the weight on the first token. There is one answer per (first, previous) pair, so each of the 16 answers is one point of O; because α is not ½, the pairs (C, A) and (A, C) are different points too. W_O and W_U after it are linear, and a linear output layer can always tell distinct points apart: it needs one direction per answer, pointing at that answer's point. The split α can even depend on the tokens, since the keys carry them. So on a task with one answer per pair no input can make a single head fail outright. What one head pays is room: its 16 points lie closer together than the answers two heads make separately, and the right answer wins by less. The loss above and the margin below measure that; the margin is the right answer's logit minus the highest logit of a wrong answer, above 0 when the answer is right.
+""",
+    ),
+    code(
+        """
+for label, w in models.items():
+    wins = tm.margins(tm.forward(w, inputs)["logits"], inputs)
+    print(label, W["nb13_margin"].format(smallest=f"{wins.min():.1f}", mean=f"{wins.mean():.1f}"))
+"""
+    ),
+    md(
+        """
+그러니 이 과제가 head 둘을 꼭 필요로 하는 것은 아닙니다. head 둘이 주는 것은 더 낮은 손실과 더 큰 차이, 그리고 하나의 일로 읽히는 P입니다. head가 하나인 모델의 P는 한 행의 가중치를 두 Key 토큰에 나누므로 "하나의 일"로 읽히지 않습니다. head가 둘인 모델에서는 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다.
 
 ## 연습 문제
 """,
         """
-The single head splits each row's weight between the first token and the previous token, in different amounts. O is then a weighted sum of two Values, and because the two weights differ in size, the output layer can tell by size which token is which. On this small task that is enough to get the answers right, even for a head of the article's size (dh = 4). So the task does not make two heads necessary: what two heads give is a lower loss (the ratios above) and a P that reads as one job. A single head's P splits each row's weight between two Key tokens and no longer reads as one job; in the model with two heads each head took one job, and each P can be said in one sentence.
+So this task does not make two heads necessary: what two heads give is a lower loss, larger margins, and a P that reads as one job. A single head's P splits each row's weight between two Key tokens and no longer reads as one job; in the model with two heads each head took one job, and each P can be said in one sentence.
 
 ## Exercises
 """,

@@ -12,6 +12,7 @@ WORDS = {
     'nb13_loss': ('손실 (로그 눈금)', 'loss (log scale)'),
     'nb13_answer_row': ('토큰 {t}: 답 {answer} (확률 {p})', 'token {t}: answer {answer} (probability {p})'),
     'nb13_on_key': ('{head}: 첫 토큰에 {first}, 바로 앞 토큰에 {previous}, 자기 자신에 {own}', '{head}: {first} on the first token, {previous} on the previous token, {own} on itself'),
+    'nb13_margin': ('맞는 답이 이긴 차이(logit): 가장 작은 것 {smallest}, 평균 {mean}', 'how far the right answer wins (logits): smallest {smallest}, mean {mean}'),
     'nb13_mean_weights': ('입력 {n}개의 평균 P', 'mean P over {n} inputs'),
     'nb13_removed': ('{head} 없이: 첫 토큰을 맞힌 비율 {first}, 바로 앞 토큰을 맞힌 비율 {previous}, 손실 {loss}', 'without {head}: first token right {first}, previous token right {previous}, loss {loss}'),
     'nb13_weakest': ('{head}의 바로 앞 토큰 가중치가 가장 작은 입력: {tokens}, 토큰 6의 행에서 {weight}. 모델의 답 {answer}, 맞음: {right}', '{head} gives the previous token its smallest weight on input {tokens}: {weight} in the row of token 6. The model answers {answer}, right: {right}'),
