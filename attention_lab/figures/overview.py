@@ -52,8 +52,12 @@ from .layout import (
 )
 
 PANEL_GAP = 1.0  # cells between panels: room for the row numbers
-TITLE_REACH = PANEL_GAP  # a title may reach half-way over the gap on each side: the row numbers there are lower
 MAX_NOTEBOOK_HEIGHT = 11.0
+TITLE_REACH = PANEL_GAP  # on a slide, a title may reach half-way over the gap on each side: the row numbers are lower
+
+
+def _reach(look):  # -> cells a stage's title may reach beyond its panel (on a slide; a notebook's titles wrap more)
+    return TITLE_REACH if look.slides else 0.0
 
 
 def _columns(tr, name):
@@ -124,7 +128,7 @@ def _head_heights(tr, look, cell, rows, n_heads):  # -> inches of each head's bl
     beside it; the titles (as wrapped) over the first head's rows and the axis names under the last head's
     (`_stage_rows`)."""
     t, pad = look.text, 2 * 72 * AXES_PAD
-    widest = max(len(wrap(stage_title(name, look.lang), 72 * cell * (_cells(tr, name, look, cell) + TITLE_REACH),
+    widest = max(len(wrap(stage_title(name, look.lang), 72 * cell * (_cells(tr, name, look, cell) + _reach(look)),
                           t, look.family, look.slides)) for name in HEAD_STAGES)
     tick = float(np.clip(0.6 * 72 * cell, look.tick_min, look.tick_max))
     block = rows * (tr.T_q * cell + (1.25 * tick + 0.6 * t + pad) / 72)
@@ -172,7 +176,7 @@ def _stage_rows(page, spec, tr, head, scales, per_row, first, last):
         full = sum(panel_cells(m.shape[1], kw["xlabel"], page.look, page.cell_pt) for m, _, kw in items[:per_row])
         for m, _, kw in part:
             kw.update(title=kw["title"] if first else None, xlabel=kw["xlabel"] if last else None,
-                      title_cells=panel_cells(m.shape[1], kw["xlabel"], page.look, page.cell_pt) + TITLE_REACH)
+                      title_cells=panel_cells(m.shape[1], kw["xlabel"], page.look, page.cell_pt) + _reach(page.look))
         part[0][2]["ylabel"] = _query_label(page, tr, first and last)
         heatmap_row(page, grid[r], [*part, *([full - width] if full > width else [])])
 
