@@ -128,6 +128,9 @@ def keep_clear(fig, look, title, caption=None, inset=0.0):
                                       max(1 - (top + bottom + 2 * inset) / H, 0.1)))
 
 
+SLIDE_LABEL_SHARE = 0.6  # of the panel's nominal height a y label may take on a slide, under a wider title
+
+
 def panel_heatmap(page, ax, matrix, kind, *, title=None, xlabel=None, ylabel=None, row_labels=None,
                   col_labels=None, vmin=None, vmax=None, title_cells=None):  # -> Drawn
     """A heatmap of the figure; its numbers are written by `finish`. Its title wraps to the panel's width
@@ -136,8 +139,12 @@ def panel_heatmap(page, ax, matrix, kind, *, title=None, xlabel=None, ylabel=Non
     if title:
         width = page.cell_pt * max(title_cells or 0, cells.rgba.shape[1], MIN_PANEL_WIDTH)
         title = "\n".join(wrap(title, width, page.look.text, page.look.family, page.look.slides))
-    if ylabel:  # no taller than the panel, where it would reach its title (a heatmap of one or two rows)
-        ylabel = "\n".join(wrap(ylabel, page.cell_pt * cells.rgba.shape[0], page.look.text, page.look.family))
+    if ylabel:  # no taller than the panel, where it would reach its title (a heatmap of one or two rows); a
+        # title wider than its panel reaches over the label's side, and a slide shrinks the cells below cell_pt
+        overhang = title and max(width_em(line, tuple(page.look.family)) * page.look.text
+                                 for line in title.split("\n")) > width
+        height = page.cell_pt * cells.rgba.shape[0] * (SLIDE_LABEL_SHARE if overhang and page.look.slides else 1)
+        ylabel = "\n".join(wrap(ylabel, height, page.look.text, page.look.family))
     drawn = draw_matrix(ax, cells, row_labels, col_labels, title, xlabel, ylabel, page.look.text)
     fit_ticks(ax, drawn, page.cell_pt, page.look._asdict())
     page.numbers.append(Numbers(ax, cells.labels, ink_colors(cells), label_boxes(cells), True, False))
