@@ -658,3 +658,37 @@ def test_the_softmax_figure_shows_shifted_exponentials_when_the_plain_ones_overf
     assert any(f"e^(s − {style.format_value(m, 'scores')})" in t for t in said)
     plain = all_texts(plotting.figure_softmax(al.article_example()))  # no overflow: e^s as the article writes it
     assert "eˢ" in plain and not any("eˢ⁻ᵐ" in t for t in plain)
+
+
+# --- issue 28: a slide keeps the same numbers in either language -----------------------------------------------------
+
+
+def panels_with_numbers(fig):  # -> [bool], one per heatmap in drawing order: does it show its cells' numbers?
+    return [any(t.get_gid() == plotting.NUMBER_GID for t in ax.texts) for ax in fig.axes if ax.get_images()]
+
+
+@pytest.fixture(scope="module")
+def slides_T8():
+    """The `--slides` figures of every stage at --T 8 --d 16 --h 4 (the size the README's instructor section
+    uses), both languages: {(file name, lang): Figure}. Only these arrange their panels by the room their titles
+    take (`overview._arrangement`); the first all-heads slide stands for the others (each one head at T = 8)."""
+    from attention_lab.figures.export import figures_to_write
+
+    tr8 = al.article_example(T=8, d=16, h=4)
+    return {(name, lang): draw(make()) for lang in LANGS for name, make, _ in figures_to_write(tr8, lang, True)
+            if name in ("stages_head1", "all_heads_1")}
+
+
+def test_a_slide_keeps_the_same_numbers_in_english_and_korean(slides_T8):
+    """The words differ, the numbers are the same: a panel that shows its numbers in one edition shows them in
+    the other (English titles take a line more, which once cost the all-heads and stage slides every number)."""
+    for name in ("stages_head1", "all_heads_1"):
+        en, ko = (panels_with_numbers(slides_T8[name, lang]) for lang in ("en", "ko"))
+        assert en == ko, (name, en, ko)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_stage_slides_keep_the_scores_numbers_at_T_8(slides_T8, lang):
+    """S of T = 8 (whole numbers, −8 … 8) fits at 10 pt in the cells a 16:9 slide of every stage allows."""
+    for name in ("stages_head1", "all_heads_1"):
+        assert panels_with_numbers(slides_T8[name, lang])[0], (name, lang)

@@ -84,8 +84,8 @@ def _stage_items(tr, head, scales, look):
     return [item(name) for name in HEAD_STAGES]
 
 
-def _need_pt(tr, heads, look):  # -> the side of a cell (points) that holds every stage's numbers at the smallest size
-    labels = {formats.format_value(x, STAGES[name].kind) for name in HEAD_STAGES for i in heads
+def _need_pt(tr, heads, look, names=HEAD_STAGES):  # -> the side of a cell (points) that holds the stages' numbers
+    labels = {formats.format_value(x, STAGES[name].kind) for name in names for i in heads
               for x in np.unique(STAGES[name].matrix(tr, i))}
     widest = max(width_em(label, tuple(look.family)) for label in labels)
     return max((widest + 0.15) * look.number_min / 0.85, look.number_min / 0.6)
@@ -93,10 +93,10 @@ def _need_pt(tr, heads, look):  # -> the side of a cell (points) that holds ever
 
 def _arrangement(tr, n_heads, look):  # -> (panels per row, rows per head, cell side in inches)
     """The fewest rows per head whose cells hold every number, within the page (16:9 slide or notebook); else the
-    number of rows that gives the largest cells. In a notebook the cells are never under CELL_MIN: the figure
-    grows taller instead."""
+    number of rows whose cells hold the numbers of the most stages, and of those the largest cells. In a notebook
+    the cells are never under CELL_MIN: the figure grows taller instead."""
     width, height = SLIDE_SIZE if look.slides else (NOTEBOOK_WIDTH, MAX_NOTEBOOK_HEIGHT)
-    need = 1.05 * _need_pt(tr, range(tr.h), look) / 72
+    needs = [1.05 * _need_pt(tr, range(tr.h), look, [name]) / 72 for name in HEAD_STAGES]
     cap = 2 * CELL_MAX if look.slides else CELL_MAX
     options = []
     for rows in range(1, len(HEAD_STAGES) + 1):
@@ -110,10 +110,12 @@ def _arrangement(tr, n_heads, look):  # -> (panels per row, rows per head, cell 
                        (height - TITLE_IN * look.title - _text_in(tr, look, cell, rows, n_heads))
                        / (rows * n_heads * tr.T_q))
             cell = max(cell, 0.02 if look.slides else CELL_MIN)
-        if cell >= need:
+        kept = sum(cell >= need for need in needs)
+        if kept == len(needs):
             return per_row, rows, cell
-        options.append((per_row, rows, cell))
-    return max(options, key=lambda option: option[2])
+        options.append((kept, cell, per_row, rows))
+    _, cell, per_row, rows = max(options)
+    return per_row, rows, cell
 
 
 TITLE_IN = 2 * 1.6 / 72  # the figure's title, two lines, in inches per point of its size
@@ -128,14 +130,16 @@ def _head_heights(tr, look, cell, rows, n_heads):  # -> inches of each head's bl
     beside it; the titles (as wrapped) over the first head's rows and the axis names under the last head's
     (`_stage_rows`)."""
     t, pad = look.text, 2 * 72 * AXES_PAD
-    widest = max(len(wrap(stage_title(name, look.lang), 72 * cell * (_cells(tr, name, look, cell) + _reach(look)),
-                          t, look.family, look.slides)) for name in HEAD_STAGES)
+    lines = [len(wrap(stage_title(name, look.lang), 72 * cell * (_cells(tr, name, look, cell) + _reach(look)), t,
+                      look.family, look.slides)) for name in HEAD_STAGES]
+    per_row = math.ceil(len(HEAD_STAGES) / rows)
+    titles = sum(1.25 * max(lines[n:n + per_row]) * t + 6 for n in range(0, len(lines), per_row))  # row by row
     tick = float(np.clip(0.6 * 72 * cell, look.tick_min, look.tick_max))
     block = rows * (tr.T_q * cell + (1.25 * tick + 0.6 * t + pad) / 72)
     if n_heads > 1 and _sideways(tr, look, cell, rows, n_heads):  # the head's name beside its rows
         block = max(block, _name_in(look, n_heads)[0])
     heights = [block] * n_heads
-    heights[0] += rows * (1.25 * widest * t + 6) / 72  # the titles
+    heights[0] += titles / 72
     heights[-1] += rows * (1.25 * t + 4) / 72  # the axis names
     return heights
 
