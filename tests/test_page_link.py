@@ -159,6 +159,34 @@ def test_scale_1_5_leaves_no_text_under_18_px_at_1080p(browser, tmp_path, lang):
     page.close()
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_pages_scale_control_sets_the_scale_keeps_it_in_the_link_and_steps_back(browser, tmp_path, lang):
+    """A labelled native select on the page (issue 28, item 7): 1.5 at 1920 × 1080 leaves no text under 18 px, the
+    link says scale=1.5 and back returns to 1; it offers only scales from 1 to 3, and a link's own 1.3 too."""
+    path = make(tmp_path, "--lang", lang)
+    page, refused, errors = open_at(browser, path, "#T=6", width=1920, height=1080)
+    pick = page.get_by_label(al.words.say("scale_label", lang))
+    choices = [float(v) for v in pick.evaluate("(s) => [...s.options].map((o) => o.value)")]
+    assert choices[0] == pages.SCALE[0] and choices[-1] == pages.SCALE[1] and choices == sorted(choices)
+    assert pick.input_value() == "1" and page.evaluate(SMALLEST_TEXT) < 18  # so the check below can fail
+    pick.select_option("1.5")
+    settle(page)
+    assert "#T=6&" in page.url and page.url.endswith("&scale=1.5") and page.evaluate(READ)["scale"] == "1.5"
+    assert page.evaluate(SMALLEST_TEXT) >= 18 and page.evaluate("document.documentElement.scrollWidth") <= 1920
+    assert page.evaluate(READ)["controls"]["T"] == "6"  # the explorer's state stays
+    if lang == "ko":
+        page.screenshot(path=str(tmp_path / "scale_control.png"))
+    page.go_back()
+    settle(page)
+    assert page.url.endswith("#T=6") and pick.input_value() == "1" and page.evaluate(READ)["scale"] == "1"
+    page.goto(path.as_uri() + "#scale=1.3")
+    settle(page)
+    read = page.evaluate(READ)
+    assert pick.input_value() == "1.3" and read["scale"] == "1.3" and read["message"] == ""
+    assert refused == [] and errors == []
+    page.close()
+
+
 def test_axe_core_finds_no_violations_on_a_scaled_page_with_a_bad_link(browser, tmp_path):
     source = axe_source()
     page, _, _ = open_at(browser, make(tmp_path, "--lang", "ko", "--scale", "1.5"), "#T=99", width=1920, height=1080)

@@ -49,6 +49,7 @@ FILES = ["formats.js", "colors.js", "compute.js", "state.js", "picture.js", "hea
 STYLES = ["explorer.css", "steppers.css"]  # after look.tables.CSS, which the static heatmaps share
 # No request at all leaves a standalone page: scripts and styles inline only, nothing from the network or disk.
 SCALE = (1, 3)  # a standalone page's presentation scale: --scale and #scale= (url.js), lowest and highest
+SCALE_CHOICES = (1, 1.25, 1.5, 1.75, 2, 2.5, 3)  # the page's scale control (a link's or --scale's other value joins)
 # The standalone page's own: its scale (zoom, from the root's --al-scale) and the link bar over the explorer.
 # Zoom alone leaves a heatmap's headers (.9em of its cells) under 18 px at 1.5: --al-floor lifts them there, to 12 px
 # (18 px once zoomed) from scale 1.5 up, and is 0 px, changing nothing, at scale 1.
@@ -62,7 +63,7 @@ LINK_CSS = (":root{--al-floor:min(12px,calc((var(--al-scale,1) - 1) * 24px))}bod
             ".al-link-copy{font:inherit;font-size:14px;min-height:36px;padding:4px 12px;border-radius:6px;"
             "cursor:pointer;"
             "color:var(--al-theme-fg);background:var(--al-theme-panel);border:1px solid var(--al-theme-rule)}"
-            ".al-link-said{font-size:14px}")
+            ".al-link-said,.al-scale{font-size:14px}.al-scale-pick{font:inherit;min-height:36px}")
 CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:"
 
 
@@ -130,7 +131,11 @@ def standalone_html(config, title=None, scale=1):  # -> str: a whole page that w
     by_hand = drills.page_html(lang) if article else ""  # the article's exercises by hand, under its explorer
     link = (f'<label class="al-link">{escape(words["link_label"])} <input class="al-link-field" readonly></label>'
             f'<button type="button" class="al-link-copy">{escape(words["link_copy"])}</button>'
-            '<span class="al-link-said" role="status" aria-live="polite"></span>')
+            '<span class="al-link-said" role="status" aria-live="polite"></span>'
+            f'<label class="al-scale">{escape(words["scale_label"])} <select class="al-scale-pick">'
+            + "".join(f'<option value="{s:g}"{" selected" * (s == scale)}>{s:g}×</option>'
+                      for s in sorted({*SCALE_CHOICES, scale}))
+            + "</select></label>")
     follow = _json({"lo": SCALE[0], "hi": SCALE[1], "start": scale})
     return (f'<!doctype html>\n<html lang="{escape(lang)}"><head><meta charset="utf-8">'
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'

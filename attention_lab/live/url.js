@@ -112,6 +112,7 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
   if (!ex) return;
   const start = { ...ex.state }, root = doc.documentElement, L = ex.L;
   const field = doc.querySelector(".al-link-field"), said = doc.querySelector(".al-link-said");
+  const pick = doc.querySelector(".al-scale-pick");
   const msg = doc.createElement("p");
   msg.className = "al-msg al-link-msg";
   msg.setAttribute("role", "alert");
@@ -119,19 +120,18 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
   ex.root.before(msg);
   let now = scale.start, applying = false;
   const show = () => { if (field) field.value = location.href; };
-  const apply = () => {
-    const read = readLink(location.hash, ex, start, scale);
-    now = read.scale;
+  const zoom = (s) => {  // the page's scale, and the control's choice (a link's 1.3 becomes a choice of its own)
+    now = s;
     root.style.setProperty("--al-scale", String(now));
-    msg.textContent = read.problems.join(" ");
-    msg.hidden = read.problems.length === 0;
-    msg.classList.toggle("al-msg-bad", !msg.hidden);
-    applying = true;
-    try { ex.setState(read.state); } finally { applying = false; }
-    show();
+    if (!pick) return;
+    const options = [...pick.options];
+    if (!options.some((o) => Number(o.value) === now)) {
+      const option = new Option(`${now}×`, String(now));
+      pick.add(option, options.find((o) => Number(o.value) > now) || null);
+    }
+    pick.value = [...pick.options].find((o) => Number(o.value) === now).value;
   };
-  ex.model.on("change:state", () => {  // a move on the page: its link, pushed so that back steps back
-    if (applying) return;
+  const push = () => {  // a move on the page: its link, pushed so that back steps back
     const link = linkOf(ex, ex.state, start, { start: scale.start, now });
     if (link !== location.hash.replace(/^#/, "")) {
       history.pushState(null, "", link ? `#${link}` : location.pathname + location.search);
@@ -139,6 +139,21 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
       msg.classList.remove("al-msg-bad");
     }
     show();
+  };
+  const apply = () => {
+    const read = readLink(location.hash, ex, start, scale);
+    zoom(read.scale);
+    msg.textContent = read.problems.join(" ");
+    msg.hidden = read.problems.length === 0;
+    msg.classList.toggle("al-msg-bad", !msg.hidden);
+    applying = true;
+    try { ex.setState(read.state); } finally { applying = false; }
+    show();
+  };
+  ex.model.on("change:state", () => { if (!applying) push(); });
+  pick?.addEventListener("change", () => {
+    zoom(Number(pick.value));
+    push();
   });
   window.addEventListener("popstate", apply);
   doc.querySelector(".al-link-copy")?.addEventListener("click", async () => {

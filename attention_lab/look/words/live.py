@@ -32,6 +32,7 @@ WORDS = {
     'mount_failed': ('이 탐색기를 그릴 수 없습니다: {error}', 'This explorer cannot be drawn: {error}'),
     'link_copy': ('링크 복사', 'Copy link'),
     'link_label': ('이 상태의 링크', 'Link to this state'),
+    'scale_label': ('화면 배율', 'Presentation scale'),
     'link_copied': ('링크를 복사했습니다', 'Link copied'),
     'link_select': ('링크를 선택했습니다: Ctrl+C(⌘C)로 복사하세요', 'Link selected: press Ctrl+C (⌘C) to copy it'),
     'link_bad_key': ('링크의 {key}는 이 페이지에 없는 설정입니다. 쓸 수 있는 것: {allowed}.', 'The link\'s {key} is not a setting of this page; use one of {allowed}.'),
