@@ -102,17 +102,20 @@ def _scroll_to(page, selector):  # -> the first `selector`, scrolled to: Jupyter
 
 
 def _trust(page):
-    """Trust Notebook from the command palette, as a reader would, and accept its dialog. The palette opens only when
-    the page has the keyboard (Notebook 7 may take a moment after the kernel dialog): open it until it is there, and
-    pick the command from its list rather than pressing Enter on whatever the list shows first."""
-    palette = page.locator(".lm-CommandPalette-input")
-    for _ in range(5):
-        page.locator(".jp-Notebook").first.click(position={"x": 2, "y": 2})  # the notebook, not a cell's editor
-        page.keyboard.press("Control+Shift+c")
+    """Trust Notebook from the command palette, as a reader would, and accept its dialog. The palette's shortcut
+    toggles it, and on a busy machine it may take seconds to open: press it only while no palette is open, wait long
+    for it, and pick the command from its list rather than pressing Enter on whatever the list shows first."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    palette = page.locator(".lm-CommandPalette-input:visible")
+    page.locator(".jp-Notebook").first.click(position={"x": 2, "y": 2})  # the page has the keyboard
+    for _ in range(3):
+        if palette.count() == 0:
+            page.keyboard.press("Control+Shift+c")
         try:
-            palette.first.wait_for(state="visible", timeout=5_000)
+            palette.first.wait_for(timeout=20_000)
             break
-        except Exception:
+        except PlaywrightTimeout:
             continue
     palette.first.fill("Trust Notebook")
     page.locator(".lm-CommandPalette-item:visible", has_text="Trust Notebook").first.click()
