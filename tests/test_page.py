@@ -43,6 +43,35 @@ def test_the_bundle_is_every_front_end_file_once_with_the_visual_language_as_dat
     assert pages.module().endswith("export default { render };\n") and "al-grid" in css
 
 
+# Lines `without_comments` must keep as they are (a // inside a string, a template or a regular expression, or
+# after a division) and lines it must shorten, as each is and as it must come out.
+KEPT_LINES = ['const url = "http://x";  // a link', "const s = 'a  // b';", "const t = `${a}  // ${b}`;  // t",
+              "const r = /\\/\\//;  // slashes", "const q = a / b;  // a quotient", "f();// close",
+              "x = 1; // one space"]
+SHORTENED_LINES = {"  // a whole line\n": "", "// ==== formats.js ====\n": "", "let x = 1;  // why\n": "let x = 1;\n",
+                   "  if (a) {  // the case\n": "  if (a) {\n"}
+
+
+def test_a_stored_widget_carries_the_front_end_without_its_comments_and_nothing_else_changes():
+    for line in KEPT_LINES:
+        assert pages.without_comments(line + "\n") == line + "\n", line
+    for line, out in SHORTENED_LINES.items():
+        assert pages.without_comments(line) == out, line
+    for name in pages.FILES:  # what makes a comment safe to find line by line: nothing runs over a line
+        for n, line in enumerate((pages.HERE / name).read_text(encoding="utf-8").splitlines(), 1):
+            assert line.count("`") % 2 == 0 and not line.endswith("\\") and "/*" not in line, f"{name}:{n} {line}"
+    module = pages.module()
+    short = pages.without_comments(module)
+    assert len(short) < 0.9 * len(module) and "// ----" not in short
+    code = [line for line in module.splitlines() if not line.lstrip().startswith("//")]
+    assert [line.split("  // ")[0].rstrip() for line in code] == [line.split("  // ")[0].rstrip()
+                                                                   for line in short.splitlines()]
+    if NODE := shutil.which("node"):
+        check = subprocess.run([NODE, "--input-type=module", "--check"], input=short, capture_output=True, text=True,
+                               timeout=60)
+        assert check.returncode == 0, check.stderr
+
+
 def test_a_standalone_page_holds_everything_inline():
     html = pages.standalone_html(al.explorer(view="softmax", lang="ko").page_config())
     assert html.startswith("<!doctype html>") and '<html lang="ko">' in html and pages.CSP in html

@@ -499,8 +499,13 @@ def _search(tab, words):  # -> the result links' URLs, once Pagefind has answere
     box = tab.locator(".pagefind-ui__search-input")
     box.wait_for()
     box.fill(words)
+    # Pagefind fills its results one by one as each page's record loads (a placeholder with the class
+    # pagefind-ui__loading until then): wait for every shown result, not the first, or the order of loading decides.
     tab.wait_for_function("(words) => (document.querySelector('.pagefind-ui__message') || {}).textContent"
-                          "?.includes(words) && document.querySelector('.pagefind-ui__result-link')", arg=words)
+                          "?.includes(words) && document.querySelector('.pagefind-ui__result-link')"
+                          " && !document.querySelector('.pagefind-ui__results .pagefind-ui__loading')"
+                          " && [...document.querySelectorAll('.pagefind-ui__result')]"
+                          ".every((r) => r.querySelector('.pagefind-ui__result-link'))", arg=words)
     return tab.locator(".pagefind-ui__result-link").evaluate_all("(links) => links.map((a) => a.href)")
 
 
