@@ -298,13 +298,19 @@ class ExplorerView {
 
   mark(cells) {  // outline the cells a step changed; the outline fades, then goes
     if (!cells.length) return;
-    // The last step's marks go in this same frame: marks show one step, and a burst of moves schedules no frames
-    // of fading for steps already replaced.
-    this.unmark();
+    // A new step's marks replace the last step's in this same frame, so a burst of moves schedules no frames of
+    // fading for steps already replaced; a redraw of the same step (a new width, a heatmap drawn as it scrolls
+    // into view) adds its cells to the step's marks, which fade with them.
+    const step = JSON.stringify(this.state);
+    if (!this.marked || this.markedStep !== step) {
+      this.unmark();
+      const marked = this.marked = [];
+      this.markedStep = step;
+      this.fading = [setTimeout(() => marked.forEach((td) => td.classList.add("al-chg-faint")), MARK_MS),
+        setTimeout(() => this.unmark(), 2 * MARK_MS)];
+    }
     for (const td of cells) td.classList.add("al-chg");
-    this.marked = cells;
-    this.fading = [setTimeout(() => cells.forEach((td) => td.classList.add("al-chg-faint")), MARK_MS),
-      setTimeout(() => this.unmark(), 2 * MARK_MS)];
+    this.marked.push(...cells);
   }
 
   unmark() {
