@@ -3,7 +3,10 @@ reads (in Chromium) as the registry's rule gives them for fewer Query tokens in 
 values at the largest sizes."""
 
 import itertools
+import json
 import random
+import shutil
+import subprocess
 
 import numpy as np
 import pytest
@@ -88,9 +91,22 @@ def test_a_new_mask_travels_to_the_page_with_no_edit(browser, tmp_path, new_entr
         data.mask_tables.cache_clear()
 
 
-def test_the_example_values_at_the_largest_sizes_hold_every_smaller_example():
-    T, h, dh = (LIMITS[n][1] for n in ("T", "h", "dh"))
-    big = {n: np.array(v).reshape(T, h, dh) for n, v in data.article_values().items()}
+def page_article_values():  # -> {"Q", "K", "V"}: (T, h, dh) at the largest sizes, as compute.js makes them
+    """The article's example as the page grows it from what an explorer stores (its corner and stream), run in
+    Node.js: compute.js with the bundle's LOOK before it, as the bundle joins them."""
+    sizes = {n: LIMITS[n][1] for n in ("T", "h", "dh")}
+    script = (f"const LOOK = {json.dumps(data.look_data())};\n{(pages.HERE / 'compute.js').read_text(encoding='utf-8')}"
+              f"\nconst a = {json.dumps(data.article_values())};\n"
+              f"const v = seedValues(BigInt(a.stream), {json.dumps(sizes)}, {{...a.corner, sizes: a.cornerSizes}});\n"
+              "console.log(JSON.stringify(v));")
+    out = subprocess.run([shutil.which("node"), "-e", script], capture_output=True, text=True, check=True, timeout=60)
+    return {n: np.array(v).reshape(sizes["T"], sizes["h"], sizes["dh"]) for n, v in json.loads(out.stdout).items()}
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run live/compute.js")
+def test_the_example_values_the_page_makes_at_the_largest_sizes_hold_every_smaller_example():
+    big = page_article_values()
+    assert len(json.dumps(data.article_values())) < 1_000  # what a stored explorer keeps of them
     for t, heads, c, g in ((3, 2, 4, 2), (5, 4, 3, 2), (16, 8, 8, 1), (1, 1, 1, 1)):
         Q, K, V = example_qkv(t, heads * c, heads, kv_heads=g)
         np.testing.assert_array_equal(big["Q"][:t, :heads, :c].reshape(t, -1), Q)

@@ -488,7 +488,8 @@ def test_the_stored_widget_state_holds_the_config_a_page_is_rebuilt_from(ex):
     assert {"config", "state", "own", "_esm"} <= set(stored) and "_css" not in stored  # the styles ride in _esm
     config = page.config_from_model(stored)
     assert config == ex.page_config() and config["state"]["T"] == 6
-    assert config["data"]["article"]["Q"][:4] == [1, 0, 1, 0] and len(config["data"]["article"]["Q"]) == 16 * 8 * 8
+    article = config["data"]["article"]  # the article's corner (its Q's first row starts 1, 0, 1, 0) and stream
+    assert article["corner"]["Q"][:4] == [1, 0, 1, 0] and article["cornerSizes"] == [3, 2, 4]
     assert set(config["data"]["masks"]) == set(views.VIEWS["all"].offered_masks())
     assert "packed" not in al.explorer(view="softmax").config["data"]["masks"]  # only the masks a view offers
 

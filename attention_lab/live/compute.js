@@ -81,7 +81,7 @@ function mix(x) {  // SplitMix64's finaliser, with wrap-around multiplication
 const stepKey = (key, coordinate) => mix(key ^ ((BigInt(coordinate) + GOLDEN) & M64));
 
 const seeded = new Map();  // seed -> {Q, K, V}: flat (T, h, dh) at the largest sizes, made once per seed
-function seedValues(seed, sizes) {  // whole numbers −2 … 2 for matrices 0, 1, 2 (Q, K, V)
+function seedValues(seed, sizes, corner = null) {  // whole numbers −2 … 2 for matrices 0, 1, 2 (Q, K, V)
   if (!seeded.has(seed)) {
     const out = {};
     ["Q", "K", "V"].forEach((name, matrix) => {
@@ -93,6 +93,15 @@ function seedValues(seed, sizes) {  // whole numbers −2 … 2 for matrices 0, 
         for (let hd = 0; hd < sizes.h; hd++) {
           const k2 = stepKey(k1, hd);
           for (let c = 0; c < sizes.dh; c++) values[n++] = Number(stepKey(k2, c) % 5n) - 2;
+        }
+      }
+      if (corner) {  // the article's own values over the fill of its stream
+        const [cT, ch, cdh] = corner.sizes;
+        for (let t = 0; t < cT; t++) {
+          for (let hd = 0; hd < ch; hd++) {
+            const at = (t * sizes.h + hd) * sizes.dh, from = (t * ch + hd) * cdh;
+            for (let c = 0; c < cdh; c++) values[at + c] = corner[name][from + c];
+          }
         }
       }
       out[name] = values;
@@ -145,7 +154,10 @@ function traceOf(on, data, scaled = true) {
   if (data.own) {
     ({ Q, K, V } = data.own);
   } else {
-    const values = on.source === "article" ? data.article : seedValues(on.seed, data.sizes);
+    const article = data.article;
+    const values = on.source === "article"
+      ? seedValues(BigInt(article.stream), data.sizes, { ...article.corner, sizes: article.cornerSizes })
+      : seedValues(on.seed, data.sizes);
     Q = corner(values.Q, data.sizes, on.T, on.h, on.dh).slice(on.T - on.T_q);
     K = corner(values.K, data.sizes, on.T, on.g, on.dh);
     V = corner(values.V, data.sizes, on.T, on.g, on.dh);

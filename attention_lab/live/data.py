@@ -4,9 +4,10 @@
 the number-format rules (`look.formats.RULES`), the words the front-end shows (both languages), the pipeline's
 stages (name, inputs, kind, heads, axes, highlight, and the expression each is computed by: the browser walks the
 same list and evaluates the same expressions) and the registry's masks'
-parameters. `explorer_data(spec, own)` is one explorer's own data: the article's example values per (token,
-head, component) at the largest sizes (the browser slices the corner it shows; a seed's values it makes itself,
-by the same hash as `numeric.examples.cell_values`), and the mask tables of the masks its view offers.
+parameters. `explorer_data(spec, own)` is one explorer's own data: the article's example as its corner and
+stream (the browser makes the values per (token, head, component) at the largest sizes by the same hash as
+`numeric.examples.cell_values`, as it makes a seed's, and slices the corner it shows), and the mask tables of the
+masks its view offers.
 
 A mask table is `Mask(name, **params).allowed(T, T)` for every value its control offers at some T ≤ 16
 (`Param.values(T)`, `Lengths.values(T)`), at the largest such T (the browser takes the T × T corner; a rule that
@@ -21,8 +22,7 @@ import itertools
 import numpy as np
 
 from ..look import colors, formats, words
-from ..numeric import masks
-from ..numeric.examples import example_qkv
+from ..numeric import examples, masks
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
@@ -98,9 +98,13 @@ def mask_tables(name):  # -> {"params": […], "byT": bool, "tables": {key: rows
 
 
 @functools.cache
-def article_values():  # -> {"Q", "K", "V"}: lists of ints, (T, h, dh) = (16, 8, 8) flattened in that order
-    T, h, dh = LIMITS["T"][1], LIMITS["h"][1], LIMITS["dh"][1]
-    return {n: X.astype(int).ravel().tolist() for n, X in zip("QKV", example_qkv(T, h * dh, h), strict=True)}
+def article_values():  # -> {"stream": str, "corner": {"Q", "K", "V": lists of ints}, "cornerSizes": [T, h, dh]}
+    """The article's example as the page grows it: the values of a seed's example for the article's own stream
+    (examples.cell_values; a string, being beyond a double), with the article's corner put over them. The page makes
+    them as it makes a seed's, so a stored explorer keeps 72 numbers, not 3 × 1024 (tests/test_live_data.py)."""
+    corner = {n: X.astype(int) for n, X in examples.ARTICLE_CORNER.items()}
+    return {"stream": str(examples.ARTICLE_STREAM), "corner": {n: X.ravel().tolist() for n, X in corner.items()},
+            "cornerSizes": list(corner["Q"].shape)}
 
 
 def explorer_data(offered, own=None):  # -> dict of JSON types: one explorer's numbers

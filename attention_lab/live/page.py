@@ -20,7 +20,7 @@ A config is a dict of JSON types; every mounted thing has one. Its fields for an
     viewName   the view's name ("softmax", "all", …, or "custom")
     state      the controls' values, control name -> value (live/state.py): what is on screen
     reset      the state entries that ↺ brings back (the article's example)
-    data       the numbers, sent once (live/data.py): "article" (the example's values at the largest sizes),
+    data       the numbers, sent once (live/data.py): "article" (the example's corner and stream: compute.js grows it),
                "masks" (the tables of the masks offered), "sizes", or "own" ({"Q", "K", "V", "mask"}: your own;
                "tokens" too for the learned model, with "learned": its weights, live/learned.py)
 

@@ -41,9 +41,9 @@ ARTICLE_V = np.array([
 ])
 ARTICLE_SIZES = {"T": 3, "d": 8, "h": 2}
 # The article's values by (token, head, component), the corner that every size keeps: (3, 2, 4) each.
-_ARTICLE_CORNER = {name: X.reshape(3, 2, 4) for name, X in (("Q", ARTICLE_Q), ("K", ARTICLE_K), ("V", ARTICLE_V))}
+ARTICLE_CORNER = {name: X.reshape(3, 2, 4) for name, X in (("Q", ARTICLE_Q), ("K", ARTICLE_K), ("V", ARTICLE_V))}
 _MATRIX_INDEX = {"Q": 0, "K": 1, "V": 2}
-_ARTICLE_STREAM = 2**64 - 1  # the article's fill beyond its corner: a stream no seed (< 2⁶³) can name
+ARTICLE_STREAM = 2**64 - 1  # the article's fill beyond its corner: a stream no seed (< 2⁶³) can name
 BYTES_PER_VALUE = 5 * 8  # peak bytes per (token, component) while Q, K, V are made (tracemalloc: 40.0)
 MAX_MAGNITUDE = 2**53  # low and high: every whole number up to 2⁵³ is exact in float64
 
@@ -89,12 +89,12 @@ def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d]
     K and V have kv_heads (g) heads of dh components, g = h unless given.
     """
     T, d, h, dh, g = _sizes(T, d, h, kv_heads)
-    stream = _ARTICLE_STREAM if seed is None else checks.seed(seed)
+    stream = ARTICLE_STREAM if seed is None else checks.seed(seed)
     bounds = (-MAX_MAGNITUDE, MAX_MAGNITUDE, " Values up to ±2⁵³ are whole numbers exactly, as floats.")
     low, high = checks.whole_number("low", low, *bounds), checks.whole_number("high", high, *bounds)
     if low > high:
         raise ValueError(f"low, high: need low ≤ high, got low={low}, high={high}.")
-    corner = _ARTICLE_CORNER if seed is None else {}
+    corner = ARTICLE_CORNER if seed is None else {}
     return (_grid("Q", stream, T, h, dh, low, high, corner.get("Q")),
             _grid("K", stream, T, g, dh, low, high, corner.get("K")),
             _grid("V", stream, T, g, dh, low, high, corner.get("V")))
