@@ -175,7 +175,7 @@ class Controls {
         if (input.min !== String(spec.min)) input.min = spec.min;
         if (input.max !== String(spec.max)) input.max = spec.max;
         if (input.value !== String(spec.value)) input.value = spec.value;
-        part.out.textContent = spec.value;
+        setText(part.out, String(spec.value));
       } else if (spec.type === "select") {
         const key = spec.options.map(([v, l]) => optionKey(v) + "=" + l).join("|");
         if (key !== part.optionsKey) {
@@ -190,7 +190,7 @@ class Controls {
         input.value = spec.value;
       }
     }
-    if (this.dLabel) this.dLabel.textContent = `${this.ex.L.d} = ${this.ex.on.d}`;
+    if (this.dLabel) setText(this.dLabel, `${this.ex.L.d} = ${this.ex.on.d}`);
   }
 
   say(name, kind, words) {  // the line beside the seed box, the learned model's input or under the row editor

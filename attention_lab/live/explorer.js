@@ -54,6 +54,7 @@ class ExplorerView {
 
   destroy() {
     if (this.frame) cancelAnimationFrame(this.frame);
+    for (const timer of this.fading || []) clearTimeout(timer);
     this.resize.disconnect();
     this.onScreen.disconnect();
     for (const [name, fn] of this.listeners) this.model.off(name, fn);
@@ -208,13 +209,13 @@ class ExplorerView {
     if (this.data.own) this.fillEditRow();
     const narrow = this.width < NARROW_PX;
     this.root.classList.toggle("al-narrow", narrow);
-    if (this.shape.textContent !== pic.shape) this.shape.textContent = pic.shape;
-    if (this.note.textContent !== pic.note) this.note.textContent = pic.note;
+    setText(this.shape, pic.shape);
+    setText(this.note, pic.note);
     const width = this.width - 4, changed = [], seen = new Set();
     let prev = null;
     for (const section of pic.sections) {
       const part = this.section(section.key);
-      part.words.textContent = section.title;
+      setText(part.words, section.title);
       part.title.hidden = !section.title;
       part.swatch.hidden = !section.color;
       if (section.color) part.swatch.style.background = section.color;
@@ -297,9 +298,25 @@ class ExplorerView {
 
   mark(cells) {  // outline the cells a step changed; the outline fades, then goes
     if (!cells.length) return;
+    // A new step's marks replace the last step's in this same frame, so a burst of moves schedules no frames of
+    // fading for steps already replaced; a redraw of the same step (a new width, a heatmap drawn as it scrolls
+    // into view) adds its cells to the step's marks, which fade with them.
+    const step = JSON.stringify(this.state);
+    if (!this.marked || this.markedStep !== step) {
+      this.unmark();
+      const marked = this.marked = [];
+      this.markedStep = step;
+      this.fading = [setTimeout(() => marked.forEach((td) => td.classList.add("al-chg-faint")), MARK_MS),
+        setTimeout(() => this.unmark(), 2 * MARK_MS)];
+    }
     for (const td of cells) td.classList.add("al-chg");
-    setTimeout(() => cells.forEach((td) => td.classList.add("al-chg-faint")), MARK_MS);
-    setTimeout(() => cells.forEach((td) => td.classList.remove("al-chg", "al-chg-faint")), 2 * MARK_MS);
+    this.marked.push(...cells);
+  }
+
+  unmark() {
+    for (const timer of this.fading || []) clearTimeout(timer);
+    for (const td of this.marked || []) td.classList.remove("al-chg", "al-chg-faint");
+    this.marked = this.fading = null;
   }
 
   fillEditRow() {  // the edited row's text box shows that row, as a learner types it

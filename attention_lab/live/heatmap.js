@@ -23,6 +23,13 @@ function textWidth(text, px) {  // in the page's own font, measured once per (si
   return w;
 }
 
+function setText(node, text) {  // a node's text, changed in its one Text node: layout keeps the node's boxes
+  const t = node.firstChild;
+  if (t && t === node.lastChild && t.nodeType === Node.TEXT_NODE) {
+    if (t.data !== text) t.data = text;
+  } else if (node.textContent !== text) node.textContent = text;
+}
+
 function fontPx(cols) {  // look.tables.font_px
   return LOOK.font.find(([upTo]) => cols <= upTo)[1];
 }
@@ -105,7 +112,7 @@ class Heatmap {
     this.cells = [];
     for (let i = 0; i < rows; i++) {
       const tr = body.rows[i];
-      if (tr.cells[0].textContent !== item.rowLabels[i]) tr.cells[0].textContent = item.rowLabels[i];
+      setText(tr.cells[0], item.rowLabels[i]);
       while (tr.cells.length > cols + 1) tr.deleteCell(-1);
       while (tr.cells.length < cols + 1) {
         const td = tr.insertCell();
@@ -148,7 +155,7 @@ class Heatmap {
       this.rowKey = item.rowLabels.join(",");
     }
     Object.assign(this.node.dataset, { name: item.name, head: item.head, key: item.key });
-    if (this.title.textContent !== item.title) this.title.textContent = item.title;
+    setText(this.title, item.title);
     const style = cellStyle(item.matrix, item.kind, item.range);
     const fit = fitOf(item, style.labels, width);
     const mode = fit.compact ? "colours" : "numbers";
@@ -172,7 +179,7 @@ class Heatmap {
       if (td.alLabel !== label || td.alRow !== i || td.alCol !== j) {
         if (marks && td.alLabel !== undefined && td.alLabel !== label) changed.push(td);
         if (marks && td.alLabel === undefined && this.drawn) changed.push(td);  // a new token's cell
-        td.textContent = label;
+        setText(td, label);
         td.setAttribute("aria-label", fill(template, { row: rowWord, i, col: colWord, j, value: label }));
         td.title = label;
         td.alLabel = label;
