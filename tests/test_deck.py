@@ -22,7 +22,7 @@ KINDS = {"Qh": "values", "KhT": "values", "Vh": "values", "O": "values", "H": "v
 def write(folder, lang, size, kind):  # -> the deck's path, written by the command as a lecturer runs it
     argv = ["--out", str(folder), "--deck", *([kind] if kind == "pptx" else []), "--lang", lang, *SIZES[size]]
     assert command.main(argv) == 0
-    return folder / f"deck.{kind}"
+    return folder / f"deck_{lang}.{kind}"
 
 
 def expected(tr, name, head, rows, cols):  # -> labels of that part of the trace, by the one label rule
@@ -124,6 +124,18 @@ def test_every_pdf_slide_shows_the_numbers_of_its_tables(tmp_path, lang, size):
         for item in page.items:
             if isinstance(item, deck.Placed):
                 assert missing(item.table.labels, text) == [], (page.title, item.table.title)
+
+
+def test_korean_then_english_into_one_folder_keeps_both_decks(tmp_path):
+    """A lecturer teaching in both languages writes both decks into one --out: the second must not replace the
+    first (each file is named by its language)."""
+    ko, en = write(tmp_path, "ko", "article", "pdf"), write(tmp_path, "en", "article", "pdf")
+    assert ko != en and ko.exists() and en.exists()
+    first = {lang: " ".join(page_texts(path)[0].split()) for lang, path in (("ko", ko), ("en", en))}
+    for lang in ("ko", "en"):
+        title = " ".join(" ".join(deck.pages(TRACES["article"], lang)[0].title).split())
+        assert title in first[lang], (lang, title, first[lang][:200])
+    assert first["ko"] != first["en"]
 
 
 @pytest.fixture(scope="module")

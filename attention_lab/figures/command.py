@@ -79,7 +79,7 @@ def write_figures(args, tr, listing=None, chosen=None):  # -> [Path]
     chosen = picks(args, tr) if chosen is None else chosen
     if args.deck:
         write = write_pptx if args.deck == "pptx" else write_deck
-        path = write(tr, args.lang, args.out / f"deck.{args.deck}", chosen)
+        path = write(tr, args.lang, args.out / f"deck_{args.lang}.{args.deck}", chosen)
         listing.add(path)
         return [path]
     paths = []

@@ -133,8 +133,8 @@ def parser():
     parse.add_argument("--deck", nargs="?", const="pdf", choices=("pdf", "pptx"),
                        help="write one 16:9 teaching deck in the article's order (figure 1's flow, QKᵀ, ÷√dh "
                             "and why, the mask, one softmax row step by step, P, PV, Concat, what comes next), "
-                            "every matrix with all its numbers, speaker notes; deck.pdf, or with --deck pptx an "
-                            "editable PowerPoint deck.pptx of native tables (needs python-pptx: "
+                            "every matrix with all its numbers, speaker notes; deck_LANG.pdf, or with --deck pptx "
+                            "an editable PowerPoint deck_LANG.pptx of native tables (needs python-pptx: "
                             "pip install 'attention-lab[pptx]')")
     parse.add_argument("--svg-text", action="store_true", help=SVG_TEXT_HELP)
     meaning = {"T": "number of tokens", "d": f"model width, divisible by h, d/h ≤ {MAX_DH}", "h": "number of heads"}
