@@ -19,6 +19,9 @@ KINDS = {"Qh": "values", "KhT": "values", "Vh": "values", "O": "values", "H": "v
          "S_scaled": "scores", "M": "scores", "S_masked": "scores", "P": "weights"}
 
 
+LATIN_FONT = {"ko": "Noto Sans CJK KR", "en": "DejaVu Sans"}  # the fonts the deck measures Latin letters in
+
+
 def write(folder, lang, size, kind):  # -> the deck's path, written by the command as a lecturer runs it
     argv = ["--out", str(folder), "--deck", *([kind] if kind == "pptx" else []), "--lang", lang, *SIZES[size]]
     assert command.main(argv) == 0
@@ -179,7 +182,7 @@ def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(ppt
                 for cell in list(row.cells)[1:]:
                     assert cell.fill.fore_color.rgb is not None  # a fill a lecturer can change
                     run = cell.text_frame.paragraphs[0].runs[0]
-                    assert run.font.size.pt >= 10 and run.font.name == "DejaVu Sans"
+                    assert run.font.size.pt >= 10 and run.font.name == LATIN_FONT[lang]
     assert tables == sum(isinstance(i, deck.Placed) for p in pages for i in p.items)
     flow = [s.text_frame.text for s in pres.slides[1].shapes if s.shape_type == MSO_SHAPE_TYPE.AUTO_SHAPE]
     assert "Concat" in flow and sum("Core Attention" in t for t in flow) == tr.h  # figure 1 as shapes to edit
@@ -192,7 +195,9 @@ def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(ppt
 
 def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(pptx_decks, tmp_path):
     """One LibreOffice run converts the four decks (ko, en × the article's size, T = 8); pdftotext finds every
-    slide's title and every number of its tables on that slide."""
+    slide's title and every number of its tables on that slide, and each line of a table's heading on one line:
+    a heading line that LibreOffice wraps pushes the heading's last line under the grid, where it cannot be read
+    (pdftotext still finds it, so the words alone would not show it)."""
     decks = pptx_decks
     done = subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
                            "--convert-to", "pdf", "--outdir", str(tmp_path / "lo"), *map(str, decks.values())],
@@ -207,9 +212,12 @@ def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(pp
         for page, text in zip(pages, texts, strict=True):
             flat = "".join(text.split())
             assert "".join("".join(page.title).split()) in flat, (lang, size, page.title)
+            lines = ["".join(line.split()) for line in text.splitlines()]
             for item in page.items:
                 if isinstance(item, deck.Placed):
                     assert missing(item.table.labels, text) == [], (lang, size, page.title, item.table.title)
+                    for heading in deck.table_heading(item.table):
+                        assert any("".join(heading.split()) in line for line in lines), (lang, size, heading)
 
 
 def breaks_inside_a_formula(lines):  # -> [(line, next line)] where a title's line break splits a formula

@@ -152,10 +152,12 @@ def _own_properties(props, title):
 
 
 def _fonts(font, lang):
-    """A caption's run names its fonts for Latin and for Hangul, so no viewer spaces the two scripts apart."""
+    """A run names its fonts for Latin and for Hangul: the fonts the deck's layout measured its lines with."""
     from pptx.oxml.ns import qn
 
-    font.name = "DejaVu Sans"  # <a:latin>
+    # The deck measures a Korean slide's Latin letters in Noto Sans CJK KR (look.fonts.FONT_FAMILIES: the subset
+    # keeps the full font's widths) and an English slide's in DejaVu Sans; a run in another font re-wraps its lines.
+    font.name = "Noto Sans CJK KR" if lang == "ko" else "DejaVu Sans"  # <a:latin>
     rpr = font._rPr  # python-pptx has no setter for the East Asian font
     east_asian = rpr.find(qn("a:ea"))
     if east_asian is None:
@@ -213,13 +215,19 @@ def _place(shape, x, y, w, h):
     shape.left, shape.top, shape.width, shape.height = Inches(x), Inches(y), Inches(w), Inches(h)
 
 
-def _write(frame, lines, pt, lang, center=False, color=None, bold=False):
-    """Lines of text into a text frame, one paragraph each, every run with its size and its Latin and Hangul font."""
+def _write(frame, lines, pt, lang, center=False, color=None, bold=False, flush=True):
+    """Lines of text into a text frame, one paragraph each, every run with its size and its Latin and Hangul font.
+
+    flush: no inner margins, so each line has the width the deck measured it to fit (a text box's own 0.1 in
+    margins re-wrapped such lines in LibreOffice, and pushed a table's third heading line under the table). A
+    table cell keeps its own margins (flush=False)."""
     from pptx.dml.color import RGBColor
     from pptx.enum.text import MSO_ANCHOR, PP_ALIGN
     from pptx.util import Pt
 
     frame.word_wrap = True
+    if flush:
+        frame.margin_left = frame.margin_right = frame.margin_top = frame.margin_bottom = 0
     frame.vertical_anchor = MSO_ANCHOR.TOP if not center else MSO_ANCHOR.MIDDLE
     for k, line in enumerate(lines):
         paragraph = frame.paragraphs[0] if k == 0 else frame.add_paragraph()
@@ -248,8 +256,10 @@ def _pptx_table(slide, placed, lang):
     from . import deck
 
     t, pt = placed.table, placed.pt
+    # Half the gap to the next table to spare: a viewer's font metrics (LibreOffice's) may make a line measured to
+    # fit a little wider, and a wrapped line would push the third heading line under the grid.
     heading = slide.shapes.add_textbox(Inches(placed.x), Inches(placed.y - deck.title_h()),
-                                       Inches(placed.w), Inches(deck.title_h()))
+                                       Inches(placed.w + deck.GAP / 2), Inches(deck.title_h()))
     _write(heading.text_frame, [line for line in deck.table_heading(t) if line], deck.LABEL_PT, lang)
     rows, cols = len(t.row_labels), len(t.col_labels)
     shape = slide.shapes.add_table(rows + 1, cols + 1, Inches(placed.x), Inches(placed.y),
@@ -271,7 +281,7 @@ def _pptx_table(slide, placed, lang):
         cell.margin_left = cell.margin_right = Pt(2)
         cell.margin_top = cell.margin_bottom = Pt(1)
         cell.text_frame.paragraphs[0].text = ""
-        _write(cell.text_frame, [text], size, lang, center=True, color=ink)
+        _write(cell.text_frame, [text], size, lang, center=True, color=ink, flush=False)
 
     white = (1.0, 1.0, 1.0, 1.0)
     fill(table.cell(0, 0), "", white, colors.INK_DARK, deck.LABEL_PT)
