@@ -494,6 +494,19 @@ def test_the_stored_widget_state_holds_the_config_a_page_is_rebuilt_from(ex):
     assert "packed" not in al.explorer(view="softmax").config["data"]["masks"]  # only the masks a view offers
 
 
+@pytest.mark.parametrize("broken", [
+    None, [], {"state": {}}, {"config": []},  # not a model's state, or no config
+    {"config": {"data": {}}, "own": [1]},  # a learner's own rows not a table of names
+    {"config": {"data": []}, "own": {"Q": [[1]]}},  # no data to put them in
+    {"config": {"data": {"own": []}}, "own": {"Q": [[1]]}},
+])
+def test_a_broken_stored_state_is_refused_in_one_line(broken):
+    """What a stored notebook keeps may have been edited by hand: never a TypeError from deep inside (the site's
+    fuzz over broken notebooks found `own` as a list)."""
+    with pytest.raises(ValueError, match="must be an explorer model's state"):
+        page.config_from_model(broken)
+
+
 def test_importing_the_command_module_leaves_al_explorer_a_function_that_works():
     probe = ("import attention_lab as al, attention_lab.explorer\n"
              "ex = al.explorer(view='scores', T=4)\nprint(type(ex).__name__, ex.trace.T)")

@@ -168,11 +168,15 @@ def standalone_html(config, title=None, scale=1):  # -> str: a whole page that w
 
 def config_from_model(model_state):  # -> config
     """The config of an explorer from its widget model's state (what a stored notebook keeps)."""
+    bad = ValueError("model_state: must be an explorer model's state, a dict with 'config' and 'state'.")
     if not isinstance(model_state, dict) or not isinstance(model_state.get("config"), dict):
-        raise ValueError("model_state: must be an explorer model's state, a dict with 'config' and 'state'.")
+        raise bad
     config = dict(model_state["config"])
     config["state"] = model_state.get("state") or config.get("state")
     own = model_state.get("own")
     if own:
+        if not (isinstance(own, dict) and isinstance(config.get("data"), dict)
+                and isinstance(config["data"].get("own", {}), dict)):
+            raise bad  # a learner's own rows and the data they go into are tables of names
         config["data"] = {**config["data"], "own": {**config["data"].get("own", {}), **own}}
     return config
