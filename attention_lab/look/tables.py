@@ -1,8 +1,8 @@
 """The explorer's styles, and its breakdowns as HTML: one score as a dot product, one row's softmax and sum.
 
 `CSS` is the layout the live front-end's heatmaps and breakdowns share (live/page.py puts it in the bundle);
-`font_px` how small a wide matrix's numbers get. The breakdowns are what `live.picture` shows under a head's
-heatmaps (the page writes the same text, live/picture.js). Nothing here computes attention: the breakdowns
+`font_px` how small a wide matrix's numbers get. The breakdowns are the page's (live/picture.js) written in
+Python, for a notebook's own HTML; the page does not use them. Nothing here computes attention: the breakdowns
 display numbers read from a trace (the elementwise products of one dot product, and e^s of a row, for display).
 """
 
