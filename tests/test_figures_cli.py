@@ -285,10 +285,17 @@ def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, caps
     (["--d", "8", "--dh", "3"], "error: --d, --dh: d is h·dh"),
     (["--h", "3", "--kv-heads", "2"], "so --kv-heads must divide h"),
     (["--mask", "sliding:window=²"], "error: --mask: write each parameter as PARAM=WHOLE_NUMBER"),
+    (["--q", "{q}", "--k", "{k}", "--v", "{k}", "--h", "2", "--queries", "1"],
+     "error: --queries: with your own Q, K, V the Query tokens are the rows of Q; leave it out."),
+    (["--q", "{q}", "--k", "{k}", "--v", "{k}", "--h", "2", "--T", "4"],
+     "error: --T: with your own Q, K, V the sizes come from them; leave it out."),
 ])
 def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, argv, message):
     from attention_lab.live import command
 
+    np.save(tmp_path / "q.npy", np.ones((2, 4)))  # your own numbers: 2 Query rows, 4 Key tokens
+    np.save(tmp_path / "k.npy", np.ones((4, 4)))
+    argv = [a.format(q=tmp_path / "q.npy", k=tmp_path / "k.npy") for a in argv]
     assert command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err
