@@ -1,7 +1,8 @@
 // ---- picture.js: what the page shows for a state, as data ----------------------------------------------------
 //
 // Sections of heatmaps and breakdowns, with the shape line and the note; heatmap.js and explorer.js put them on
-// screen. tests/test_live_parity.py compares their text with the widget's.
+// screen. The one picture of the explorer: tests that ask what the page shows without a browser run this file in
+// Node.js (tests/frontend.py), and tests/test_live_parity.py holds the page's cells to the Python trace.
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
   "'": "&#x27;" })[c]);

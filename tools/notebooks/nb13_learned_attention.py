@@ -381,12 +381,12 @@ for label, w in models.items():
     ),
     md(
         """
-그러니 이 과제가 head 둘을 꼭 필요로 하는 것은 아닙니다. head 둘이 주는 것은 더 낮은 손실과 더 큰 차이, 그리고 하나의 일로 읽히는 P입니다. head가 하나인 모델의 P는 한 행의 가중치를 두 Key 토큰에 나누므로 "하나의 일"로 읽히지 않습니다. head가 둘인 모델에서는 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다.
+그러니 이 과제에서 head 둘이 꼭 필요한 것은 낮은 손실이지, 맞는 답이 아닙니다. 같은 seed로 같은 단계만큼 학습해도 head가 하나인 모델의 손실은 위에 출력된 것처럼 몇 배 높고, 맞는 답이 이기는 차이도 더 작습니다. head 둘이 주는 것이 하나 더 있습니다. 하나의 일로 읽히는 P입니다. head가 하나인 모델의 P는 한 행의 가중치를 두 Key 토큰에 나누므로 "하나의 일"로 읽히지 않습니다. head가 둘인 모델에서는 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다.
 
 ## 연습 문제
 """,
         """
-So this task does not make two heads necessary: what two heads give is a lower loss, larger margins, and a P that reads as one job. A single head's P splits each row's weight between two Key tokens and no longer reads as one job; in the model with two heads each head took one job, and each P can be said in one sentence.
+So what this task needs two heads for is its low loss, not its right answers: trained from the same seed for the same steps, a model with one head ends with a loss several times higher, as printed above, and the right answer wins by less. Two heads give one thing more: a P that reads as one job. A single head's P splits each row's weight between two Key tokens and no longer reads as one job; in the model with two heads each head took one job, and each P can be said in one sentence.
 
 ## Exercises
 """,
