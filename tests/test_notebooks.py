@@ -160,7 +160,7 @@ def code_names(nb):  # -> the names in the notebook's code: its identifiers and 
 def allowed_in_korean(name):  # the Latin words a Korean output may hold: code names, and the article's words
     korean_words = {w for ko, _en in al.words.WORDS.values() for w in LATIN.findall(ko)}
     prose = {w for c in load("ko", name).cells if c.cell_type == "markdown" for w in LATIN.findall(c.source)}
-    units = {al.style.bytes_text(1024 ** k).split()[-1] for k in range(5)}
+    units = {al.look.bytes_text(1024 ** k).split()[-1] for k in range(5)}
     stages = set(al.STAGES)  # the trace's fields: Q, Kh, S_scaled, …
     return (code_names(load("ko", name)) | korean_words | (prose - GLUE) | units | stages) - (GLUE - {"None"})
 

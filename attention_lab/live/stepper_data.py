@@ -14,7 +14,6 @@ each cell styled by `look.cells` as in the figures: tests/test_steppers.py compa
 import numpy as np
 
 from .. import look
-from ..look import words as text
 from ..look.cells import cells as styled_cells
 from ..look.formats import format_row, format_value
 from ..look.words import steppers as stepper_words
@@ -168,7 +167,7 @@ def on_screen(data, state):  # -> (T, step, head, block, row): the state fitted 
 
 def decode_picture(data, state, lang):  # -> dict of JSON types: title, notes, panels
     """What the decode widget shows for `state` ({"T", "step", "head"}): step t's cache and its one row."""
-    L = text.table(lang)
+    L = look.words.table(lang)
     T, t, i, *_ = on_screen(data, state)
     j, n = data["kv"][i], t + 1
     keys = numbered(n)
@@ -221,7 +220,7 @@ RUNNING = (("m_old", "m_old", "scores"), ("m", "m_new", "scores"), ("rescale", "
 
 def blockwise_picture(data, state, lang):  # -> dict of JSON types: title, notes, panels, trail
     """What the blockwise widget shows for `state` ({"T", "block", "step", "head", "row"})."""
-    L = text.table(lang)
+    L = look.words.table(lang)
     T, k, i, b, r, n = on_screen(data, state)
     size = data["sizes"][T - 1]
     blocks = size["blocks"][b - 1]
@@ -255,5 +254,5 @@ SHARED_WORDS = ("head", "head_n", "kv_head_n", "query", "key", "token", "compone
 
 
 def words(lang):  # -> {key: text}: the words a step widget's page shows, in one language
-    table = text.table(checks.lang(lang))
+    table = look.words.table(checks.lang(lang))
     return {k: table[k] for k in (*SHARED_WORDS, *stepper_words.WORDS)}
