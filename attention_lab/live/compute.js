@@ -2,7 +2,8 @@
 //
 // LOOK.stages is the pipeline as data: each stage's name, inputs, kind, … and its expression, the name of an earlier
 // stage ("S") or [operation, ...arguments] (["normalize_rows", "E"]). OPERATIONS holds what each operation does;
-// an expression naming an operation that is not here is an error on screen (and fails tests/test_expressions.py).
+// an expression naming an operation that is not here is an error on screen (and fails the tests that run every
+// operation on both sides).
 // Matrices are arrays of rows; per-head stages are arrays of matrices, one per head.
 
 const STAGE_LIST = LOOK.stages;

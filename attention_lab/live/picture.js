@@ -1,7 +1,7 @@
 // ---- picture.js: what the page shows for a state, as data ----------------------------------------------------
 //
 // Sections of heatmaps and breakdowns, with the shape line and the note; heatmap.js and explorer.js put them on
-// screen. tests/test_live_parity.py compares their text with the widget's.
+// screen. The parity tests check their text in Chromium.
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
   "'": "&#x27;" })[c]);
