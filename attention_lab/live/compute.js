@@ -30,7 +30,7 @@ const normalizeRows = perRow((row) => {  // each row over its sum; a row of zero
   return row.map((x) => x / (sum === 0 ? 1 : sum));
 });
 
-// What each operation does, (config, ...arrays) -> array; config is {h, g, dh, kv, allowed, scaled}.
+// What each operation does, (settings, ...arrays) -> array; settings is {h, g, dh, kv, allowed, scaled}.
 const OPERATIONS = {
   split_heads: (c, X) => splitHeads(X, c.dh),
   by_query_head: (c, X) => c.kv.map((i) => X[i]),
@@ -53,7 +53,7 @@ function evaluate(expression, arrays, c) {  // the value of a stage's expression
   return OPERATIONS[operation](c, ...args.map((a) => evaluate(a, arrays, c)));
 }
 
-// Every stage for Q, K, V and the config {h, g, dh, kv, allowed, scaled}: {name: array}, in the pipeline's order.
+// Every stage for Q, K, V and the settings {h, g, dh, kv, allowed, scaled}: {name: array}, in the pipeline's order.
 function runPipeline(inputs, c) {
   const arrays = { ...inputs };
   for (const stage of STAGE_LIST) {
