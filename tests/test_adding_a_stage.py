@@ -1,4 +1,4 @@
-"""Adding a stage is one pipeline entry and its words: it reaches the trace, the explorer's views and picture,
+"""Adding a stage is one pipeline entry and its words: it reaches the trace, the explorer's views and page,
 the figures and the figures command, the standalone page and the course site, with no list edited. Adding a mask
 is one registry entry and its words: it reaches the page and the site the same way.
 
@@ -53,14 +53,16 @@ def page_and_site(ex, out):  # the explorer's standalone page, and a site of one
 CHECK = PAGE_AND_SITE + r'''
 import numpy as np
 from attention_lab.figures import command
-from attention_lab.live import picture, state, views
+from attention_lab.live import views
 from attention_lab.numeric import pipeline
+
+sys.path.insert(0, sys.argv[2])  # tests/, for frontend.py: the front-end's picture code run in Node.js
+from frontend import page_picture
 
 tr = al.article_example()
 fig = al.plotting.figure_stages(tr, head=0, lang="en")
 titles = [ax.get_title().replace("\n", " ") for ax in fig.axes]
-spec = views.VIEWS["all"]
-drawn = json.dumps(picture.picture(state.initial_state(spec), spec, "en"), ensure_ascii=False)
+drawn = json.dumps(page_picture(al.explorer(view="all", lang="en").page_config()), ensure_ascii=False)
 status = command.main(["--out", str(out / "figures"), "--format", "png", "--lang", "ko"])
 
 # the standalone page of the "all" view, and a site of one stored notebook holding that explorer
@@ -103,8 +105,9 @@ def scratch_copy(tmp_path, *edits):  # -> the copy's folder: the package with ea
 
 def run_in(copy, script, out):  # -> what the script printed last, as JSON: run by a fresh Python importing the copy
     out.mkdir()
-    run = subprocess.run([sys.executable, "-c", script, str(out)], cwd=copy.parent, capture_output=True, text=True,
-                         env={"PYTHONPATH": str(copy.parent), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
+    tests = str(Path(__file__).parent)  # for frontend.py
+    run = subprocess.run([sys.executable, "-c", script, str(out), tests], cwd=copy.parent, capture_output=True,
+                         text=True, env={"PYTHONPATH": str(copy.parent), "PATH": "/usr/bin:/bin", "MPLBACKEND": "Agg"})
     assert run.returncode == 0, run.stderr[-2000:]
     seen = json.loads(run.stdout.strip().splitlines()[-1])
     assert Path(seen["file"]).resolve().parent == copy  # the copy, not the installed package
@@ -140,7 +143,7 @@ def test_one_pipeline_entry_and_its_words_reach_every_layer(tmp_path, browser):
     assert "logP" in seen["head_stages"]
     assert seen["views"]["all"] and seen["views"]["article"]
     assert not seen["views"]["softmax"]  # S_masked … P: a span that ends before it
-    assert seen["in_picture"]  # the Python reference of what the page draws
+    assert seen["in_picture"]  # the front-end's picture of the copy's config (run in Node.js) draws it
     # the figures and the figures command, with its words
     assert "log P" in seen["titles"]
     assert seen["status"] == 0 and (out / "figures" / "stages_head1.png").stat().st_size > 0

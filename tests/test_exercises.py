@@ -610,10 +610,10 @@ def test_feedback_is_html_with_code_as_code_and_plain_text_without_backticks(cap
     feedback = ex.check("02.score", lambda tr: "4", lang="en")
     assert "`" not in feedback.text and "`" not in feedback.html
     assert "<code>answer(tr)</code>" in feedback.html
-    assert feedback.html.startswith('<div class="al-feedback"><strong style="color:#cf222e">✗</strong>')
+    assert feedback.html.startswith('<div class="al-feedback"><strong style="color:#ffffff;background-color:#b00020;')
     assert ex.check("02.score", lambda tr: "<script>", lang="en").html.count("<script>") == 0  # escaped
     right = ex.check("02.score", lambda tr: tr.Qh[0, 2] @ tr.Kh[0, 0], lang="ko")
-    assert right.text.startswith("✓ 정답입니다!") and "color:#1a7f37" in right.html
+    assert right.text.startswith("✓ 정답입니다!") and "background-color:#1a7f37" in right.html
     capsys.readouterr()
 
 

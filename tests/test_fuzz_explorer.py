@@ -2,6 +2,7 @@
 and any argument either works or gets a ValueError that names it — never another exception."""
 
 import numpy as np
+from frontend import page_picture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -59,7 +60,7 @@ def act(ex, name, n, stage):
 
 def consistent(ex):
     tr, c = ex.trace, ex.controls
-    picture = ex.picture()
+    picture = page_picture(ex.page_config())  # what the page draws (live/picture.js, run in Node.js)
     assert (tr.T_k, tr.h, tr.dh) == (ex.T, ex.h, ex.dh) and picture["shape"] == tr.shapes()
     assert tr.mask_name == ex.mask
     for p in masks.MASKS[ex.mask].params:
@@ -100,10 +101,10 @@ def test_your_own_numbers_stay_consistent_and_a_bad_row_changes_nothing(actions,
     Q, K, V = (rng.integers(-3, 4, (T, 4 * h)).astype(float) for _ in range(3))
     ex = al.explorer(Q=Q, K=K, V=V, h=h)
     for name, n, stage in actions:
-        picture, state = ex.picture(), dict(ex.state)
+        config, state = ex.page_config(), dict(ex.state)
         act(ex, name, n, stage)
         if name == "edit" and ex.message.get("kind") == "bad":
-            assert ex.picture() == picture and ex.state == state
+            assert ex.page_config() == config and ex.state == state  # the page is sent nothing new
         consistent(ex)
 
 

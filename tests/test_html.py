@@ -1,13 +1,14 @@
-"""The explorer's breakdowns as HTML, and each heatmap cell as data: the same labels and colours as `style`."""
+"""The explorer's breakdowns as the page writes them (live/picture.js, run in Node.js), and each heatmap cell as
+data: the same labels and colours as `style`."""
 
 import re
 
 import numpy as np
 import pytest
+from frontend import page_picture
 
 import attention_lab as al
 from attention_lab import look
-from attention_lab.look import tables as hm
 from attention_lab.look.cells import cells
 
 
@@ -16,18 +17,20 @@ def tr():
     return al.article_example()
 
 
-def test_breakdowns_show_the_article_numbers(tr):
-    words = {"query": "Query token 3", "key": "Key token 1", "score": "score", "scaled": "÷ √dh", "masked": "+ M"}
-    dot = hm.dot_product_html(tr.Qh[0, 2], tr.Kh[0, 0], score=tr.S[0, 2, 0], scaled=tr.S_scaled[0, 2, 0],
-                              mask_value=tr.M[2, 0], masked=tr.S_masked[0, 2, 0], dh=tr.dh, labels=words)
-    text = re.sub("<[^>]+>", "", dot)
-    assert "−1·1 + 1·(−1) + 1·2 + 2·1 = 2" in text and "2 ÷ √4 = 1" in text and "1 + 0 = 1" in text
-    soft = re.sub("<[^>]+>", "", hm.softmax_html(tr.S_masked[0, 1], tr.P[0, 1], labels={
-        "key": "Key", "scores": "scores", "sum": "sum", "weights": "weights"}))
-    assert "e−∞ = 0" in soft and "0.818" in soft and "0.182" in soft
-    wsum = re.sub("<[^>]+>", "", hm.weighted_sum_html(tr.P[0, 2], tr.Vh[0], tr.O[0, 2], labels={
-        "weight": "w", "value": "Value", "output": "O"}))
+def breakdown(ex, key):  # -> the text of one breakdown of the page's picture, its tags gone
+    [html] = [it["html"] for s in page_picture(ex.page_config())["sections"] for it in s["items"] if it["key"] == key]
+    return re.sub("<[^>]+>", "", html)
+
+
+def test_breakdowns_show_the_article_numbers():
+    ex = al.explorer(view="all")  # Query token 3, Key token 1, row 3: the article's picks
+    dot = breakdown(ex, "dot@0")
+    assert "−1·1 + 1·(−1) + 1·2 + 2·1 = 2" in dot and "2 ÷ √4 = 1" in dot and "1 + 0 = 1" in dot
+    wsum = breakdown(ex, "weighted_sum@0")
     assert "0.114·V1 + 0.042·V2 + 0.844·V3" in wsum and "[0.114, 0.042, 0.844, 1]" in wsum
+    ex.controls["row"].value = 1
+    soft = breakdown(ex, "softmax@0")
+    assert "e−∞ = 0" in soft and "0.818" in soft and "0.182" in soft
 
 
 def test_masked_cells_stay_minus_infinity_and_the_cells_match_style(tr):

@@ -1,5 +1,5 @@
 """Notebook 13's learned model live in the page (issue 30 item 6): the page reads a typed input by Python's rule,
-makes X → Q, K, V as numeric/tiny_model.py does, and then shows what Python's picture of the model's trace is.
+makes X → Q, K, V as numeric/tiny_model.py does, and then shows the model's trace, cell by cell as look.cells labels it.
 
 The reference for Q, K, V is `tiny_model.forward` (the model notebook 13 trains); the page's learned.js is a
 second, independent implementation of its embedding and projections. Wrong inputs come first.
@@ -7,14 +7,14 @@ second, independent implementation of its embedding and projections. Wrong input
 
 import numpy as np
 import pytest
+from frontend import page_picture
 from test_live_parity import READ, expected_controls, expected_heatmaps, seen_controls
 
 import attention_lab as al
 from attention_lab.live import page as pages
 from attention_lab.live.controls import control_specs
 from attention_lab.live.learned import learned_explorer, parse_tokens, problem_text
-from attention_lab.live.picture import picture
-from attention_lab.live.state import resolve
+from attention_lab.live.state import resolve, trace_of
 from attention_lab.numeric import tiny_model as tm
 from attention_lab.numeric import training
 
@@ -98,9 +98,9 @@ def test_every_stage_in_the_page_is_pythons_for_random_inputs(browser, tmp_path)
             # the heatmaps below the screen are drawn when they scroll near (heatmap.js): draw them all to read them
             found = page.evaluate("(read) => { attentionLab.mounted[0].draw(true); return eval(read)(); }", READ)
             assert not errors, errors
-            pic = picture(ex.state, ex.spec, lang, ex._own)
+            pic = page_picture(ex.page_config())
             assert found["note"] == pic["note"] == L["note_learned"]
-            want = expected_heatmaps(pic, L)
+            want = expected_heatmaps(pic, L, trace_of(resolve(ex.state, ex.spec, ex._own), ex._own), ex.spec)
             assert [h["key"] for h in found["heatmaps"]] == [h["key"] for h in want], x
             for got, expected in zip(found["heatmaps"], want, strict=True):
                 assert got == expected, (x, got["key"])

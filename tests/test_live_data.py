@@ -112,3 +112,27 @@ def test_the_example_values_the_page_makes_at_the_largest_sizes_hold_every_small
         np.testing.assert_array_equal(big["Q"][:t, :heads, :c].reshape(t, -1), Q)
         np.testing.assert_array_equal(big["K"][:t, :g, :c].reshape(t, -1), K)
         np.testing.assert_array_equal(big["V"][:t, :g, :c].reshape(t, -1), V)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run live/compute.js")
+def test_the_pages_example_values_are_remembered_per_seed_sizes_and_corner_not_per_seed_alone():
+    """One page can ask for the same seed at two largest sizes, or for the article's stream with and without its
+    corner: each answer is its own, as Python makes it (examples._grid), whatever was asked before it."""
+    from attention_lab.numeric.examples import ARTICLE_STREAM, _grid
+
+    small, big = {"T": 3, "h": 2, "dh": 4}, {n: LIMITS[n][1] for n in ("T", "h", "dh")}
+    stream = f"{ARTICLE_STREAM}n"  # a BigInt, as the page passes the article's stream
+    calls = [("7", small, False), ("7", big, False), (stream, big, True), (stream, big, False)]
+    script = (f"const LOOK = {json.dumps(data.look_data())};\n{(pages.HERE / 'compute.js').read_text(encoding='utf-8')}"
+              f"\nconst a = {json.dumps(data.article_values())};\nconst out = [];\n"
+              + "".join(f"out.push(seedValues({seed}, {json.dumps(sizes)}"
+                        + (", {...a.corner, sizes: a.cornerSizes}" if corner else "") + "));\n"
+                        for seed, sizes, corner in calls)
+              + "console.log(JSON.stringify(out));")
+    out = subprocess.run([shutil.which("node"), "-e", script], capture_output=True, text=True, check=True, timeout=60)
+    article = dict(zip("QKV", example_qkv(big["T"], big["h"] * big["dh"], big["h"]), strict=True))
+    for (seed, sizes, corner), got in zip(calls, json.loads(out.stdout), strict=True):
+        for name in "QKV":
+            grown = _grid(name, int(seed.rstrip("n")), sizes["T"], sizes["h"], sizes["dh"], -2, 2)
+            want = article[name] if corner else grown
+            np.testing.assert_array_equal(np.array(got[name]).reshape(sizes["T"], -1), want, err_msg=(seed, name))

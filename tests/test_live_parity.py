@@ -2,12 +2,15 @@
 
 For every view (and a view of every stage of the pipeline), both languages and an explorer of your own numbers
 with a mask array of its own, random states (every mask with random parameters, K/V heads, T_q < T_k in both
-alignments, all heads, random seeds, picks beyond T) are set in the page; each heatmap's name, head, title,
-row and column labels, every cell's text, fill, ink, accessible name and highlight, every breakdown's text, the
-shape line, the note and every control (value, choices, bounds, shown or not) must be what `live.picture` and
-`live.controls` give for the Python trace, whose labels and colours come from look.cells (look.colors,
-look.formats). The page computes each stage from the pipeline's expression (live/compute.js): an operation the
-browser lacks fails here (compute.js throws, and the page shows no heatmap) while Python's picture has one.
+alignments, all heads, random seeds, picks beyond T) are set in the page. The page is the one renderer of the
+explorer (live/picture.js); each heatmap's every cell (text, fill, ink, accessible name) must be the Python trace's
+number through look.cells (look.formats and look.colors, the rules both sides are sent as data), each breakdown
+must write the trace's numbers, and every control (value, choices, bounds, shown or not) must be what
+`live.controls` gives. The shape line, the note, the titles, the row and column labels and the highlight must be
+what the front-end's picture code gives for the same config run in Node.js (tests/frontend.py), whose words
+tests/test_widgets.py holds to the article's. The page computes each stage from the pipeline's expression
+(live/compute.js): an operation the browser lacks fails here (compute.js throws, and the page shows no heatmap)
+while the Python trace has the stage.
 """
 
 import random
@@ -16,14 +19,17 @@ from html import unescape
 
 import numpy as np
 import pytest
+from frontend import page_picture
 
 import attention_lab as al
+from attention_lab import look
 from attention_lab.live import page as pages
 from attention_lab.live.controls import control_specs, param_option_key
-from attention_lab.live.picture import picture
-from attention_lab.live.state import checked_state, param_names, resolve
+from attention_lab.live.state import checked_state, param_names, resolve, trace_of
 from attention_lab.live.views import LIMITS, VIEWS
 from attention_lab.look import colors
+from attention_lab.look.cells import cells as styled_cells
+from attention_lab.look.formats import format_value
 from attention_lab.numeric.checks import divisors
 from attention_lab.numeric.examples import example_qkv
 from attention_lab.numeric.limits import SEED_CONTROL
@@ -65,25 +71,142 @@ def text_of(html):  # what textContent gives for an HTML fragment
     return unescape(re.sub(r"<[^>]+>", "", html))
 
 
-def expected_heatmaps(pic, L):
+def expected_heatmaps(pic, L, tr, spec):
+    """What the page must show in each heatmap of the picture `pic` (the front-end's, run in Node.js): its title,
+    labels and highlight as the picture says, and every cell's text, fill and ink from the Python trace `tr`
+    through look.cells, the labels and colours of the figures (never from the picture's own cells): every score
+    panel of the view on one colour scale, so that their colours compare."""
+    score_stages = [x for x in spec.items if x in STAGES and STAGES[x].kind == "scores"]
+    scores = look.value_range("scores", *(getattr(tr, x) for x in score_stages))
     out = []
     for section in pic["sections"]:
         for it in section["items"]:
             if it["type"] != "heatmap":
                 continue
+            stage = STAGES[it["name"]]
+            matrix = stage.matrix(tr, it["head"])
+            data = styled_cells(matrix, stage.kind, *(scores if stage.kind == "scores" else (None, None)))
+            labels = data["labels"].split(" ")
+            assert matrix.shape == (len(it["rowLabels"]), len(it["colLabels"])), it["key"]
             cells = []
-            for k, label in enumerate(it["labels"]):
-                i, j = divmod(k, it["cols"])
+            for k, label in enumerate(labels):
+                i, j = divmod(k, matrix.shape[1])
                 name = L["cell"].format(row=it["rowCap"] or L["token"], i=it["rowLabels"][i],
                                         col=it["colCap"] or L["component"], j=it["colLabels"][j], value=label)
-                ink = colors.INK_DARK if it["ink"][k] == "1" else colors.INK_LIGHT
-                cells.append([label, rgb(it["fill"][k]), rgb(ink[1:]), name])
+                ink = colors.INK_DARK if data["ink"][k] == "1" else colors.INK_LIGHT
+                cells.append([label, rgb(data["fill"][6 * k:6 * k + 6]), rgb(ink[1:]), name])
             hl = it["hl"]
             out.append({"key": it["key"], "name": it["name"], "head": it["head"], "title": it["title"],
                         "rowLabels": it["rowLabels"], "colLabels": it["colLabels"], "cells": cells,
-                        "hlCell": hl[0] * it["cols"] + hl[1] if hl and hl[1] is not None else -1,
+                        "hlCell": hl[0] * matrix.shape[1] + hl[1] if hl and hl[1] is not None else -1,
                         "hlRow": hl[0] if hl and hl[1] is None else -1})
     return out
+
+
+def breakdown_numbers(key, tr, on, items):  # -> what a breakdown must write of the trace's numbers, in order
+    name, head = key.split("@")
+    i = int(head)
+    if name == "dot":  # the score, then (where the view shows them) the scaled and the masked score, each after = or ≈
+        shown = [tr.S, *([tr.S_scaled] if "S_scaled" in items else []),
+                 *([tr.S_masked] if {"M", "S_masked"} & set(items) else [])]
+        return [f" {format_value(x[i, on.query, on.key], 'scores')}" for x in shown]
+    if name == "softmax":  # each weight of the picked row, after = or ≈
+        return [f" {format_value(x, 'weights')}" for x in tr.P[i, on.row]]
+    return ["[" + ", ".join(format_value(x, "values") for x in tr.O[i, on.row]) + "]"]  # the output row
+
+
+def expected_breakdowns(pic, found, tr, on, items):
+    """Each breakdown is the picture's text, and writes the trace's numbers: the picked score, the picked row's
+    weights, or the picked row's output, each as look.formats labels it, in order."""
+    made = [it for s in pic["sections"] for it in s["items"] if it["type"] == "breakdown"]
+    for key, html in ((it["key"], it["html"]) for it in made):
+        said = unescape(re.sub(r"<[^>]+>", " ", html))  # each cell's text apart from the next
+        at = 0
+        for label in breakdown_numbers(key, tr, on, items):
+            hits = [m.end() for m in re.finditer(("[=≈]" if label.startswith(" ") else "") + re.escape(label), said)
+                    if m.end() > at and (m.end() == len(said) or not said[m.end()].isdigit() and said[m.end()] != ".")]
+            assert hits, (key, label, said)
+            at = hits[0]
+    assert [[k, t] for k, t in found] == [[it["key"], text_of(it["html"])] for it in made]
+
+
+def shown_by(pic, L):  # -> the heatmaps as READ finds them on a page that draws `pic` faithfully
+    out = []
+    for it in (it for section in pic["sections"] for it in section["items"] if it["type"] == "heatmap"):
+        cells = []
+        for k, label in enumerate(it["labels"]):
+            i, j = divmod(k, it["cols"])
+            name = L["cell"].format(row=it["rowCap"] or L["token"], i=it["rowLabels"][i],
+                                    col=it["colCap"] or L["component"], j=it["colLabels"][j], value=label)
+            ink = colors.INK_DARK if it["ink"][k] == "1" else colors.INK_LIGHT
+            cells.append([label, rgb(it["fill"][k]), rgb(ink[1:]), name])
+        hl = it["hl"]
+        out.append({"key": it["key"], "name": it["name"], "head": it["head"], "title": it["title"],
+                    "rowLabels": it["rowLabels"], "colLabels": it["colLabels"], "cells": cells,
+                    "hlCell": hl[0] * it["cols"] + hl[1] if hl and hl[1] is not None else -1,
+                    "hlRow": hl[0] if hl and hl[1] is None else -1})
+    return out
+
+
+def test_the_front_ends_picture_is_the_trace_through_look_cells_and_the_reference_refuses_wrong_ones():
+    """Without a browser: the front-end's picture (run in Node.js) of every view, in a state with a mask, K/V heads
+    and T_q < T_k, has the trace's cells; and the reference refuses a catalogue of wrong pictures."""
+    for view in VIEWS:
+        ex = al.explorer(view=view, T=5, h=4, dh=3, lang="ko")
+        if "kv_heads" in ex.controls:
+            ex.controls["kv_heads"].value = 2
+        if "queries" in ex.controls:
+            ex.controls["queries"].value = 3
+        pic, L = page_picture(ex.page_config()), al.words.table("ko")
+        assert shown_by(pic, L) == expected_heatmaps(pic, L, ex.trace, ex.spec), view
+    ex = al.explorer(view="all", T=4)
+    pic, L, tr = page_picture(ex.page_config()), al.words.table("en"), ex.trace
+    want = expected_heatmaps(pic, L, tr, ex.spec)
+    assert shown_by(pic, L) == want
+    s_at = next(k for k, h in enumerate(want) if h["name"] == "S_scaled")
+    wrong = []
+    for change in ("label", "fill", "ink", "own scale", "other numbers"):
+        found = shown_by(pic, L)
+        cell = found[s_at]["cells"][1]
+        if change == "label":  # a label one digit off
+            cell[0] = cell[0] + "1"
+        elif change == "fill":
+            cell[1] = "rgb(0, 0, 0)"
+        elif change == "ink":
+            cell[2] = "rgb(0, 0, 0)" if cell[2] != "rgb(0, 0, 0)" else "rgb(255, 255, 255)"
+        elif change == "own scale":  # S/√dh coloured on a scale of its own, not the view's shared one
+            own = styled_cells(tr.S_scaled[0], "scores")
+            found[s_at]["cells"] = [[c[0], rgb(own["fill"][6 * k:6 * k + 6]), *c[2:]]
+                                    for k, c in enumerate(found[s_at]["cells"])]
+        else:  # the numbers of another example of the same sizes
+            other = al.random_example(T=4, d=8, h=2, seed=3)
+            found = shown_by(pic, L)
+            found[s_at]["cells"] = expected_heatmaps(pic, L, other, ex.spec)[s_at]["cells"]
+        wrong.append(found != want)
+    assert wrong == [True] * 5
+    # breakdowns: the picture's text, with the trace's numbers in order
+    on = ex.on
+    breakdowns = [[it["key"], text_of(it["html"])] for s in pic["sections"] for it in s["items"]
+                  if it["type"] == "breakdown"]
+    assert {k.split("@")[0] for k, _ in breakdowns} == {"dot", "softmax", "weighted_sum"}
+    items = ex.spec.items
+    expected_breakdowns(pic, breakdowns, tr, on, items)
+    for wrong_ones in (breakdowns[:-1], breakdowns[::-1],
+                       [[k, t.replace("≈ 0.844", "≈ 0.845") if k == "softmax@0" else t] for k, t in breakdowns]):
+        with pytest.raises(AssertionError):
+            expected_breakdowns(pic, wrong_ones, tr, on, items)
+    for key, wrong_text in (("softmax@0", "≈ 0.844"), ("dot@0", "= 2"), ("weighted_sum@0", "0.844, 1]")):
+        said = dict(breakdowns)[key]  # the picture itself writing a wrong number
+        assert wrong_text in said
+        bad = {**pic, "sections": [{**s, "items": [{**it, "html": it["html"].replace(
+            wrong_text.split()[-1], wrong_text.split()[-1].replace("4", "7").replace("2", "5").replace("1", "3"))}
+            if it["key"] == key else it for it in s["items"]]} for s in pic["sections"]]}
+        with pytest.raises(AssertionError):
+            expected_breakdowns(bad, [[k, text_of(it["html"])] for s in bad["sections"] for it in s["items"]
+                                      if it["type"] == "breakdown" for k in [it["key"]]], tr, on, items)
+    other = al.random_example(T=4, d=8, h=2, seed=3)
+    with pytest.raises(AssertionError):  # the picture's text does not write another example's numbers
+        expected_breakdowns(pic, breakdowns, other, on, items)
 
 
 def expected_controls(specs):
@@ -201,17 +324,16 @@ def page_matches_python(browser, tmp_path, name, ex, states):  # -> the stages d
             page.evaluate("(s) => attentionLab.mounted[0].setState(s)", state)
         found = page.evaluate(READ)
         assert not errors, errors
-        pic = picture(state, ex.spec, ex.lang, ex._own)
+        pic = page_picture({**ex.page_config(), "state": state})
         on = resolve(state, ex.spec, ex._own)
-        assert found["shape"] == pic["shape"] and found["note"] == pic["note"], state
-        want = expected_heatmaps(pic, L)
+        tr = trace_of(on, ex._own)
+        assert found["shape"] == pic["shape"] == tr.shapes() and found["note"] == pic["note"], state
+        want = expected_heatmaps(pic, L, tr, ex.spec)
         assert [h["key"] for h in found["heatmaps"]] == [h["key"] for h in want], state
         for got, expected in zip(found["heatmaps"], want, strict=True):
             assert got == expected, (state, got["key"])
         stages_seen |= {h["name"] for h in want}
-        breakdowns = [[it["key"], text_of(it["html"].split(">", 1)[1].rsplit("</div>", 1)[0])]
-                      for s in pic["sections"] for it in s["items"] if it["type"] == "breakdown"]
-        assert found["breakdowns"] == breakdowns, state
+        expected_breakdowns(pic, found["breakdowns"], tr, on, ex.spec.items)
         specs = control_specs(ex.spec, state, on, ex.lang, ex._own)
         assert seen_controls(found["controls"]) == expected_controls(specs), state
         held = page.evaluate("() => attentionLab.mounted[0].model.get('state')")

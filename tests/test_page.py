@@ -181,10 +181,12 @@ def test_a_click_on_a_cell_sets_the_row_the_breakdowns_follow(browser, tmp_path)
 
 def test_a_heatmap_off_screen_waits_and_then_shows_what_python_computes(browser, tmp_path):
     """Moves patch only the heatmaps on screen; one below it keeps its old picture until it scrolls into view,
-    and then shows every cell as live.picture gives it for the state the keys reached (no change marks for that)."""
+    and then shows every cell as the Python trace gives it for the state the keys reached (no change marks for
+    that)."""
+    from frontend import page_picture
     from test_live_parity import READ, expected_heatmaps
 
-    from attention_lab.live.picture import picture
+    from attention_lab.live.state import resolve, trace_of
 
     ex = al.explorer(T=3, d=64, h=8)
     ex.controls["head"].value = -1
@@ -202,7 +204,10 @@ def test_a_heatmap_off_screen_waits_and_then_shows_what_python_computes(browser,
     concat.scroll_into_view_if_needed()
     page.wait_for_function("() => document.querySelectorAll('.al-hm[data-name=\"H\"] tbody tr').length === 7")
     state = page.evaluate("() => attentionLab.mounted[0].state")
-    want = {h["key"]: h for h in expected_heatmaps(picture(state, ex.spec, ex.lang, None), al.words.table(ex.lang))}
+    tr = trace_of(resolve(state, ex.spec, None))
+    assert tr.T_k == 7
+    pic = page_picture({**ex.page_config(), "state": state})
+    want = {h["key"]: h for h in expected_heatmaps(pic, al.words.table(ex.lang), tr, ex.spec)}
     [got] = [h for h in page.evaluate(READ)["heatmaps"] if h["key"] == "H@0"]
     assert got == want["H@0"]
     assert concat.locator("td.al-chg").count() == 0

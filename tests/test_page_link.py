@@ -1,13 +1,15 @@
 """Presenting the explorer: a standalone page's state in its address (url.js), "copy link", and `--scale`.
 
 - a link (#T=6&mask=sliding:window=2&…) opens that state: read back from the controls, and from the mask drawn;
-- a move pushes the new address and the back button steps back to the link's state;
+- a move pushes the new address once the moves settle, and the back button steps back to the link's state; a burst
+  of moves (a held key) is one address, written after its last move, and "copy link" right after a move copies it;
 - a bad link keeps the page's own values and says in one line which key is wrong and what is allowed;
 - `--scale 1.5` at 1920 × 1080 leaves no text under 18 px (at scale 1 some is: the check can fail); a bad --scale is
   one line and exit status 2; axe-core finds no violations on a scaled page showing a bad link's message.
 """
 
 import json
+import re
 import subprocess
 import sys
 
@@ -40,6 +42,20 @@ SMALLEST_TEXT = """() => {
   }
   return least;
 }"""
+
+
+# How long url.js waits after a move for another before it writes the address (its one rule, read from it).
+SETTLE_MS = int(re.search(r"const SETTLE_MS = (\d+);", (pages.HERE / "url.js").read_text(encoding="utf-8"))[1])
+
+
+def linked_T(page):  # -> T as the page's address says it (None: the address does not name it)
+    found = re.search(r"#(?:.*&)?T=(\d+)(?:&|$)", page.url)
+    return found and int(found[1])
+
+
+def settled(page):  # the moves settled: the address is written
+    page.wait_for_timeout(SETTLE_MS + 100)
+    settle(page)
 
 
 def make(tmp_path, *options):  # -> path of a page the command wrote
@@ -85,7 +101,7 @@ def test_a_link_opens_its_state_and_back_steps_back(browser, tmp_path):
 
     page.locator('[data-control="T"]').focus()
     page.keyboard.press("ArrowRight")
-    settle(page)
+    settled(page)
     assert "T=7" in page.url and "mask=sliding:window=2" in page.url
     assert page.evaluate(READ)["controls"]["T"] == "7"
     page.go_back()
@@ -95,6 +111,29 @@ def test_a_link_opens_its_state_and_back_steps_back(browser, tmp_path):
     page.go_forward()
     settle(page)
     assert page.evaluate(READ)["controls"]["T"] == "7"
+    assert refused == [] and errors == []
+    page.close()
+
+
+def test_a_held_key_writes_one_address_after_its_last_move(browser, tmp_path):
+    """A burst of moves (a keydown every 33 ms, as a held key repeats) writes no address while it lasts and one when
+    it settles: the picture shows each move at once, the history gains one entry, and back returns to the start."""
+    page, refused, errors = open_at(browser, make(tmp_path), "#T=6")
+    before = page.evaluate("history.length")
+    page.locator('[data-control="T"]').focus()
+    for _ in range(5):
+        page.keyboard.down("ArrowRight")
+        page.wait_for_timeout(33)
+    page.keyboard.up("ArrowRight")
+    settle(page)
+    assert page.evaluate(READ)["controls"]["T"] == "11" and page.locator(".al-shape").text_content().startswith("T=11 ")
+    assert linked_T(page) == 6 and page.evaluate("history.length") == before  # not yet: the burst may go on
+    settled(page)
+    assert linked_T(page) == 11 and page.evaluate("history.length") == before + 1
+    assert page.locator(".al-link-field").input_value() == page.url
+    page.go_back()
+    settle(page)
+    assert linked_T(page) == 6 and page.evaluate(READ)["controls"]["T"] == "6"
     assert refused == [] and errors == []
     page.close()
 
@@ -124,9 +163,11 @@ def test_copy_link_puts_the_address_on_the_clipboard_in_the_pages_language(brows
     context.grant_permissions(["clipboard-read", "clipboard-write"])
     page = context.new_page()
     offline(page)
-    page.goto(path.as_uri() + "#T=4")
+    page.goto(path.as_uri() + "#T=3")
     page.wait_for_selector(".al-live .al-hm")
     assert page.locator(".al-link-copy").text_content() == "링크 복사"
+    page.locator('[data-control="T"]').focus()  # a move, and the copy at once: before the address would settle
+    page.keyboard.press("ArrowRight")
     page.locator(".al-link-copy").click()
     page.wait_for_function("document.querySelector('.al-link-said').textContent !== ''")
     said = page.locator(".al-link-said").text_content()
@@ -136,7 +177,7 @@ def test_copy_link_puts_the_address_on_the_clipboard_in_the_pages_language(brows
         assert said.startswith("링크를 선택했습니다")
         assert page.evaluate("(() => { const f = document.querySelector('.al-link-field');"
                              "return f.value.slice(f.selectionStart, f.selectionEnd); })()") == page.url
-    assert page.locator(".al-link-field").input_value() == page.url and page.url.endswith("#T=4")
+    assert page.locator(".al-link-field").input_value() == page.url and linked_T(page) == 4
     context.close()
 
 
@@ -223,7 +264,7 @@ def test_a_link_opens_the_state_it_was_made_from(browser, tmp_path, moves, named
     page, _, errors = open_at(browser, path)
     page.evaluate("(m) => { const ex = attentionLab.mounted[0]; ex.setState({ ...ex.state, ...m }); "
                   "ex.model.set('state', ex.state); }", moves)
-    settle(page)
+    settled(page)
     assert named in page.url
     seen = page.evaluate(READ)["controls"], page.evaluate("() => document.querySelector('.al-live').textContent")
     opened, _, errors_opened = open_at(browser, path, "#" + page.url.split("#", 1)[1])

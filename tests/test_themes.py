@@ -5,7 +5,7 @@
   against what is painted behind it (tests/contrast.py), and the page's own background follows the scheme; the
   toggle flips it, and says so (aria-pressed);
 - JupyterLab Light and JupyterLab Dark (switched from the Settings menu, as a learner does): the explorer, a step
-  widget and a static heatmap, run, every label measured the same way.
+  widget, a static heatmap and an exercise's feedback (✗, then ✓), run, every label measured the same way.
 """
 
 import os
@@ -110,12 +110,12 @@ def test_the_page_reads_in_both_schemes_and_its_toggle_switches_them(browser, tm
 CELLS = ["import attention_lab as al",
          'ex = al.explorer(lang="ko", view="article"); ex',
          'al.blockwise_view(lang="en")',
-         "from attention_lab.look import tables\nfrom IPython.display import HTML\ntr = al.article_example()\n"
-         'words = {"key": "Key", "scores": "S", "weights": "P", "sum": "sum", "shifted": "m = {m}"}\n'
-         'HTML(f"<style>{tables.CSS}</style><div class=al-view>"'
-         ' + tables.softmax_html(tr.S_masked[0, 2], tr.P[0, 2], labels=words) + "</div>")']
+         # an exercise's feedback, wrong and then right: its ✗ and ✓ read on both themes too
+         "import attention_lab.exercises as exr\n"
+         "exr.check('13.strongest_key', lambda tr: tr.P[:, 3].argmin(axis=-1) + 1, lang='en')",
+         "exr.check('13.strongest_key', lambda tr: tr.P[:, 3].argmax(axis=-1) + 1, lang='en')"]
 ATTENTION_LAB_SCREENSHOTS = os.environ.get("ATTENTION_LAB_SCREENSHOTS")  # a folder for a PNG of each theme
-WIDGETS = ".jp-OutputArea-output :is(.al-live, .al-view):not(:is(.al-live, .al-view) *)"  # each widget's root
+WIDGETS = ".jp-OutputArea-output :is(.al-live, .al-view, .al-feedback):not(:is(.al-live, .al-view) *)"  # each root
 
 
 def test_every_label_reads_in_jupyterlab_light_and_dark(lab, browser):
@@ -134,7 +134,7 @@ def test_every_label_reads_in_jupyterlab_light_and_dark(lab, browser):
         page.wait_for_selector(".al-live .al-hm")
         for cell in page.locator(".jp-Notebook .jp-Cell").all():  # JupyterLab renders a cell once it has been in view
             cell.scroll_into_view_if_needed()
-        page.wait_for_function(f"() => document.querySelectorAll('{WIDGETS}').length === 3")
+        page.wait_for_function(f"() => document.querySelectorAll('{WIDGETS}').length === 4")
         for theme, light in (("JupyterLab Light", "true"), ("JupyterLab Dark", "false")):
             if page.evaluate("() => document.body.dataset.jpThemeLight") != light:
                 page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
@@ -142,12 +142,12 @@ def test_every_label_reads_in_jupyterlab_light_and_dark(lab, browser):
                 page.locator(".lm-Menu-itemLabel", has_text=theme).first.click()
                 page.wait_for_function(f"() => document.body.dataset.jpThemeLight === '{light}'")
                 page.wait_for_timeout(1500)  # the theme's styles load after the attribute changes
-            assert len(page.locator(WIDGETS).all()) == 3
+            assert len(page.locator(WIDGETS).all()) == 4
             for widget in page.locator(WIDGETS).all():
                 widget.scroll_into_view_if_needed()
             found = measure(page, WIDGETS)
             assert not too_low(found), (theme, too_low(found)[:8])
-            assert len(found) > 40  # the explorer's controls, axes, note and cells; the stepper's; the table's
+            assert len(found) > 40  # the explorer's controls, axes, note, cells and breakdown tables; the stepper's
             if ATTENTION_LAB_SCREENSHOTS:
                 page.locator(WIDGETS).first.screenshot(path=f"{ATTENTION_LAB_SCREENSHOTS}/lab-{light}.png")
         # the next test's JupyterLab starts in the light theme it expects

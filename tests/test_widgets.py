@@ -1,7 +1,8 @@
 """The explorer, driven from Python: controls, views from the registries, sources, your own numbers, messages.
 
-What the page draws is `ex.picture()`, a pure function of the state (live.picture); tests/test_live_parity.py
-holds the page's own picture to it, and tests/test_browser.py drives the page in JupyterLab.
+What the page draws is the front-end's own picture (live/picture.js) of the config the widget sends, run here in
+Node.js (tests/frontend.py: `shows(ex)`); tests/test_live_parity.py holds the page in Chromium to the trace, and
+tests/test_browser.py drives the page in JupyterLab.
 """
 
 import base64
@@ -14,13 +15,13 @@ import sys
 
 import numpy as np
 import pytest
+from frontend import page_picture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import attention_lab as al
 from attention_lab.live import page, views
 from attention_lab.live import widget as widgets
-from attention_lab.live.picture import picture
 from attention_lab.live.state import initial_state, param_names, parse_row
 from attention_lab.look import NEG_INF_LABEL, words
 from attention_lab.look.cells import cells
@@ -34,8 +35,12 @@ ARTICLE_CORNER = {"Q": ARTICLE_Q.reshape(3, 2, 4), "K": ARTICLE_K.reshape(3, 2, 
 ARTICLE_SIZES = {"T": 3, "h": 2, "dh": 4}
 
 
+def shows(ex):  # -> what the page draws for the explorer as it is now (tests/frontend.py)
+    return page_picture(ex.page_config())
+
+
 def items(ex):  # -> {key: item} of every panel and breakdown in the picture
-    return {it["key"]: it for s in ex.picture()["sections"] for it in s["items"]}
+    return {it["key"]: it for s in shows(ex)["sections"] for it in s["items"]}
 
 
 def grid(ex, key):  # -> the labels of a heatmap, row by row
@@ -56,7 +61,7 @@ def values(control):
 def check_invariants(ex):
     tr, c, on = ex.trace, ex.controls, ex.on
     assert (tr.T_k, tr.h, tr.dh, tr.T_q) == (on.T, on.h, on.dh, on.T_q) and tr.d == tr.h * tr.dh
-    assert ex.picture()["shape"] == tr.shapes()
+    assert shows(ex)["shape"] == tr.shapes()
     for name, n in (("query", tr.T_q), ("key", tr.T_k), ("row", tr.T_q)):
         if name in c:
             assert values(c[name]) == list(range(n)) and 0 <= c[name].value < n
@@ -97,14 +102,14 @@ def ex():
 
 def test_starts_on_the_articles_example(ex):
     assert ex.step == 0 and ex.source == "article"
-    assert ex.picture()["note"] == words.table("en")["note_article"]
+    assert shows(ex)["note"] == words.table("en")["note_article"]
     assert grid(ex, "S@0")[2] == ["2", "0", "6"]
     assert grid(ex, "S_scaled@0")[1] == ["3", "1.5", "−1"]
     assert grid(ex, "S_masked@0")[1] == ["3", "1.5", NEG_INF_LABEL]
     assert grid(ex, "E@0")[2] == ["0.135", "0.050", "1"]  # exp([1, 0, 3] − 3)
     assert grid(ex, "P@0")[2] == ["0.114", "0.042", "0.844"]
     assert grid(ex, "O@0")[2] == ["0.114", "0.042", "0.844", "1"]
-    assert "T=3 · d=8 · h=2 · dh=4" in ex.picture()["shape"]
+    assert "T=3 · d=8 · h=2 · dh=4" in shows(ex)["shape"]
     check_invariants(ex)
 
 
@@ -114,11 +119,11 @@ def test_sizes_grow_the_article_example_and_never_switch_the_source(ex):
         assert ex.source == "article"
         corner_kept(ex)
         check_invariants(ex)
-    assert ex.picture()["note"] == "token 1, Head 1 and components 1–2 keep the article's numbers; the rest are " \
+    assert shows(ex)["note"] == "token 1, Head 1 and components 1–2 keep the article's numbers; the rest are " \
                                    "small integers from −2 to 2 that stay put when you move a size."
     for name, value in ARTICLE_SIZES.items():
         ex.controls[name].value = value
-    assert ex.picture()["note"] == words.table("en")["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
+    assert shows(ex)["note"] == words.table("en")["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -145,10 +150,10 @@ def test_source_and_seed(ex):
     ex.controls["T"].value = 5
     ex.controls["source"].value = "random"
     assert ex.T == 5 and grid(ex, "S@0")[2] != ["2", "0", "6"]
-    assert ex.picture()["note"].startswith("A random example from seed 0")
+    assert shows(ex)["note"].startswith("A random example from seed 0")
     before = ex.trace.Q
     ex.controls["seed"].value = 7
-    assert not np.array_equal(ex.trace.Q, before) and "seed 7" in ex.picture()["note"]
+    assert not np.array_equal(ex.trace.Q, before) and "seed 7" in shows(ex)["note"]
     np.testing.assert_array_equal(ex.trace.Q, al.random_example(5, 8, 2, seed=7).Q)
     ex.controls["source"].value = "article"
     ex.controls["seed"].value = "8"  # typed as text, as the seed box gives it; a seed picks the random example
@@ -168,7 +173,7 @@ def test_reset_brings_back_the_articles_example(ex):
     assert ex.step == step + 1
     assert (ex.source, ex.T, ex.h, ex.dh, ex.mask, ex.trace.kv_heads, ex.trace.T_q) == ("article", 3, 2, 4, "causal",
                                                                                          2, 3)
-    assert ex.picture()["note"] == words.table("en")["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
+    assert shows(ex)["note"] == words.table("en")["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
     check_invariants(ex)
 
 
@@ -250,7 +255,7 @@ def test_kv_heads_offers_the_divisors_of_h_and_only_when_h_is_above_one(ex):
     assert values(c["kv_heads"]) == [1, 2, 4, 8] and c["kv_heads"].value == 8  # still one per Query head
     c["kv_heads"].value = 2
     assert ex.trace.kv_heads == 2 and ex.trace.Kh.shape == (2, 3, 4)
-    assert [s["title"] for s in ex.picture()["sections"]][1] == "Head 1 · K/V head 1"
+    assert [s["title"] for s in shows(ex)["sections"]][1] == "Head 1 · K/V head 1"
     c["head"].value = 5
     assert items(ex)["Vh@5"]["title"].endswith("K/V head 2")
     c["h"].value = 6
@@ -294,7 +299,7 @@ def test_pickers_and_the_head_keep_what_was_asked_when_sizes_shrink_and_grow_bac
 def test_all_heads_puts_one_stage_of_each_head_side_by_side(ex):
     ex.controls["h"].value = 4
     ex.controls["head"].value = -1
-    section = next(s for s in ex.picture()["sections"] if s["key"] == "compare")
+    section = next(s for s in shows(ex)["sections"] if s["key"] == "compare")
     assert [it["key"] for it in section["items"]] == ["P@0", "P@1", "P@2", "P@3"]
     assert not any(it["type"] == "breakdown" for it in items(ex).values())  # breakdowns: one head at a time
     assert ex.controls["compare"].visible and "M" not in values(ex.controls["compare"])
@@ -373,7 +378,7 @@ def test_scaling_view_has_no_mask_and_shows_p_with_and_without_the_scale():
     assert titles[2:] == ["P = softmax(S / √dh) · Head 1", "P without ÷ √dh = softmax(S) · Head 1"]  # M not yet taught
     assert grid(ex, "P_unscaled@0")[2] == ["0.018", "0.002", "0.980"]  # softmax([2, 0, 6])
     assert items(ex)["scaling_note"]["text"].count("√dh = √4 = 2") == 1
-    assert ex.picture()["note"] == words.table("en")["note_article_nomask"]
+    assert shows(ex)["note"] == words.table("en")["note_article_nomask"]
     ex.controls["dh"].value = 8
     assert "√dh = √8 ≈ 2.828" in items(ex)["scaling_note"]["text"]
     P, P_unscaled = ex.trace.P, stages.STAGES["P_unscaled"].value(ex.trace)
@@ -382,7 +387,7 @@ def test_scaling_view_has_no_mask_and_shows_p_with_and_without_the_scale():
 
 def test_the_mask_off_note_says_the_mask_is_off_in_both_languages():
     for lang in ("ko", "en"):
-        said = al.explorer(view="article", mask=None, lang=lang).picture()["note"]
+        said = shows(al.explorer(view="article", mask=None, lang=lang))["note"]
         assert said == words.table(lang)["note_article_nomask"]
         assert words.table(lang)["mask.none"] not in said  # "마스크만 마스크 없음입니다" read as a tautology
 
@@ -439,7 +444,7 @@ def test_korean_uses_ordinals_and_both_languages_have_every_word():
     ko.controls["T"].value = 16
     ko.controls["row"].value = 15
     assert "열여섯 번째 행의 Softmax" in breakdown(ko, "softmax@0")
-    assert "Query token" not in str(ko.picture())
+    assert "Query token" not in str(shows(ko))
     ko.controls["h"].value = 3
     assert [label for label, _ in ko.controls["head"].options] == ["Head 1", "Head 2", "Head 3", "모든 head"]
 
@@ -471,15 +476,15 @@ def test_the_plain_text_form_is_one_short_line_in_the_readers_language(lang):
 
 # ---- the picture without widgets, and what the page keeps ---------------------------------------------------------
 
-def test_the_picture_is_a_pure_function_of_the_state():
-    spec = views.VIEWS["softmax"]
-    state = {**initial_state(spec), "T": 5, "head": 1}
-    drawn = picture(state, spec, "en")  # no widget made
-    assert drawn == picture(dict(state), spec, "en")
+def test_the_picture_is_a_function_of_the_config_the_page_is_sent():
+    ex = al.explorer(view="softmax")
+    config = {**ex.page_config(), "state": {**initial_state(views.VIEWS["softmax"]), "T": 5, "head": 1}}
+    drawn = page_picture(config)  # the widget is not asked: the config alone decides
+    assert drawn == page_picture(json.loads(json.dumps(config)))
     P = al.article_example(T=5, d=8, h=2).P[1]  # the reference: the trace of the same sizes, made directly
     p_item = next(it for sec in drawn["sections"] for it in sec["items"] if it["key"] == "P@1")
     assert p_item["labels"] == [format_value(x, "weights") for x in P.ravel()]
-    assert "ipywidgets" not in picture.__module__ and "anywidget" not in str(picture.__globals__.keys())
+    assert ex.trace.T_k == 3  # the widget's own state did not move
 
 
 def test_the_stored_widget_state_holds_the_config_a_page_is_rebuilt_from(ex):
@@ -552,10 +557,10 @@ def test_an_edited_row_flows_through_every_stage(own):
 ])
 def test_a_bad_row_gets_one_line_and_the_picture_and_state_stay(own, matrix, typed, message):
     own.controls["edit_matrix"].value = matrix
-    before, step, state = own.picture(), own.step, dict(own.state)
+    before, step, state = shows(own), own.step, dict(own.state)
     own.controls["edit_row"].value = typed
     assert own.message["kind"] == "bad" and message in own.message["text"] and "\n" not in own.message["text"]
-    assert own.picture() == before and own.step == step and own.state == state
+    assert shows(own) == before and own.step == step and own.state == state
     own.controls["mask"].value = "none"  # every later change still works
     assert own.trace.mask_name == "none"
 
@@ -683,7 +688,7 @@ def test_bad_arguments_raise_clear_errors(kwargs, match):
 def test_start_on_a_random_example():
     ex = al.explorer(T=5, d=12, h=3, mask=None, seed=4, view="mask")
     assert ex.source == "random" and ex.dh == 4 and ex.mask == "none" and ex.trace.mask_name == "none"
-    assert "T=5 · d=12 · h=3 · dh=4" in ex.picture()["shape"]
+    assert "T=5 · d=12 · h=3 · dh=4" in shows(ex)["shape"]
     assert (al.explorer(h=4).d, al.explorer(dh=8).d, al.explorer(h=3, dh=2).d) == (16, 16, 6)
     ex = al.explorer(mask=al.Mask("sliding", window=1), kv_heads=1)
     assert ex.trace.mask_params == {"window": 1} and ex.trace.kv_heads == 1
@@ -718,7 +723,7 @@ def test_your_own_numbers_keep_the_alignment_you_pass(how):
     top_left = np.tril(np.ones((2, 4), bool))  # row i sees Key tokens 1 … i + 1: written out, not computed
     assert ex.trace.mask.align == "top-left" and ex.controls["align"].value == "top-left"
     np.testing.assert_array_equal(np.isfinite(ex.trace.M), top_left)
-    assert "top-left" in ex.picture()["note"] and grid(ex, "M@0")[0] == ["0", NEG_INF_LABEL, NEG_INF_LABEL,
+    assert "top-left" in shows(ex)["note"] and grid(ex, "M@0")[0] == ["0", NEG_INF_LABEL, NEG_INF_LABEL,
                                                                          NEG_INF_LABEL]
     assert al.explorer(**qkv, h=2, view="queries").trace.mask.align == "bottom-right"
 
@@ -744,7 +749,7 @@ def test_a_mask_array_sets_its_own_rows_so_the_alignment_control_hides_and_the_n
     assert ex.trace.mask_name == "custom" and not ex.controls["align"].visible
     for align in ("top-left", "bottom-right"):  # whatever the page's state says: the array decides
         ex.set_state({"state": {**ex.state, "align": align}})
-        assert "bottom-right" in ex.picture()["note"] and "top-left" not in ex.picture()["note"]
+        assert "bottom-right" in shows(ex)["note"] and "top-left" not in shows(ex)["note"]
         np.testing.assert_array_equal(np.isfinite(ex.trace.M), allowed)
     ex.controls["mask"].value = "causal"  # a mask by name: the alignment is a choice again
     assert ex.controls["align"].visible

@@ -7,6 +7,14 @@ backticks.
 import html
 from dataclasses import dataclass
 
+from ..look.colors import THEMES
+
+# ✓ and ✗ in white on a chip of their own colour: the chip reads the same on a light and a dark notebook
+# (white on the light theme's "good" and "bad" is 5.1:1 and 7.3:1), where a coloured mark on the notebook's own
+# background cannot (no colour reads at 4.5:1 on both white and JupyterLab Dark). Fixed colours, not the theme's
+# variables, because an output's inline style is all that reaches the page in every front-end.
+MARKS = {"✓": THEMES["light"]["good"], "✗": THEMES["light"]["bad"]}
+
 
 def plain(text):
     return text.replace("`", "")
@@ -18,9 +26,10 @@ def as_html(text):
         parts = [text]
     body = "".join(html.escape(part, quote=False) if i % 2 == 0 else f"<code>{html.escape(part, quote=False)}</code>"
                    for i, part in enumerate(parts))
-    for mark, colour in (("✓", "#1a7f37"), ("✗", "#cf222e")):
+    for mark, colour in MARKS.items():
         if body.startswith(mark):
-            body = f'<strong style="color:{colour}">{mark}</strong>{body[1:]}'
+            body = (f'<strong style="color:#ffffff;background-color:{colour};padding:0 0.3em;border-radius:3px">'
+                    f'{mark}</strong>{body[1:]}')
     return f'<div class="al-feedback">{body}</div>'
 
 

@@ -1,8 +1,10 @@
 """What a learner moves: the explorer and the step widgets of notebooks 10–11.
 
+The page draws the explorer (live/picture.js, the one renderer of it); Python keeps the reference numbers (the
+trace) and checks the state the page sends.
+
     views       what an explorer shows: views as lists of names, from the pipeline
     state       the controls' values as one dict, and what they put on screen (sizes, mask, the trace)
-    picture     the picture as a pure function of the state: the Python reference of what the page draws
     controls    the controls a view offers, and their Python handles (ex.controls)
     data        what the browser gets once: the visual language, the pipeline, the example values, mask tables
     page        the front-end (*.js, *.css here, no build step) as one bundle; pages that mount it

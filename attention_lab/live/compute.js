@@ -81,9 +81,12 @@ function mix(x) {  // SplitMix64's finaliser, with wrap-around multiplication
 }
 const stepKey = (key, coordinate) => mix(key ^ ((BigInt(coordinate) + GOLDEN) & M64));
 
-const seeded = new Map();  // seed -> {Q, K, V}: flat (T, h, dh) at the largest sizes, made once per seed
+// {Q, K, V}: flat (T, h, dh) at the given largest sizes, made once per seed, sizes and corner: all three decide
+// the values, so all three are the key (a seed alone would hand one page's sizes or the article's corner to another)
+const seeded = new Map();
 function seedValues(seed, sizes, corner = null) {  // whole numbers −2 … 2 for matrices 0, 1, 2 (Q, K, V)
-  if (!seeded.has(seed)) {
+  const key = [String(seed), sizes.T, sizes.h, sizes.dh, corner ? "article corner" : "no corner"].join("|");
+  if (!seeded.has(key)) {
     const out = {};
     ["Q", "K", "V"].forEach((name, matrix) => {
       const values = new Array(sizes.T * sizes.h * sizes.dh);
@@ -108,9 +111,9 @@ function seedValues(seed, sizes, corner = null) {  // whole numbers −2 … 2 f
       out[name] = values;
     });
     if (seeded.size > 32) seeded.clear();
-    seeded.set(seed, out);
+    seeded.set(key, out);
   }
-  return seeded.get(seed);
+  return seeded.get(key);
 }
 
 // (T, heads·dh) from flat (T_max, h_max, dh_max) values: the corner every size grows from.

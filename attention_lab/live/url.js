@@ -4,8 +4,11 @@
 // in a notebook never touches the notebook's URL. A link's value is taken only where the control it names could
 // show it (controlSpecs: a range's bounds, a select's choices, the seed box's rule), and is applied with `moved`, as
 // that control's move would be; any other value keeps the page's own and is named in one line above the explorer.
-// Each move pushes the new address, so the browser's back button steps back through the moves.
+// A move pushes the new address once the moves settle (SETTLE_MS without another), so the back button steps back
+// through the moves a learner stopped at, and a held key writes it once, after its release, not once per press:
+// writing an address (history.pushState, and the link field) costs a press as much as drawing it does.
 
+const SETTLE_MS = 250;  // longer than a held key's auto-repeat (about 33 ms), shorter than a pause to look
 const UNLINKED = new Set(["button"]);  // the row editor's text and the learned model's input are not in a link
 const linkable = (spec) => !UNLINKED.has(spec.type) && spec.name !== "edit_row" && spec.name !== "tokens";
 
@@ -118,7 +121,7 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
   msg.setAttribute("role", "alert");
   msg.hidden = true;
   ex.root.before(msg);
-  let now = scale.start, applying = false;
+  let now = scale.start, applying = false, due = null;
   const show = () => { if (field) field.value = location.href; };
   const zoom = (s) => {  // the page's scale, and the control's choice (a link's 1.3 becomes a choice of its own)
     now = s;
@@ -131,7 +134,9 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     }
     pick.value = [...pick.options].find((o) => Number(o.value) === now).value;
   };
-  const push = () => {  // a move on the page: its link, pushed so that back steps back
+  const push = () => {  // the moves settled: their link, pushed so that back steps back
+    clearTimeout(due);
+    due = null;
     const link = linkOf(ex, ex.state, start, { start: scale.start, now });
     if (link !== location.hash.replace(/^#/, "")) {
       history.pushState(null, "", link ? `#${link}` : location.pathname + location.search);
@@ -140,7 +145,13 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     }
     show();
   };
+  const soon = () => {  // a move: its address once no other move follows within SETTLE_MS
+    clearTimeout(due);
+    due = setTimeout(push, SETTLE_MS);
+  };
   const apply = () => {
+    clearTimeout(due);  // back or forward within SETTLE_MS of a move: the address it goes to wins over the move
+    due = null;
     const read = readLink(location.hash, ex, start, scale);
     zoom(read.scale);
     msg.textContent = read.problems.join(" ");
@@ -150,13 +161,14 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     try { ex.setState(read.state); } finally { applying = false; }
     show();
   };
-  ex.model.on("change:state", () => { if (!applying) push(); });
+  ex.model.on("change:state", () => { if (!applying) soon(); });
   pick?.addEventListener("change", () => {
     zoom(Number(pick.value));
     push();
   });
   window.addEventListener("popstate", apply);
   doc.querySelector(".al-link-copy")?.addEventListener("click", async () => {
+    if (due !== null) push();  // the link of what is on screen, even a moment after a move
     show();
     try {
       await navigator.clipboard.writeText(field.value);

@@ -9,7 +9,9 @@
 The widget is an anywidget whose front-end (the bundle of live/page.py) gets the numbers once (`config`) and
 owns its controls: a move redraws in the page, with no kernel on its path, and is sent to Python as the synced
 `state` (control name -> value), which Python checks and turns into `trace`. This class only connects the
-state to the pure parts: views (live.views), state (live.state), picture (live.picture), controls (live.controls).
+state to the pure parts: views (live.views), state (live.state), controls (live.controls). The page is the one
+renderer of the picture (live/picture.js); Python keeps the reference numbers (`trace`) and checks what the page
+sends.
 """
 
 import contextlib
@@ -29,7 +31,6 @@ from ..numeric.trace import attention_trace
 from . import page
 from .controls import Control, control_specs, pick_of
 from .data import explorer_data
-from .picture import picture_of
 from .state import (
     ARTICLE,
     ARTICLE_PICKS,
@@ -110,10 +111,6 @@ class Explorer(anywidget.AnyWidget):
     @property
     def on(self):  # -> state.Resolved: the sizes, mask, head and picks on screen
         return resolve(self.state, self.spec, self._own)
-
-    def picture(self):  # -> dict: the Python reference of what the page draws (live.picture)
-        return picture_of(self.trace, self.on, self.spec, self.lang, has_mask=bool(offered_masks(self.spec,
-                                                                                                   self.state["mask"])))
 
     def page_config(self):  # -> the config of this explorer as it is now (live/page.py lists its fields)
         config = {**self.config, "state": dict(self.state)}

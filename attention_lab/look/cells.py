@@ -1,8 +1,8 @@
 """Each cell of a heatmap as plain data: its label, fill, ink and whether it is masked, from `look.colors`.
 
-What the browser's front-end draws (live.picture sends it), and what the parity test
-compares the browser's own picture with. Strings, not lists, so that a
-picture is cheap to build, to send and to read.
+What the step widgets' pictures send (live.stepper_data), and the reference the parity tests hold the explorer's
+page to (its cells from the trace's numbers). Strings, not lists, so that a picture is cheap to build, to send
+and to read.
 """
 
 import numpy as np

@@ -1,0 +1,161 @@
+"""One key press on the standalone page, before and after a change to the front-end, interleaved in one run.
+
+    python benchmarks/bench_page_frames.py --before REF [--presses 60] [--trace 20]
+
+The machine this runs on is shared and its load moves: so the pages as git commit REF's front-end draws them
+("before") and as the working tree's draws them ("now") are open side by side in one headless Chromium at
+1280 × 800, and their presses alternate (one on before, one on now, …), T bouncing between 3 and 16, on the
+default view ("page") and at h = 8, dh = 8 with all heads ("largest"). Each press is timed as
+bench_browser_latency.py times it (the keydown → the frame that shows the new T painted), and given as the median
+and the 90th percentile, beside the same row before.
+
+Then Chrome's trace of --trace presses on each page (again alternating), as the main thread's time per press in
+each phase of the frame: script, style (UpdateLayoutTree), layout, pre-paint, paint, layerize and commit, and the
+whole of every task. Thread time is less noisy than the wall time above, which waits on whatever else runs.
+"""
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_browser_latency import ARM, PROBE, RESULT, WINDOW, done_of, front_end_of, new_page, stat, sweep, write_pages  # noqa: E402
+
+# The trace's events per phase (main thread); a script event inside another one is counted once, in the outer one.
+PHASES = {
+    "script": {"EventDispatch", "FunctionCall", "FireAnimationFrame", "TimerFire", "RunMicrotasks",
+               "v8.evaluateModule", "EvaluateScript"},
+    "style": {"UpdateLayoutTree", "RecalculateStyles"},
+    "layout": {"Layout"},
+    "pre-paint": {"PrePaint"},
+    "paint": {"Paint"},
+    "layerize": {"Layerize"},
+    "commit": {"Commit"},
+    "tasks": {"RunTask"},
+}
+
+
+def open_armed(browser, path):
+    page = new_page(browser)
+    page.goto(path.as_uri())
+    page.wait_for_selector(".al-live .al-hm")
+    page.evaluate(PROBE)
+    page.locator('.al-live [data-control="T"]').first.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    return page
+
+
+def press(page, key, t):  # -> {dom, paint} ms for one press that moves T to t
+    page.evaluate(ARM, [done_of("page"), t])
+    page.locator('.al-live [data-control="T"]').first.focus()
+    page.keyboard.press(key)
+    page.wait_for_function(RESULT, timeout=30_000)
+    res = page.evaluate("() => window.__probe.res")
+    page.wait_for_timeout(80)
+    return res
+
+
+def phases(events):  # -> {phase: ms} summed over the renderer's main thread
+    main = {(e["pid"], e["tid"]) for e in events
+            if e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    spans = {k: [] for k in PHASES}
+    for e in events:
+        if (e.get("pid"), e.get("tid")) not in main or e.get("ph") != "X" or "dur" not in e:
+            continue
+        for phase, names in PHASES.items():
+            if e["name"] in names:
+                spans[phase].append((e["ts"], e["ts"] + e["dur"]))
+    out = {}
+    for phase, xs in spans.items():
+        total, end = 0.0, -1.0
+        for a, b in sorted(xs):  # the union of the spans: nested events counted once
+            if b <= end:
+                continue
+            total += b - max(a, end)
+            end = b
+        out[phase] = total / 1000
+    return out
+
+
+def traced(pages, presses):  # -> {tag: {phase: ms per press}}: the presses alternate between the pages
+    sums = {tag: {k: 0.0 for k in PHASES} for tag in pages}
+    sessions = {tag: page.context.new_cdp_session(page) for tag, page in pages.items()}
+    starts = {tag: int(page.locator('.al-live [data-control="T"]').first.input_value()) for tag, page in pages.items()}
+    steps = {tag: sweep(starts[tag], presses) for tag in pages}
+    for n in range(presses):
+        for tag, page in pages.items():
+            cdp, chunks = sessions[tag], []
+            cdp.on("Tracing.dataCollected", lambda m, chunks=chunks: chunks.extend(m["value"]))
+            cdp.send("Tracing.start", {"categories": "devtools.timeline,disabled-by-default-devtools.timeline",
+                                       "transferMode": "ReportEvents"})
+            key, t = steps[tag][n]
+            press(page, key, t)
+            page.wait_for_timeout(400)  # the address and the marks' timers too, if a change put them later
+            done = []
+            cdp.once("Tracing.tracingComplete", lambda m, done=done: done.append(1))
+            cdp.send("Tracing.end")
+            while not done:
+                page.wait_for_timeout(20)
+            for phase, ms in phases(chunks).items():
+                sums[tag][phase] += ms
+    return {tag: {k: v / presses for k, v in s.items()} for tag, s in sums.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--before", required=True, metavar="REF", help="git commit whose front-end is 'before'")
+    ap.add_argument("--presses", type=int, default=60, help="timed presses per page and row (≥ 30)")
+    ap.add_argument("--trace", type=int, default=20, help="traced presses per page and row")
+    ap.add_argument("--json", help="also write every press's timings here")
+    args = ap.parse_args()
+    if args.presses < 30:
+        ap.error("--presses: at least 30, for a median and a 90th percentile")
+    from playwright.sync_api import sync_playwright
+    from servers import chromium
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        now = write_pages(tmp, "now")
+        with front_end_of(args.before, tmp):
+            before = write_pages(tmp, "before")
+        timed, trace = {}, {}
+        with sync_playwright() as p:
+            browser = chromium(p)
+            try:
+                for row in ("page", "page, largest"):
+                    pages = {"before": open_armed(browser, before[row]), "now": open_armed(browser, now[row])}
+                    starts = {tag: int(pg.locator('.al-live [data-control="T"]').first.input_value())
+                              for tag, pg in pages.items()}
+                    steps = {tag: sweep(starts[tag], args.presses) for tag in pages}
+                    for tag in pages:
+                        timed[f"{row} ({tag})"] = []
+                    for n in range(args.presses):
+                        for tag, pg in pages.items():
+                            timed[f"{row} ({tag})"].append(press(pg, *steps[tag][n]))
+                    trace[row] = traced(pages, args.trace)
+                    for pg in pages.values():
+                        pg.close()
+                version = browser.version
+            finally:
+                browser.close()
+    print(f"Key press → painted, headless Chromium {version} at {WINDOW['width']} × {WINDOW['height']}, "
+          f"{args.presses} presses per row, before ({args.before}) and now alternating, ms after the keydown\n")
+    print(f"{'row':<24} | {'DOM med':>7} {'p90':>6} | {'paint med':>9} {'p90':>6}")
+    print("-" * 60)
+    for row, res in timed.items():
+        dom, paint = stat([r["dom"] for r in res]), stat([r["paint"] for r in res])
+        print(f"{row:<24} | {dom[0]:7.1f} {dom[1]:6.1f} | {paint[0]:9.1f} {paint[1]:6.1f}")
+    print(f"\nMain thread, ms per press (Chrome's trace, {args.trace} presses per page, alternating):\n")
+    print(f"{'row':<24} | " + " ".join(f"{k:>9}" for k in PHASES))
+    print("-" * (27 + 10 * len(PHASES)))
+    for row, tags in trace.items():
+        for tag, ms in tags.items():
+            print(f"{row + ' (' + tag + ')':<24} | " + " ".join(f"{ms[k]:9.1f}" for k in PHASES))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"timed": timed, "trace": trace}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,71 @@
+"""The front-end's own picture code, run in Node.js: what the page shows for an explorer's config, with no browser.
+
+The browser is the one renderer of the explorer (live/picture.js); tests that ask "what does the page show" run
+that code here, on the config the widget sends (`Explorer.page_config()`), as the page does: resolve the state,
+compute the trace (compute.js), make the picture (picture.js), style each heatmap's cells (colors.js). One Node
+process serves a test session; a bundle that changed (a test's new mask or stage) starts another.
+
+    from frontend import page_picture
+    pic = page_picture(al.explorer(view="all").page_config())
+    pic["note"], pic["shape"], pic["sections"][1]["items"][0]["labels"][6:9]   # row 3 of Head 1's S: 2, 0, 6
+
+A heatmap item carries `rows`, `cols`, `labels`, `fill` (rrggbb), `ink` ("1" dark) and `masked` ("1") per cell,
+row-major, besides what picture.js gives (title, captions, row and column labels, bars, hl); a breakdown its
+`title` and `html`. A page whose numbers overflow gives {"overflow": the line it shows}.
+"""
+
+import atexit
+import json
+import shutil
+import subprocess
+
+from attention_lab.live import page as pages
+
+DRIVER = r"""
+function pageShows(config) {  // explorer.js's draw(), less the DOM
+  const data = { ...config.data }, view = viewInfo(config.view), L = LOOK.words[config.lang];
+  const on = resolve(config.state, view, data), tr = traceOf(on, data);
+  if (tr.overflow) return { overflow: fill(L.overflow_note, { largest: formatValue(LOOK.largest) }) };
+  const pic = pictureOf(tr, on, view, L, config.lang, offeredMasks(view, config.state.mask).length > 0);
+  for (const section of pic.sections) for (const it of section.items) {
+    if (it.type !== "heatmap") continue;
+    const cells = cellStyle(it.matrix, it.kind, it.range);
+    Object.assign(it, { rows: it.matrix.length, cols: it.matrix[0].length, labels: cells.labels, fill: cells.fill,
+      ink: cells.ink.join(""), masked: cells.masked.join("") });
+    delete it.matrix;
+    delete it.range;
+  }
+  return pic;
+}
+require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+  let out;
+  try { out = { picture: pageShows(JSON.parse(line)) }; } catch (e) { out = { error: String(e && e.stack || e) }; }
+  process.stdout.write(JSON.stringify(out) + "\n");
+});
+"""
+_running = {}  # bundle -> the Node process that runs it
+
+
+def _node(js):  # -> a running Node process with the bundle `js` and DRIVER loaded
+    proc = _running.get(js)
+    if proc is None or proc.poll() is not None:
+        node = shutil.which("node")
+        if node is None:
+            raise RuntimeError("Node.js is needed to run the front-end's picture code: install nodejs.")
+        proc = subprocess.Popen([node, "-e", js + "\n" + DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True, encoding="utf-8")
+        atexit.register(proc.kill)
+        _running[js] = proc
+    return proc
+
+
+def page_picture(config):  # -> dict of JSON types: what the page draws for `config` (see the module's docstring)
+    """The page's picture of an explorer config, made by the front-end's own code in Node.js."""
+    js = pages.bundle.__wrapped__()[0]  # not the cached bundle: a test may have added a mask or a stage
+    proc = _node(js)
+    proc.stdin.write(json.dumps(config, ensure_ascii=False) + "\n")
+    proc.stdin.flush()
+    out = json.loads(proc.stdout.readline())
+    if "error" in out:
+        raise AssertionError(f"the front-end failed in Node.js: {out['error']}")
+    return out["picture"]
