@@ -61,3 +61,10 @@ def test_no_javascript_file_names_a_python_file():
              for p in PACKAGE.rglob("*.js")}
     assert len(named) >= 15  # the front-end's files and the site's: the glob found them
     assert not {name: found for name, found in named.items() if found}, "name the data or the rule it reads instead"
+
+
+def test_the_layers_old_names_reach_the_same_modules():  # notebooks saved before the rename call al.plotting, al.style
+    import attention_lab as al
+
+    assert al.plotting is al.figures and al.style is al.look
+    assert al.figures.figure_softmax and al.look.format_value(0.1142) == "0.114"

@@ -288,7 +288,8 @@ def test_korean_figures_are_drawn_in_korean(notebook):
     for cell in code_cells(nb):
         if not any("image/png" in out.get("data", {}) for out in cell.get("outputs", [])):
             continue
-        called = [getattr(al.plotting, f) for f in re.findall(r"al\.plotting\.(\w+)\(", cell.source)]
+        # al.plotting: the figures' old name, in notebooks stored before it became al.figures
+        called = [getattr(al.figures, f) for f in re.findall(r"al\.(?:figures|plotting)\.(\w+)\(", cell.source)]
         if any("lang" in inspect.signature(f).parameters for f in called):
             assert re.search(r"\bLANG\b", cell.source), (name, cell.source)
 
