@@ -74,7 +74,17 @@ def test_labels_are_the_trace_values_in_the_article_format(tr, name):
     kind = STAGES[name].kind
     drawn = figures.heatmap(new_ax(), matrix, kind)
     rows, cols = matrix.shape
-    assert [t.get_text() for t in drawn.texts] == [look.format_value(x, kind) for x in matrix.ravel()]
+    labels = [t.get_text() for t in drawn.texts]
+    for label, x in zip(labels, matrix.ravel(), strict=True):  # each label, read back, is its value to its last digit
+        if x == -np.inf:
+            assert label == "−∞"
+            continue
+        shown = float(label.replace("−", "-"))
+        assert abs(shown - x) <= 0.5 * 10.0 ** -len(label.partition(".")[2]) + 1e-12, (label, x)
+    # The article's numbers (its figures 2 and 4: Query token 3 of Head 1), as the article writes them.
+    article = {"S": ["2", "0", "6"], "S_scaled": ["1", "0", "3"], "P": ["0.114", "0.042", "0.844"]}
+    if name in article:
+        assert labels[2 * cols:3 * cols] == article[name]
     assert [t.get_position() for t in drawn.texts] == [(j, i) for i in range(rows) for j in range(cols)]
 
 
