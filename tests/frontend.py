@@ -1,9 +1,11 @@
-"""The front-end's own picture code, run in Node.js: what the page shows for an explorer's config, with no browser.
+"""The front-end's own picture code, run in Node.js: what the page shows for a widget's config, with no browser.
 
-The browser is the one renderer of the explorer (live/picture.js); tests that ask "what does the page show" run
-that code here, on the config the widget sends (`Explorer.page_config()`), as the page does: resolve the state,
-compute the trace (compute.js), make the picture (picture.js), style each heatmap's cells (colors.js). One Node
-process serves a test session; a bundle that changed (a test's new mask or stage) starts another.
+The browser is the one renderer of the explorer (live/picture.js) and of the step widgets (live/steppers.js);
+tests that ask "what does the page show" run that code here, on the config the widget sends (`page_config()`), as
+the page does: for an explorer, resolve the state, compute the trace (compute.js) and make the picture
+(picture.js); for a step widget, select the records of its state (decodePicture, blockwisePicture); then style
+each heatmap's cells (colors.js). One Node process serves a test session; a bundle that changed (a test's new
+mask or stage) starts another.
 
     from frontend import page_picture
     pic = page_picture(al.explorer(view="all").page_config())
@@ -11,7 +13,9 @@ process serves a test session; a bundle that changed (a test's new mask or stage
 
 A heatmap item carries `rows`, `cols`, `labels`, `fill` (rrggbb), `ink` ("1" dark) and `masked` ("1") per cell,
 row-major, besides what picture.js gives (title, captions, row and column labels, bars, hl); a breakdown its
-`title` and `html`. A page whose numbers overflow gives {"overflow": the line it shows}.
+`title` and `html`. A page whose numbers overflow gives {"overflow": the line it shows}. A step widget's picture
+is {title, color, panels, notes, steps, step} (and trailTitle, trail for the blockwise one); each panel keeps its
+`matrix` (−∞ as None) and `kind`, the numbers it selected, besides its cells.
 """
 
 import atexit
@@ -22,18 +26,26 @@ import subprocess
 from attention_lab.live import page as pages
 
 DRIVER = r"""
-function pageShows(config) {  // explorer.js's draw(), less the DOM
+function styled(it, keep) {  // a heatmap item with its cells styled as heatmap.js styles them
+  const cells = cellStyle(it.matrix, it.kind, it.range);
+  Object.assign(it, { rows: it.matrix.length, cols: it.matrix[0].length, labels: cells.labels, fill: cells.fill,
+    ink: cells.ink.join(""), masked: cells.masked.join("") });
+  if (!keep) delete it.matrix;
+  delete it.range;
+  return it;
+}
+function pageShows(config) {  // explorer.js's draw() and the steppers' draw(), less the DOM
+  if (config.kind === "decode" || config.kind === "blockwise") {
+    const pic = (config.kind === "decode" ? decodePicture : blockwisePicture)(config.data, config.state, config.words);
+    for (const it of pic.panels) styled(it, true);
+    return pic;
+  }
   const data = { ...config.data }, view = viewInfo(config.view), L = LOOK.words[config.lang];
   const on = resolve(config.state, view, data), tr = traceOf(on, data);
   if (tr.overflow) return { overflow: fill(L.overflow_note, { largest: formatValue(LOOK.largest) }) };
   const pic = pictureOf(tr, on, view, L, config.lang, offeredMasks(view, config.state.mask).length > 0);
   for (const section of pic.sections) for (const it of section.items) {
-    if (it.type !== "heatmap") continue;
-    const cells = cellStyle(it.matrix, it.kind, it.range);
-    Object.assign(it, { rows: it.matrix.length, cols: it.matrix[0].length, labels: cells.labels, fill: cells.fill,
-      ink: cells.ink.join(""), masked: cells.masked.join("") });
-    delete it.matrix;
-    delete it.range;
+    if (it.type === "heatmap") styled(it, false);
   }
   return pic;
 }
@@ -60,7 +72,7 @@ def _node(js):  # -> a running Node process with the bundle `js` and DRIVER load
 
 
 def page_picture(config):  # -> dict of JSON types: what the page draws for `config` (see the module's docstring)
-    """The page's picture of an explorer config, made by the front-end's own code in Node.js."""
+    """The page's picture of an explorer's or a step widget's config, made by the front-end's own code in Node.js."""
     js = pages.bundle.__wrapped__()[0]  # not the cached bundle: a test may have added a mask or a stage
     proc = _node(js)
     proc.stdin.write(json.dumps(config, ensure_ascii=False) + "\n")

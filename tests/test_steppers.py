@@ -1,25 +1,37 @@
 """The step widgets of notebooks 10 and 11: their records for every size, what they show, their words and errors.
 
-The page draws what `w.picture()` describes: the first tests read the picture and the records in Python, the last
-ones open the widget's page in headless Chromium, move its controls with the keyboard and the mouse, and compare
-every cell, note and row of the trail with the Python picture of the page's own state.
+The page is the one renderer of what a step widget shows (live/steppers.js): the first tests read the records in
+Python and the page's picture of them, its own code run in Node.js on the config the widget sends
+(tests/frontend.py: `shows(w)`); the last ones open the widget's page in headless Chromium, move its controls with
+the keyboard and the mouse, and compare every cell with the records' numbers through look.cells, and every title,
+note and row of the trail with the front-end's picture of the page's own state.
 """
 
 import re
 
 import numpy as np
 import pytest
+from frontend import page_picture
 
 import attention_lab as al
 from attention_lab.live import page, stepper_data
 from attention_lab.look import NEG_INF_LABEL, format_value
+from attention_lab.look.cells import cells
 from attention_lab.look.words import steppers as stepper_words
 
 WEIGHTS_3 = ["0.114", "0.042", "0.844"]  # the article's row 3 of P
 
 
+def shows(w):  # -> what the page draws for the widget as it is now (tests/frontend.py)
+    return page_picture(w.page_config())
+
+
+def panel_of(picture, name):  # -> one heatmap of the picture
+    return next(p for p in picture["panels"] if p["name"] == name)
+
+
 def panel(picture, name):  # -> the labels of one heatmap of the picture
-    return next(p for p in picture["panels"] if p["name"] == name)["labels"]
+    return panel_of(picture, name)["labels"]
 
 
 def words_of(picture):
@@ -32,7 +44,7 @@ def words_of(picture):
 def test_decode_starts_at_the_first_step_of_the_articles_example():
     w = al.decode_view()
     assert w.state == {"T": 3, "step": 0, "head": 0} and w.data["Tmax"] == stepper_data.MAX_T
-    p = w.picture()
+    p = shows(w)
     assert p["title"] == "Head 1 · Step 1 of 3: the output at position 1"
     assert panel(p, "K_cache") == ["1", "−1", "2", "1"] and panel(p, "P_row") == ["1"]
 
@@ -40,7 +52,7 @@ def test_decode_starts_at_the_first_step_of_the_articles_example():
 def test_decode_step_3_is_the_articles_row_and_the_full_computations():
     w = al.decode_view()
     w.step = 2
-    p = w.picture()
+    p = shows(w)
     assert panel(p, "q") == ["−1", "1", "1", "2"]  # token 3's Query: the only Query row of this step
     assert len(panel(p, "K_cache")) == 3 * 4 == len(panel(p, "V_cache"))  # the cache: 3 tokens of Head 1
     assert panel(p, "S_scaled_row") == ["1", "0", "3"]
@@ -57,7 +69,7 @@ def test_decode_words_say_what_a_step_computes():
                                      ("ko", "위치 2의 출력", "이 출력으로 다음 토큰을 예측합니다")):
         w = al.decode_view(lang=lang)
         w.step = 1
-        said = words_of(w.picture())
+        said = words_of(shows(w))
         assert position in said and predicts in said
         assert not re.search(r"generat|만들기", said)
 
@@ -76,7 +88,7 @@ def test_every_T_the_slider_offers_is_the_first_T_tokens(T):
     assert np.allclose(data["P_full"][T - 1], tr.P, rtol=0, atol=1e-15) and all(data["same"][T - 1])
     w = al.decode_view()
     w.T, w.step = T, T - 1
-    p = w.picture()
+    p = shows(w)
     assert p["steps"] == T and len(panel(p, "P_trace")) == T and len(panel(p, "K_cache")) == T * tr.dh
 
 
@@ -88,7 +100,7 @@ def test_the_running_count_of_multiply_adds_saved_comes_from_generation_cost():
     for t in range(8):
         w.step = t
         found = re.search(r"saved so far: ([\d,]+)\. Without the cache ([\d,]+), with it ([\d,]+)",
-                          words_of(w.picture()))
+                          words_of(shows(w)))
         saved, without, cached = (int(x.replace(",", "")) for x in found.groups())
         assert without == sum(c.macs_without_cache for c in costs[: t + 1])
         assert cached == sum(c.macs_with_cache for c in costs[: t + 1]) and saved == without - cached
@@ -98,15 +110,15 @@ def test_the_running_count_of_multiply_adds_saved_comes_from_generation_cost():
 
 def test_decode_follows_shared_kv_heads_and_the_head_choice():
     w = al.decode_view(al.article_example(kv_heads=1), head=1)
-    said = words_of(w.picture())
+    said = words_of(shows(w))
     assert "Query head 2 reads K/V head 1" in said
     assert "8 values (there is one K/V head, all shown here)" in said  # 2 · 1 token · 1 K/V head · dh 4
     w.head, w.step = 0, 1
-    assert w.picture()["title"].startswith("Head 1 · Step 2 of 3")
+    assert shows(w)["title"].startswith("Head 1 · Step 2 of 3")
 
 
 def test_decode_in_korean_and_only_for_causal_traces():
-    p = al.decode_view(lang="ko").picture()
+    p = shows(al.decode_view(lang="ko"))
     assert p["title"] == "Head 1 · 3단계 중 1단계: 위치 1의 출력" and "Step" not in words_of(p)
     with pytest.raises(ValueError, match="^tr: a KV cache needs the causal mask"):
         al.decode_view(al.article_example(mask=None))
@@ -118,7 +130,7 @@ def test_decode_in_korean_and_only_for_causal_traces():
 def test_blockwise_starts_on_the_first_block_following_the_last_row():
     w = al.blockwise_view()
     assert w.state == {"T": 3, "block": 1, "step": 0, "head": 0, "row": 2}
-    p = w.picture()
+    p = shows(w)
     assert p["title"] == "Head 1 · Block 1 of 3: Key token 1" and p["steps"] == 3
     assert panel(p, "S_block") == ["1.5", "3", "1"]  # Key token 1's scores for Query tokens 1, 2, 3
     assert panel(p, "m_old") == [NEG_INF_LABEL] * 3 and panel(p, "m") == ["1.5", "3", "1"]
@@ -129,9 +141,9 @@ def test_blockwise_starts_on_the_first_block_following_the_last_row():
 def test_the_steps_walk_the_blocks_of_row_3():
     w = al.blockwise_view()
     w.step = 1
-    assert panel(w.picture(), "m")[2] == "1" and panel(w.picture(), "l")[2] == "1.368"
+    assert panel(shows(w), "m")[2] == "1" and panel(shows(w), "l")[2] == "1.368"
     w.step = 2
-    p = w.picture()
+    p = shows(w)
     assert "Block 3 of 3: Key token 3" in p["title"]
     assert panel(p, "m_old")[2] == "1" and panel(p, "m")[2] == "3"  # the maximum grows: 1 → 3
     assert panel(p, "rescale")[2] == "0.135" and panel(p, "l")[2] == "1.185"  # e^(1−3) and the new sum
@@ -143,10 +155,11 @@ def test_the_steps_walk_the_blocks_of_row_3():
 
 @pytest.mark.parametrize("T", range(1, stepper_data.MAX_T + 1))
 def test_the_claim_of_no_T_by_T_matrix_only_when_a_block_is_smaller_than_T(T):
-    data = stepper_data.blockwise_data(al.article_example())
+    w = al.blockwise_view()
+    data = w.data
     for block in range(1, T + 1):
         state = {"T": T, "block": block, "step": 99, "head": 0, "row": T - 1}
-        said = words_of(stepper_data.blockwise_picture(data, state, "en"))
+        said = words_of(page_picture({**w.page_config(), "state": state}))
         assert ("No T × T matrix was made" in said) == (block < T)
         assert ("there is one block" in said) == (block == T)
         tr = al.article_example(T=T)
@@ -160,8 +173,8 @@ def test_a_picked_row_is_followed_through_every_block():
     w = al.blockwise_view(al.article_example(T=6), block=2, row=3)
     for k in range(3):
         w.step = k
-        p = w.picture()
-        assert p["trail_title"] == "The row of Query token 4, block by block" and len(p["trail"]) == k + 1
+        p = shows(w)
+        assert p["trailTitle"] == "The row of Query token 4, block by block" and len(p["trail"]) == k + 1
         record = w.data["sizes"][5]["blocks"][1]["steps"][k]
         assert p["trail"][-1][6] == format_value(record["l"][0][3], "values")  # this block's l of row 4
         assert all(x["hl"] == [3, None] for x in p["panels"])
@@ -170,28 +183,28 @@ def test_a_picked_row_is_followed_through_every_block():
 def test_asked_values_are_kept_when_T_shrinks_and_grows_back():
     w = al.blockwise_view(al.article_example(T=6), block=5, row=5)
     w.T = 3
-    assert stepper_data.on_screen(w.data, w.state)[3:5] == (3, 2)  # block 3 (= T) and row 3 on screen
-    assert w.picture()["steps"] == 1
+    p = shows(w)  # block 3 (= T, one block: one step) and row 3 on screen
+    assert p["steps"] == 1 and p["trailTitle"].endswith("token 3, block by block")
     w.T = 6
-    assert w.state["block"] == 5 and w.picture()["trail_title"].endswith("token 6, block by block")
+    assert w.state["block"] == 5 and shows(w)["trailTitle"].endswith("token 6, block by block")
 
 
 def test_the_trace_mask_and_kv_heads_are_followed():
     tr = al.random_example(6, 8, 2, seed=4, mask=al.Mask("padding", length=4), kv_heads=1)
     w = al.blockwise_view(tr, block=6)
     assert w.data["Tmax"] == 6  # not the article's example: its own tokens only
-    p = w.picture()
+    p = shows(w)
     assert panel(p, "O") == panel(p, "O_trace")
     assert panel(p, "l")[4:] == ["0", "0"]  # the padding rows attend to nothing: l = 0, O = 0
     itself_only = al.random_example(4, 4, 2, mask=np.eye(4, dtype=bool))  # a custom mask: each token sees itself
     w = al.blockwise_view(itself_only, block=2)
-    assert panel(w.picture(), "S_block")[1] == NEG_INF_LABEL
+    assert panel(shows(w), "S_block")[1] == NEG_INF_LABEL
     w.step = 1
-    assert panel(w.picture(), "O") == panel(w.picture(), "O_trace")
+    assert panel(shows(w), "O") == panel(shows(w), "O_trace")
     w.T, w.step = 3, 0  # the first 3 tokens keep the mask's rows and columns: token 3 sees only itself
-    assert panel(w.picture(), "S_block")[4:6] == [NEG_INF_LABEL] * 2  # row 3 against Key tokens 1–2
+    assert panel(shows(w), "S_block")[4:6] == [NEG_INF_LABEL] * 2  # row 3 against Key tokens 1–2
     w.step = 1
-    assert panel(w.picture(), "S_block")[2] != NEG_INF_LABEL and panel(w.picture(), "O") == panel(w.picture(),
+    assert panel(shows(w), "S_block")[2] != NEG_INF_LABEL and panel(shows(w), "O") == panel(shows(w),
                                                                                                     "O_trace")
 
 
@@ -205,7 +218,7 @@ def test_a_mask_of_the_first_T_tokens_is_the_corner_of_the_traces():
 
 def test_korean_words_and_the_head_choice():
     w = al.blockwise_view(head=1, lang="ko")
-    p = w.picture()
+    p = shows(w)
     assert p["title"] == "Head 2 · 블록 1 / 3: Key 토큰 1" and "Block" not in words_of(p)
     assert w.config["words"]["block"] == "블록 크기 (Key 토큰 수)" and w.config["words"]["next_step"] == "다음 단계 ▶"
 
@@ -231,7 +244,7 @@ def test_stepping_selects_stored_records_and_computes_nothing(make, monkeypatch)
         monkeypatch.setattr(stepper_data, name, lambda *a, **k: pytest.fail("a step computed"))
     for T in (1, 5, 8):
         w.T, w.step, w.head = T, T - 1, 1
-        assert w.picture()["step"] == (T - 1 if make is al.decode_view else w.picture()["steps"] - 1)
+        assert shows(w)["step"] == (T - 1 if make is al.decode_view else shows(w)["steps"] - 1)
 
 
 @pytest.mark.parametrize("make", [al.decode_view, al.blockwise_view])
@@ -289,20 +302,78 @@ def _rgb(hex_colour):  # "#1f2328" or "1f2328" -> "rgb(31, 35, 40)", as the brow
     return "rgb({}, {}, {})".format(*(int(h[k: k + 2], 16) for k in (0, 2, 4)))
 
 
+def expected_cells(p):  # -> {labels, fill, ink, masked} of a panel: the numbers it selected, through look.cells
+    matrix = np.array([[-np.inf if x is None else x for x in row] for row in p["matrix"]], dtype=float)
+    data = cells(matrix, p["kind"])
+    n = matrix.size
+    return {"labels": data["labels"].split(" "), "fill": [data["fill"][6 * k:6 * k + 6] for k in range(n)],
+            "ink": data["ink"], "masked": data["masked"]}
+
+
 def _same_as_python(seen, w):
-    """Every panel's title, cell labels, fills, inks, masked cells and followed row, the notes and the trail."""
+    """Every panel's cells are its numbers through look.cells (labels, fills, inks, masked cells); its title and
+    followed row, the notes and the trail are what the front-end's picture of the page's state says (Node.js)."""
     from attention_lab.look import INK_DARK, INK_LIGHT
 
-    want = type(w).PICTURE(w.data, seen["state"], w.lang)
+    want = page_picture({**w.page_config(), "state": seen["state"]})
     assert seen["title"] == want["title"] and seen["notes"] == want["notes"]
     assert list(seen["panels"]) == [p["name"] for p in want["panels"]]
     for p in want["panels"]:
-        got = seen["panels"][p["name"]]
-        assert got["title"] == p["title"] and got["labels"] == p["labels"], p["name"]
-        assert got["fill"] == [_rgb(f) for f in p["fill"]], p["name"]
-        assert got["ink"] == [_rgb(INK_DARK if k == "1" else INK_LIGHT) for k in p["ink"]], p["name"]
-        assert "".join(got["masked"]) == p["masked"] and got["hlrow"] == (p["hl"][0] if p["hl"] else -1)
+        got, cell = seen["panels"][p["name"]], expected_cells(p)
+        assert got["title"] == p["title"] and got["labels"] == cell["labels"], p["name"]
+        assert got["fill"] == [_rgb(f) for f in cell["fill"]], p["name"]
+        assert got["ink"] == [_rgb(INK_DARK if k == "1" else INK_LIGHT) for k in cell["ink"]], p["name"]
+        assert "".join(got["masked"]) == cell["masked"] and got["hlrow"] == (p["hl"][0] if p["hl"] else -1)
     assert seen["trail"] == want.get("trail", [])
+
+
+def seen_of(pic, state):  # -> what READ_PAGE finds on a page that draws the front-end's picture `pic` faithfully
+    from attention_lab.look import INK_DARK, INK_LIGHT
+
+    panels = {p["name"]: {"title": p["title"], "labels": p["labels"], "fill": [_rgb(f) for f in p["fill"]],
+                          "ink": [_rgb(INK_DARK if k == "1" else INK_LIGHT) for k in p["ink"]],
+                          "masked": list(p["masked"]), "hlrow": p["hl"][0] if p["hl"] else -1} for p in pic["panels"]}
+    return {"state": state, "panels": panels, "title": pic["title"], "notes": pic["notes"],
+            "trail": pic.get("trail", [])}
+
+
+def test_the_reference_of_the_page_refuses_a_catalogue_of_wrong_pages():
+    """The front-end's picture (Node.js) passes, with −∞ cells (a padding mask); each wrong page is refused."""
+    w = al.blockwise_view(al.random_example(6, 8, 2, seed=4, mask=al.Mask("padding", length=4)), block=2, row=5)
+    w.step = 2
+    pic = shows(w)
+    assert "1" in panel_of(pic, "S_block")["masked"]  # the padding's −∞ cells are on screen
+    _same_as_python(seen_of(pic, w.state), w)
+
+    def labels(s):
+        s["panels"]["S_block"]["labels"][0] += "1"
+
+    def fill(s):
+        s["panels"]["O"]["fill"][0] = "rgb(1, 2, 3)"
+
+    def ink(s):
+        s["panels"]["m"]["ink"][0] = "rgb(0, 0, 0)" if s["panels"]["m"]["ink"][0] != "rgb(0, 0, 0)" else "rgb(1, 1, 1)"
+
+    def masked(s):
+        s["panels"]["S_block"]["masked"][0] = "0" if s["panels"]["S_block"]["masked"][0] == "1" else "1"
+
+    def row(s):
+        s["panels"]["l"]["hlrow"] = 0
+
+    def note(s):
+        s["notes"] = s["notes"][:-1]
+
+    def trail(s):
+        s["trail"] = s["trail"][:-1]
+
+    def title(s):
+        s["title"] = s["title"].replace("Head 1", "Head 2")
+
+    for wrong in (labels, fill, ink, masked, row, note, trail, title):
+        seen = seen_of(shows(w), w.state)
+        wrong(seen)
+        with pytest.raises(AssertionError):
+            _same_as_python(seen, w)
 
 
 WIDGETS = {
@@ -316,9 +387,10 @@ WIDGETS = {
 
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("name", list(WIDGETS))
-def test_the_page_draws_the_python_picture_and_its_controls_move_it(browser, tmp_path, name, width):
-    """Keys on the sliders, the step buttons, the head and row choices: after each, the page equals the Python
-    picture of the page's own state, offline, with no console error; at 390 px nothing scrolls sideways."""
+def test_the_page_draws_the_records_and_its_controls_move_it(browser, tmp_path, name, width):
+    """Keys on the sliders, the step buttons, the head and row choices: after each, the page's cells are the
+    records' numbers through look.cells and its words are the front-end's picture of the page's own state,
+    offline, with no console error; at 390 px nothing scrolls sideways."""
     from servers import offline
 
     w = WIDGETS[name]()

@@ -14,7 +14,7 @@ explorer's number formats, colours and heatmaps. So no kernel is on a control's 
 reopened without its kernel, or the course site, shows the same widget, live.
 
 For Python: `w.T`, `w.step`, `w.head` (and `w.block`, `w.row`) are the state the page shows, synced both ways;
-`w.picture()` is what the page draws for it, each cell from look.cells as in the figures.
+`w.data` the records it selects from. The page alone draws them (live/steppers.js).
 """
 
 import anywidget
@@ -71,10 +71,6 @@ class _Stepper(anywidget.AnyWidget):
     def data(self):  # -> the records of every size (live/stepper_data.py)
         return self.config["data"]
 
-    def picture(self):  # -> dict of JSON types: title, notes, panels (each cell's label, fill, ink)
-        """What the page draws for the current state (live/stepper_data.py), for tests and for reading in Python."""
-        return self.PICTURE(self.data, self.state, self.lang)
-
     def page_config(self):  # -> the config a page mounts (live/page.py: mount_html, standalone_html)
         return {**self.config, "state": dict(self.state)}
 
@@ -86,7 +82,6 @@ class DecodeView(_Stepper):
     """Generation token by token: the cache of K and V rows, the new token's Query, its row of P and O."""
 
     PLAIN = "decode_plain"
-    PICTURE = staticmethod(stepper_data.decode_picture)
 
     def __init__(self, tr=None, head=0, lang="en"):
         tr = stepper_data.checked_trace(article_example() if tr is None else tr, causal=True)
@@ -97,7 +92,6 @@ class BlockwiseView(_Stepper):
     """The online softmax block by block: T, block size, ◀ ▶, the Query row to follow, the running values."""
 
     PLAIN = "blockwise_plain"
-    PICTURE = staticmethod(stepper_data.blockwise_picture)
     block = _Asked(1, lambda data: data["Tmax"])  # the page shows at most T
     row = _Asked(0, lambda data: data["Tmax"] - 1)  # the page shows at most token T
 

@@ -4,8 +4,8 @@
     formats   every number format: cell labels (−∞, 0.114, 8.886×10⁶), 4-digit display numbers, rows, sizes
     words     every word, in Korean and English, in one table
     fonts     the figures' fonts (the shipped Korean subset)
-    cells     a heatmap's cells as plain data (what the browser draws)
-    tables    heatmaps and breakdowns as HTML
+    cells     a heatmap's cells as plain data (what the browser must draw: the tests' reference)
+    tables    the styles the browser's heatmaps and breakdowns share
 
 It also names its modules (`al.look.fonts`, `al.look.words`, …). This namespace gathers the names a notebook
 uses (`al.look` is this module):

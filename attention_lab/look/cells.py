@@ -1,8 +1,8 @@
 """Each cell of a heatmap as plain data: its label, fill, ink and whether it is masked, from `look.colors`.
 
-What the step widgets' pictures send (live.stepper_data), and the reference the parity tests hold the explorer's
-page to (its cells from the trace's numbers). Strings, not lists, so that a picture is cheap to build, to send
-and to read.
+The figures' labels and colours of a matrix in the form the page's picture has them: the reference the tests hold
+the page's cells to (tests/test_live_parity.py, tests/test_steppers.py), from the trace's or the records' numbers.
+The page makes its own (live/colors.js, from the colour tables it is sent); the package draws no cell from this.
 """
 
 import numpy as np
@@ -12,7 +12,7 @@ from . import colors
 
 def cells(matrix, kind, vmin=None, vmax=None):  # [rows, cols] float -> dict of JSON types
     """One matrix's cells as plain data, from `colors.cell_style`, for a matrix read from a trace (2-D, finite or
-    −∞, or NaN where a trace holds one): what the browser's front-end draws.
+    −∞, or NaN where a trace holds one): what the browser's front-end must draw.
 
     Returns {"rows", "cols", "labels": the cell labels row by row, one string with a space between labels
     (a label never holds one), "fill": six hex digits per cell (its background #rrggbb), "ink": "1" (dark text)

@@ -1,8 +1,8 @@
 """The colours of the visual language, computed once for both renderers (matplotlib and the browser).
 
 A heatmap is described by a `CellStyle`: each cell's label, fill colour and
-text colour, and which cells are masked. `figures` draws it with matplotlib and
-`look.cells` writes it as data for the browser; neither chooses a colour itself.
+text colour, and which cells are masked. `figures` draws it with matplotlib; the browser gets the colour tables
+(`colour_tables`, sent by live/data.py) and picks each cell's entry by the same rule (live/colors.js).
 
 - Scores (S, S/√dh, M, S/√dh + M): one diverging scale centred on 0.
 - Weights (E, P): a sequential scale fixed to [0, 1], so heads and rows compare.

@@ -6,8 +6,8 @@
 
 from . import colors
 
-# Layout and the theme's colours (look.colors.theme_css); each cell's colours are written inline from look.cells.
-# The live explorer uses the same classes.
+# Layout and the theme's colours (look.colors.theme_css); each cell's colours are written inline by the page
+# (live/colors.js). The live explorer and the step widgets use these classes.
 CSS = colors.theme_css() + """
 .al-view{font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans KR","Noto Sans CJK KR",sans-serif;
 color:var(--al-fg);line-height:1.25;max-width:100%;min-width:0}

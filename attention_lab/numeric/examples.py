@@ -111,11 +111,6 @@ def random_qkv(T, d, seed=0, low=-2, high=2, h=1):  # -> [T, d], [T, d], [T, d]
     return example_qkv(T, d, h, seed=checks.seed(seed), low=low, high=high)
 
 
-def is_article_size(T, d, h, kv_heads=None):
-    """True at the article's own sizes (T=3, d=8, h=2, every head with its own K and V)."""
-    return {"T": T, "d": d, "h": h} == ARTICLE_SIZES and kv_heads in (None, ARTICLE_SIZES["h"])
-
-
 def _example(seed, mask, T, d, h, kv_heads, queries):  # -> AttentionTrace
     T, d, h = checks.sizes(T, d, h)
     T_q = T if queries is None else checks.whole_number("queries", queries, 1, T, " The Query rows are those of "
