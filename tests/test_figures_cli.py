@@ -286,9 +286,9 @@ def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, caps
     (["--mask", "sliding:window=²"], "error: --mask: write each parameter as PARAM=WHOLE_NUMBER"),
 ])
 def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, argv, message):
-    from attention_lab.live import command
+    from attention_lab.live import command as page_command
 
-    assert command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
+    assert page_command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err
 

@@ -58,7 +58,7 @@ def all_texts(fig):
 
 
 def cell_numbers(fig):
-    """The numbers written in cells and tables (see figures._write_labels)."""
+    """The numbers written in cells and tables (see figures.heatmap.write_labels)."""
     return [t for t in visible_texts(fig) if t.get_gid() == figures.NUMBER_GID]
 
 
