@@ -153,12 +153,12 @@ def measure(page, row, presses):  # -> list of per-press {dom, paint}
     return results
 
 
-def hold(page, row, sweeps, interval=33):  # -> list of per-sweep {dom, paint}: held → to T = 16, held ← to T = 1
-    control = page.locator(control_of(row)).first
+def hold(page, row, sweeps, interval=33, first=0):  # -> per-sweep {dom, paint}: held → to T = 16, held ← to T = 1
+    control = page.locator(control_of(row)).first  # first: the sweep to start at (an odd one starts with ←)
     control.scroll_into_view_if_needed()
     page.wait_for_timeout(500)
     results = []
-    for n in range(sweeps):
+    for n in range(first, first + sweeps):
         key, final = ("ArrowRight", 16) if n % 2 == 0 else ("ArrowLeft", 1)
         now = int(control.input_value())
         page.evaluate(ARM, [done_of(row), final])

@@ -1,13 +1,14 @@
 """One key press on the standalone page, before and after a change to the front-end, interleaved in one run.
 
-    python benchmarks/bench_page_frames.py --before REF [--presses 60] [--trace 20]
+    python benchmarks/bench_page_frames.py --before REF [--presses 60] [--trace 20] [--holds 20]
 
 The machine this runs on is shared and its load moves: so the pages as git commit REF's front-end draws them
 ("before") and as the working tree's draws them ("now") are open side by side in one headless Chromium at
 1280 × 800, and their presses alternate (one on before, one on now, …), T bouncing between 3 and 16, on the
 default view ("page") and at h = 8, dh = 8 with all heads ("largest"). Each press is timed as
 bench_browser_latency.py times it (the keydown → the frame that shows the new T painted), and given as the median
-and the 90th percentile, beside the same row before.
+and the 90th percentile, beside the same row before. Then a held key at the largest size ("held": a keydown every
+33 ms until T = 16, then ← until T = 1, ms from the last keydown to the final picture painted), sweeps alternating.
 
 Then Chrome's trace of --trace presses on each page (again alternating), as the main thread's time per press in
 each phase of the frame: script, style (UpdateLayoutTree), layout, pre-paint, paint, layerize and commit, and the
@@ -21,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_browser_latency import ARM, PROBE, RESULT, WINDOW, done_of, front_end_of, new_page, stat, sweep, write_pages  # noqa: E402
+import bench_browser_latency as lat  # noqa: E402
 
 # The trace's events per phase (main thread); a script event inside another one is counted once, in the outer one.
 PHASES = {
@@ -38,20 +39,20 @@ PHASES = {
 
 
 def open_armed(browser, path):
-    page = new_page(browser)
+    page = lat.new_page(browser)
     page.goto(path.as_uri())
     page.wait_for_selector(".al-live .al-hm")
-    page.evaluate(PROBE)
+    page.evaluate(lat.PROBE)
     page.locator('.al-live [data-control="T"]').first.scroll_into_view_if_needed()
     page.wait_for_timeout(300)
     return page
 
 
 def press(page, key, t):  # -> {dom, paint} ms for one press that moves T to t
-    page.evaluate(ARM, [done_of("page"), t])
+    page.evaluate(lat.ARM, [lat.done_of("page"), t])
     page.locator('.al-live [data-control="T"]').first.focus()
     page.keyboard.press(key)
-    page.wait_for_function(RESULT, timeout=30_000)
+    page.wait_for_function(lat.RESULT, timeout=30_000)
     res = page.evaluate("() => window.__probe.res")
     page.wait_for_timeout(80)
     return res
@@ -83,7 +84,7 @@ def traced(pages, presses):  # -> {tag: {phase: ms per press}}: the presses alte
     sums = {tag: {k: 0.0 for k in PHASES} for tag in pages}
     sessions = {tag: page.context.new_cdp_session(page) for tag, page in pages.items()}
     starts = {tag: int(page.locator('.al-live [data-control="T"]').first.input_value()) for tag, page in pages.items()}
-    steps = {tag: sweep(starts[tag], presses) for tag in pages}
+    steps = {tag: lat.sweep(starts[tag], presses) for tag in pages}
     for n in range(presses):
         for tag, page in pages.items():
             cdp, chunks = sessions[tag], []
@@ -108,7 +109,8 @@ def main():
     ap.add_argument("--before", required=True, metavar="REF", help="git commit whose front-end is 'before'")
     ap.add_argument("--presses", type=int, default=60, help="timed presses per page and row (≥ 30)")
     ap.add_argument("--trace", type=int, default=20, help="traced presses per page and row")
-    ap.add_argument("--json", help="also write every press's timings here")
+    ap.add_argument("--holds", type=int, default=20, help="held-key sweeps per page (alternately up and down)")
+    ap.add_argument("--json", help="also write every press's and sweep's timings here")
     args = ap.parse_args()
     if args.presses < 30:
         ap.error("--presses: at least 30, for a median and a 90th percentile")
@@ -117,9 +119,9 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        now = write_pages(tmp, "now")
-        with front_end_of(args.before, tmp):
-            before = write_pages(tmp, "before")
+        now = lat.write_pages(tmp, "now")
+        with lat.front_end_of(args.before, tmp):
+            before = lat.write_pages(tmp, "before")
         timed, trace = {}, {}
         with sync_playwright() as p:
             browser = chromium(p)
@@ -128,24 +130,30 @@ def main():
                     pages = {"before": open_armed(browser, before[row]), "now": open_armed(browser, now[row])}
                     starts = {tag: int(pg.locator('.al-live [data-control="T"]').first.input_value())
                               for tag, pg in pages.items()}
-                    steps = {tag: sweep(starts[tag], args.presses) for tag in pages}
+                    steps = {tag: lat.sweep(starts[tag], args.presses) for tag in pages}
                     for tag in pages:
                         timed[f"{row} ({tag})"] = []
                     for n in range(args.presses):
                         for tag, pg in pages.items():
                             timed[f"{row} ({tag})"].append(press(pg, *steps[tag][n]))
+                    if row == "page, largest":  # a held key: sweeps alternating between the pages too
+                        for tag in pages:
+                            timed[f"held ({tag})"] = []
+                        for n in range(args.holds):
+                            for tag, pg in pages.items():
+                                timed[f"held ({tag})"] += lat.hold(pg, row, 1, first=n)
                     trace[row] = traced(pages, args.trace)
                     for pg in pages.values():
                         pg.close()
                 version = browser.version
             finally:
                 browser.close()
-    print(f"Key press → painted, headless Chromium {version} at {WINDOW['width']} × {WINDOW['height']}, "
+    print(f"Key press → painted, headless Chromium {version} at {lat.WINDOW['width']} × {lat.WINDOW['height']}, "
           f"{args.presses} presses per row, before ({args.before}) and now alternating, ms after the keydown\n")
     print(f"{'row':<24} | {'DOM med':>7} {'p90':>6} | {'paint med':>9} {'p90':>6}")
     print("-" * 60)
     for row, res in timed.items():
-        dom, paint = stat([r["dom"] for r in res]), stat([r["paint"] for r in res])
+        dom, paint = lat.stat([r["dom"] for r in res]), lat.stat([r["paint"] for r in res])
         print(f"{row:<24} | {dom[0]:7.1f} {dom[1]:6.1f} | {paint[0]:9.1f} {paint[1]:6.1f}")
     print(f"\nMain thread, ms per press (Chrome's trace, {args.trace} presses per page, alternating):\n")
     print(f"{'row':<24} | " + " ".join(f"{k:>9}" for k in PHASES))

@@ -146,7 +146,7 @@ def test_one_pipeline_entry_and_its_words_reach_every_layer(tmp_path, browser):
     assert seen["in_picture"]  # the front-end's picture of the copy's config (run in Node.js) draws it
     # the figures and the figures command, with its words
     assert "log P" in seen["titles"]
-    assert seen["status"] == 0 and (out / "figures" / "stages_head1.png").stat().st_size > 0
+    assert seen["status"] == 0 and (out / "figures" / "stages_head1_ko.png").stat().st_size > 0
 
     # the standalone page and the site: the browser computes log P from its expression, every head, every cell
     labels = seen["labels"]

@@ -17,8 +17,8 @@ from attention_lab.figures import command
 from attention_lab.look import words
 
 
-def names(fmt):
-    return sorted(f"{name}.{fmt}" for name in figures.FIGURES)
+def names(fmt, lang="en"):
+    return sorted(f"{name}_{lang}.{fmt}" for name in figures.FIGURES)
 
 
 def run(argv, capsys):
@@ -41,7 +41,7 @@ def test_writes_every_figure(tmp_path, capsys, fmt):
         elif fmt == "svg":
             assert ET.parse(path).getroot().tag.endswith("svg")
             # Text is drawn as glyph paths (svg.fonttype is left alone); matplotlib keeps each string as a comment.
-            if path.name == "fig2_scores.svg":
+            if path.name == "fig2_scores_en.svg":
                 assert "2\u00b71 = 2" in path.read_text()
         else:
             assert path.read_bytes().startswith(b"%PDF")
@@ -54,7 +54,7 @@ def test_korean_slides_are_16_9_and_korean(tmp_path, capsys):
         svg = ET.parse(path).getroot()
         size = (float(svg.get("width").rstrip("pt")) / 72, float(svg.get("height").rstrip("pt")) / 72)
         assert size == pytest.approx(figures.SLIDE_SIZE, abs=0.01), path.name
-    fig3 = (tmp_path / "fig3_mask.svg").read_text()
+    fig3 = (tmp_path / "fig3_mask_ko.svg").read_text()
     assert words.table("ko")["fig_mask_rule"] in fig3  # the Korean words, kept as comments beside their outlines
 
 
@@ -76,7 +76,7 @@ def test_svg_text_keeps_text_as_text_and_names_the_font(tmp_path, capsys):
     rc_before = dict(matplotlib.rcParams)
     status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
     assert (status, err) == (0, [])
-    svg = (tmp_path / "fig3_mask.svg").read_text()
+    svg = (tmp_path / "fig3_mask_ko.svg").read_text()
     assert "<text" in svg and look.KO_FONT in svg and words.table("ko")["fig_mask_rule"] in svg
     assert dict(matplotlib.rcParams) == rc_before  # svg.fonttype was set only while saving
 
@@ -122,7 +122,7 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     assert (tr.mask_name, tr.mask_params) == ("stripe", {"seed": 3})  # a parameter named like an option
     assert (tr.M[4] == 0).tolist() == [True, False, False, True, True]
     status, out, err = run(["--out", str(tmp_path), "--format", "png", "--dpi", "40", "--mask", "stripe"], capsys)
-    assert (status, err) == (0, []) and (tmp_path / "fig3_mask.png").stat().st_size > 1000
+    assert (status, err) == (0, []) and (tmp_path / "fig3_mask_en.png").stat().st_size > 1000
     status, _, err = run(["--out", str(tmp_path), "--mask", "stripe:seed=9"], capsys)
     assert status == 2 and "--mask stripe:seed=…: must be from 1 to 3, got 9" in err[0]
 
@@ -234,7 +234,7 @@ def test_figures_of_your_own_numbers(tmp_path, capsys, suffix):
     status, _, err = run(["--out", str(tmp_path / "out"), "--format", "svg", "--svg-text", *files, "--h", "2",
                           "--row", "2", "--query", "2", "--key", "2"], capsys)
     assert (status, err) == (0, [])
-    svg = (tmp_path / "out" / "fig2_scores.svg").read_text()
+    svg = (tmp_path / "out" / "fig2_scores_en.svg").read_text()
     assert "S[2, 2]" in svg  # the picked cell, 1-based
     status, _, err = run(["--out", str(tmp_path / "out"), *files], capsys)
     assert status == 2 and err == ["error: --h: say how many heads your --q, --k, --v have, e.g. --h 2."]
@@ -265,9 +265,9 @@ def test_a_decode_step_and_the_other_corner(tmp_path, capsys):
 @pytest.mark.parametrize("name", al.pipeline.HEAD_STAGES)
 def test_every_stage_reaches_the_command(tmp_path_factory, capsys, name):
     out = tmp_path_factory.getbasetemp() / "stages"
-    if not (out / "stages_head1.svg").exists():
+    if not (out / "stages_head1_ko.svg").exists():
         assert run(["--out", str(out), "--svg-text", "--lang", "ko"], capsys)[0] == 0
-    svg = " ".join((out / "stages_head1.svg").read_text().split())
+    svg = " ".join((out / "stages_head1_ko.svg").read_text().split())
     assert all(word in svg for word in words.table("ko")[f"stage.{name}"].split()), name
 
 
@@ -284,10 +284,17 @@ def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, caps
     (["--d", "8", "--dh", "3"], "error: --d, --dh: d is h·dh"),
     (["--h", "3", "--kv-heads", "2"], "so --kv-heads must divide h"),
     (["--mask", "sliding:window=²"], "error: --mask: write each parameter as PARAM=WHOLE_NUMBER"),
+    (["--q", "{q}", "--k", "{k}", "--v", "{k}", "--h", "2", "--queries", "1"],
+     "error: --queries: with your own Q, K, V the Query tokens are the rows of Q; leave it out."),
+    (["--q", "{q}", "--k", "{k}", "--v", "{k}", "--h", "2", "--T", "4"],
+     "error: --T: with your own Q, K, V the sizes come from them; leave it out."),
 ])
 def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, argv, message):
     from attention_lab.live import command as page_command
 
+    np.save(tmp_path / "q.npy", np.ones((2, 4)))  # your own numbers: 2 Query rows, 4 Key tokens
+    np.save(tmp_path / "k.npy", np.ones((4, 4)))
+    argv = [a.format(q=tmp_path / "q.npy", k=tmp_path / "k.npy") for a in argv]
     assert page_command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err
@@ -296,7 +303,7 @@ def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, arg
 def test_svg_text_names_fallback_families(tmp_path, capsys):
     status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
     assert (status, err) == (0, [])
-    svg = (tmp_path / "fig3_mask.svg").read_text()
+    svg = (tmp_path / "fig3_mask_ko.svg").read_text()
     families = set(re.findall(r"font-family: ([^;\"]+)", svg))
     assert families and all(f.endswith("'Apple SD Gothic Neo', sans-serif") and "'Noto Sans CJK KR'" in f
                             for f in families), families
@@ -311,6 +318,16 @@ def test_all_heads_slides_are_named_by_their_heads(tmp_path, capsys):
                           "16", "--h", "4"], capsys)
     groups = slide_groups(tr, "en")
     names = sorted(name for name in (p.split("/")[-1] for p in out.split()) if name.startswith("all_heads"))
-    expected = sorted(f"all_heads_{g.start + 1}.png" if len(g) == 1 else f"all_heads_{g.start + 1}-{g.stop}.png"
+    expected = sorted(f"all_heads_{g.start + 1}_en.png" if len(g) == 1 else f"all_heads_{g.start + 1}-{g.stop}_en.png"
                       for g in groups)
     assert status == 0 and names == expected and len(groups) > 1
+
+
+def test_korean_and_english_figures_written_into_one_folder_keep_both(tmp_path, capsys):
+    """A lecturer who writes ko and then en into one --out keeps both sets, as with the deck and the worksheets."""
+    for lang in ("ko", "en"):
+        status, _, err = run(["--out", str(tmp_path), "--format", "svg", "--svg-text", "--lang", lang], capsys)
+        assert (status, err) == (0, [])
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names("svg", "ko") + names("svg", "en"))
+    assert words.table("ko")["fig_mask_rule"] in (tmp_path / "fig3_mask_ko.svg").read_text()
+    assert words.table("en")["fig_mask_rule"] in (tmp_path / "fig3_mask_en.svg").read_text()

@@ -256,4 +256,4 @@ def test_the_reviewers_dilated_mask_is_one_entry_and_its_words(dilated, browser,
     for on, rows in zip(ons, got, strict=True):
         np.testing.assert_array_equal(rows, by_hand(on["T_q"], on["T"], on["params"][0]), err_msg=str(on))
     assert command.main(["--out", str(tmp_path), "--format", "png", "--dpi", "40", "--mask", "dilated:step=2"]) == 0
-    assert (tmp_path / "fig3_mask.png").stat().st_size > 1000
+    assert (tmp_path / "fig3_mask_en.png").stat().st_size > 1000

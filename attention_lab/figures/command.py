@@ -17,8 +17,9 @@ example of those sizes; with --q, --k, --v, your own numbers. --mask is one
 value, as a Mask is: the name of a mask of the registry (`numeric.masks.MASKS`)
 and its parameters, NAME:PARAM=VALUE… (a list of lengths written 3+2+4), so a
 mask's parameter never collides with an option of the command.
-Files are named after the figures (fig1_heads.svg, fig2_scores.svg, …) so a
-slide deck can link them; each path is printed as it is written. Every error
+Files are named after the figures and their language (fig1_heads_en.svg,
+fig2_scores_ko.svg, …) so a slide deck can link them and both languages can
+share one folder; each path is printed as it is written. Every error
 is one line on stderr, exit status 2. A reader that stops reading the paths
 (`| head -1`) does not stop the writing.
 """
@@ -84,7 +85,7 @@ def write_figures(args, tr, listing=None, chosen=None):  # -> [Path]
         return [path]
     paths = []
     for name, make, slide in figures_to_write(tr, args.lang, args.slides, chosen):
-        path = args.out / f"{name}.{args.format}"
+        path = args.out / f"{name}_{args.lang}.{args.format}"  # named by language, as the deck: ko and en share --out
         save(make(), path, args.format, args.dpi, args.svg_text, slide)
         listing.add(path)
         paths.append(path)
