@@ -155,6 +155,9 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--mask", "sliding:window=²"], "--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), e.g. "
                                      "--mask sliding:window=2; got 'window=²'"),
     (["--mask", "sliding:window=２"], "got 'window=２'"),  # a full-width digit is not a whole number here either
+    (["--mask", "sliding:window=1:window=2"], "--mask: window is given twice in 'sliding:window=1:window=2'; give "
+                                              "each parameter once, e.g. --mask sliding:window=2."),
+    (["--mask", "window:left=1:right=1:left=0"], "--mask: left is given twice"),
     (["--h", "4", "--kv-heads", "3"], "--kv-heads: h=4 Query heads must share the K/V heads evenly, so --kv-heads "
                                       "must divide h"),
     (["--window", "2"], "unrecognized arguments: --window 2"),
@@ -285,10 +288,17 @@ def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, caps
     (["--d", "8", "--dh", "3"], "error: --d, --dh: d is h·dh"),
     (["--h", "3", "--kv-heads", "2"], "so --kv-heads must divide h"),
     (["--mask", "sliding:window=²"], "error: --mask: write each parameter as PARAM=WHOLE_NUMBER"),
+    (["--q", "{q}", "--k", "{k}", "--v", "{k}", "--h", "2", "--queries", "1"],
+     "error: --queries: with your own Q, K, V the Query tokens are the rows of Q; leave it out."),
+    (["--q", "{q}", "--k", "{k}", "--v", "{k}", "--h", "2", "--T", "4"],
+     "error: --T: with your own Q, K, V the sizes come from them; leave it out."),
 ])
 def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, argv, message):
     from attention_lab.live import command
 
+    np.save(tmp_path / "q.npy", np.ones((2, 4)))  # your own numbers: 2 Query rows, 4 Key tokens
+    np.save(tmp_path / "k.npy", np.ones((4, 4)))
+    argv = [a.format(q=tmp_path / "q.npy", k=tmp_path / "k.npy") for a in argv]
     assert command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err

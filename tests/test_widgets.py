@@ -757,6 +757,20 @@ def test_a_mask_array_sets_its_own_rows_so_the_alignment_control_hides_and_the_n
         al.explorer(**own_numbers(2, 4), h=2, mask=allowed, view="all", align="top-left")
 
 
+@pytest.mark.parametrize(("name", "value", "why"), [
+    ("queries", 1, "the Query tokens are the rows of Q"), ("queries", 2, "the Query tokens are the rows of Q"),
+    ("queries", 3, "the Query tokens are the rows of Q"), ("T", 4, "the sizes come from them"),
+    ("d", 4, "the sizes come from them"), ("dh", 2, "the sizes come from them"),
+    ("seed", 0, "the sizes come from them"), ("source", "random", "the sizes come from them"),
+])
+def test_your_own_numbers_refuse_what_they_decide_themselves_rather_than_drop_it(name, value, why):
+    """Beside your own Q, K, V an argument they decide is refused by name, whatever its value: queries= was dropped
+    without a word (queries=1 showed both of Q's rows, T_q = 2; issue 27, the fresh fuzz round)."""
+    with pytest.raises(ValueError, match=f"^{name}: with your own Q, K, V {why}; leave it out\\.$"):
+        al.explorer(**own_numbers(2, 4), h=2, view="queries", **{name: value})
+    assert al.explorer(**own_numbers(2, 4), h=2, view="queries").trace.T_q == 2
+
+
 def test_more_query_rows_than_keys_are_refused_with_what_to_do():
     assert al.attention_trace(**own_numbers(5, 3), h=2).T_q == 5  # attention_trace takes them ...
     with pytest.raises(ValueError, match=r"^Q: the explorer shows the Query rows of the last T_q ≤ T_k tokens, got "

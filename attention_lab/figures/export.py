@@ -24,6 +24,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.patches import FancyBboxPatch, Rectangle
 
 from ..look import colors, words
+from ..look.fonts import DECK_FONT
 from .heatmap import MASKED_LABEL_BOX, SLIDE_SIZE, font_family
 from .overview import slide_groups
 
@@ -155,15 +156,15 @@ def _fonts(font, lang):
     """A run names its fonts for Latin and for Hangul: the fonts the deck's layout measured its lines with."""
     from pptx.oxml.ns import qn
 
-    # The deck measures a Korean slide's Latin letters in Noto Sans CJK KR (look.fonts.FONT_FAMILIES: the subset
-    # keeps the full font's widths) and an English slide's in DejaVu Sans; a run in another font re-wraps its lines.
-    font.name = "Noto Sans CJK KR" if lang == "ko" else "DejaVu Sans"  # <a:latin>
+    # The deck measures a Korean slide's Latin letters in Noto Sans CJK KR and an English slide's in DejaVu Sans
+    # (look.fonts.DECK_FONT); a run in another font re-wraps its lines.
+    font.name = DECK_FONT[lang]  # <a:latin>
     rpr = font._rPr  # python-pptx has no setter for the East Asian font
     east_asian = rpr.find(qn("a:ea"))
     if east_asian is None:
         east_asian = rpr.makeelement(qn("a:ea"), {})
         rpr.append(east_asian)
-    east_asian.set("typeface", "Noto Sans CJK KR" if lang == "ko" else "DejaVu Sans")
+    east_asian.set("typeface", DECK_FONT[lang])
 
 
 def write_pptx(tr, lang, path, chosen=None):  # -> path

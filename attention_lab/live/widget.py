@@ -78,7 +78,8 @@ class Explorer(anywidget.AnyWidget):
                                   params=dict(spec_mask.params), seed=seed, source=source, queries=queries,
                                   align=spec_mask.align if spec_mask.align != "bottom-right" else align, marks=marks)
         else:
-            own, tr = _check_own(Q, K, V, h, kv_heads, mask, align, T=T, d=d, dh=dh, seed=seed, source=source)
+            own, tr = _check_own(Q, K, V, h, kv_heads, mask, align, T=T, d=d, dh=dh, seed=seed, source=source,
+                                 queries=queries)
             if tr.mask_name == "custom":
                 own["mask"] = tr.mask.allowed(tr.T_q, tr.T_k)
             self._own = own
@@ -306,7 +307,8 @@ def _check_own(Q, K, V, h, kv_heads, mask, align, **fixed):  # -> ({"Q", "K", "V
     checks.whole_number("h", h, *LIMITS["h"])
     for name, value in fixed.items():
         if value is not None:
-            raise ValueError(f"{name}: with your own Q, K, V the sizes come from them; leave {name} out.")
+            why = "the Query tokens are the rows of Q" if name == "queries" else "the sizes come from them"
+            raise ValueError(f"{name}: with your own Q, K, V {why}; leave it out.")
     own = {n: checks.finite_matrix(n, x) for n, x in (("Q", Q), ("K", K), ("V", V))}
     rows, d_own = max(own["Q"].shape[0], own["K"].shape[0]), own["Q"].shape[1]
     if rows > OWN_LIMITS["T"] or d_own > OWN_LIMITS["d"]:

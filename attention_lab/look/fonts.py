@@ -17,6 +17,9 @@ KO_FONT = "Noto Sans CJK KR Attention Lab"  # the family name inside KO_FONT_FIL
 KO_FONT_POSTSCRIPT = "NotoSansCJKkr-Regular-AttentionLab"
 FALLBACK_FONT = "DejaVu Sans"  # ships with matplotlib: Latin, math symbols, ᵀ, ₕ, ↺
 FONT_FAMILIES = {"ko": (KO_FONT, FALLBACK_FONT), "en": (FALLBACK_FONT, KO_FONT)}
+# The installed family an editable deck names for each language's text: a viewer has the full Noto Sans CJK KR (the
+# subset keeps its widths, so the deck's measured lines still fit), never the subset's own family name.
+DECK_FONT = {"ko": "Noto Sans CJK KR", "en": FALLBACK_FONT}
 # Characters drawn besides the registries' words: ASCII, and the symbols of the numbers and formulas.
 FONT_SYMBOLS = "".join(map(chr, range(0x20, 0x7F))) + "−∞√·×÷→←↓↑≈…–—ᵀ₁₂ₕᵢΣ±≤≥‘’“”|"
 # Left out of the subset, so DejaVu Sans draws them in both languages: Noto's √ ends in a bar that stops short of
