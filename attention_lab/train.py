@@ -4,8 +4,8 @@
     python -m attention_lab.train --out mine.npz --seed 7 --h 1
     python -m attention_lab.train --out small.npz --h 1 --dh 4    # one head of the article's per-head size
 
-With the defaults it writes, value for value, the file that ships with the package
-(attention_lab/numeric/learned.npz), in about 5 s.
+With the defaults it writes the file that ships with the package (attention_lab/numeric/learned.npz), every
+value within training.SAME_WITHIN = 1e-10 (bit for bit on the machine that made it), in about 5 s.
 Bad options get one line on stderr and exit status 2.
 """
 

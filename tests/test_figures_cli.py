@@ -154,6 +154,9 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--mask", "sliding:window=²"], "--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), e.g. "
                                      "--mask sliding:window=2; got 'window=²'"),
     (["--mask", "sliding:window=２"], "got 'window=２'"),  # a full-width digit is not a whole number here either
+    (["--mask", "sliding:window=1:window=2"], "--mask: window is given twice in 'sliding:window=1:window=2'; give "
+                                              "each parameter once, e.g. --mask sliding:window=2."),
+    (["--mask", "window:left=1:right=1:left=0"], "--mask: left is given twice"),
     (["--h", "4", "--kv-heads", "3"], "--kv-heads: h=4 Query heads must share the K/V heads evenly, so --kv-heads "
                                       "must divide h"),
     (["--window", "2"], "unrecognized arguments: --window 2"),

@@ -92,6 +92,9 @@ def parse_mask(text, align):  # "sliding:window=2" -> Mask("sliding", window=2)
             owners = masks.owners(key)
             hint = f"; {key} belongs to " + " or ".join(f"--mask {m}:{key}=…" for m in owners) if owners else ""
             raise ArgumentError(f"--mask: {name} {takes}, not :{key}=…{hint}.")
+        if key in params:  # one value each: a second one would silently replace the first
+            raise ArgumentError(f"--mask: {key} is given twice in {text!r}; give each parameter once, e.g. "
+                                f"--mask {name}:{key}={item.partition('=')[2]}.")
         numbers = [int(part) for part in parts]
         params[key] = tuple(numbers) if len(numbers) > 1 or key == "lengths" else numbers[0]
     try:

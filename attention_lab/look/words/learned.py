@@ -5,7 +5,7 @@ WORDS = {
     'nb13_task_row': ('토큰 {t} ({token}): 첫 토큰 {first}, 바로 앞 토큰 {previous} → 답 {answer}', 'token {t} ({token}): first token {first}, previous token {previous} → answer {answer}'),
     'nb13_numbers': ('모두 합쳐 값 {n}개', '{n} numbers in all'),
     'nb13_trained': ('{steps}단계 학습: 손실 {first} → {last}', '{steps} steps of training: loss {first} → {last}'),
-    'nb13_same_as_shipped': ('패키지에 들어 있는 가중치와 값 하나하나까지 같음: {same}', 'the same weights, value for value, as the ones the package ships: {same}'),
+    'nb13_same_as_shipped': ('패키지에 들어 있는 가중치와 같음 (값마다 차이가 {within:.0e} 미만): {same}', 'the same weights as the ones the package ships (each value within {within:.0e}): {same}'),
     'nb13_all_inputs': ('가능한 입력 {n}개 모두에서: 손실 {loss}, 맞힌 답의 비율 {right}', 'on all {n} possible inputs: loss {loss}, share of right answers {right}'),
     'nb13_loss_ratio': ('손실은 head 두 개 모델의 {ratio}배', "its loss is {ratio} times the two heads' model's"),
     'nb13_step': ('학습 단계', 'training step'),
