@@ -14,7 +14,7 @@ The package's folders are its layers:
 
 This namespace holds the public names. The numeric ones load at once (NumPy
 only); figures, the explorer and the exercises load on first use, e.g.
-`al.plotting.figure_softmax(…)`, `al.explorer()` or `al.decode_view()`.
+`al.figures.figure_softmax(…)`, `al.explorer()` or `al.decode_view()`.
 """
 
 import importlib
@@ -53,8 +53,9 @@ __all__ = [
 # Modules loaded on first use: a layer (al.look, al.figures, …), or a short name for a module inside one.
 _LAZY = {
     "numeric": "numeric", "look": "look", "figures": "figures", "live": "live", "exercises": "exercises",
-    "plotting": "figures",  # al.plotting.figure_softmax(…): the figures, under the name the notebooks use
-    "style": "look",  # al.style.format_value(…): the visual language
+    # The old names of two layers (al.plotting.figure_softmax(…), al.style.format_value(…)): notebooks stored and
+    # saved before they became al.figures and al.look call them, and keep running.
+    "plotting": "figures", "style": "look",
     "words": "look.words", "masks": "numeric.masks", "pipeline": "numeric.pipeline", "checks": "numeric.checks",
     "conventions": "numeric.conventions", "examples": "numeric.examples",
 }

@@ -60,7 +60,7 @@ sys.path.insert(0, sys.argv[2])  # tests/, for frontend.py: the front-end's pict
 from frontend import page_picture
 
 tr = al.article_example()
-fig = al.plotting.figure_stages(tr, head=0, lang="en")
+fig = al.figures.figure_stages(tr, head=0, lang="en")
 titles = [ax.get_title().replace("\n", " ") for ax in fig.axes]
 drawn = json.dumps(page_picture(al.explorer(view="all", lang="en").page_config()), ensure_ascii=False)
 status = command.main(["--out", str(out / "figures"), "--format", "png", "--lang", "ko"])

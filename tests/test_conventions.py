@@ -33,7 +33,7 @@ def test_every_convention_is_complete_and_the_fills_are_what_their_names_say():
 @pytest.mark.parametrize("T", [1, 2, 5])
 def test_what_each_convention_writes(T):
     for allowed in masks_of(T):
-        np.testing.assert_array_equal(CONVENTIONS["additive"].write(allowed), al.additive_mask(allowed))
+        np.testing.assert_array_equal(CONVENTIONS["additive"].write(allowed), np.where(allowed, 0.0, -np.inf))
         np.testing.assert_array_equal(CONVENTIONS["may_attend"].write(allowed), allowed)
         np.testing.assert_array_equal(CONVENTIONS["masked"].write(allowed), ~allowed)
         for name in FINITE:

@@ -90,6 +90,7 @@ def test_seeds_differ_and_are_checked():
 def test_kv_heads_examples_have_g_heads_of_k_and_v():
     tr = al.article_example(kv_heads=1)
     assert tr.Kh.shape == (1, 3, 4) and tr.K.shape == (3, 4) and tr.kv_heads == 1
-    np.testing.assert_array_equal(tr.Kh[0], al.article_example().Kh[0])  # the shared head is the article's Head 1
+    # The shared head is the article's Head 1: its Key token 1 and the scores of Query token 3, as the article writes.
+    assert tr.Kh[0, 0].tolist() == [1, -1, 2, 1] and tr.S[0, 2].tolist() == [2, 0, 6]
     with pytest.raises(ValueError, match=r"kv_heads: h=4 .*use one of \[1, 2, 4\]"):
         al.random_example(T=3, d=8, h=4, kv_heads=3)

@@ -12,16 +12,16 @@ import attention_lab as al
 from attention_lab.live import page as pages
 from attention_lab.numeric import expressions, masks
 from attention_lab.numeric.expressions import OPERATIONS, evaluate
-from attention_lab.numeric.pipeline import PIPELINE, Config
+from attention_lab.numeric.pipeline import PIPELINE, Settings
 
 INF = math.inf
 ALLOWED = [[True, False, False], [False, False, False], [True, True, True]]  # row 2 may see nothing
 
 
-def config(h=2, g=1, dh=2, scaled=True):  # -> (Python's Config, the browser's config), for T_q = T_k = 3
+def settings(h=2, g=1, dh=2, scaled=True):  # -> (Python's Settings, the browser's settings), for T_q = T_k = 3
     mask = masks.to_mask(np.array(ALLOWED)).checked(3, 3)
     kv = [i // (h // g) for i in range(h)]
-    return (Config(h=h, g=g, dh=dh, T_q=3, T_k=3, mask=mask, scaled=scaled),
+    return (Settings(h=h, g=g, dh=dh, T_q=3, T_k=3, mask=mask, scaled=scaled),
             {"h": h, "g": g, "dh": dh, "kv": kv, "scaled": scaled, "allowed": ALLOWED})
 
 
@@ -55,7 +55,7 @@ X = [[1, -2, 3, 0], [2, 1, -1, 4], [0, 3, 1, -2]]  # (T=3, 4): Q of h=2 heads of
 HEADS = [[[1, -2], [2, 1], [0, 3]], [[3, 0], [-1, 4], [1, -2]]]  # (2, 3, 2)
 KV = [[[2, 1], [-1, 0], [3, 3]]]  # (g=1, 3, 2)
 
-# operation -> [(config kwargs, arguments, the plain loop over its definition)]
+# operation -> [(settings kwargs, arguments, the plain loop over its definition)]
 CASES = {
     "split_heads": [({}, [X], lambda c: loops((2, 3, 2), lambda i, t, k: X[t][i * 2 + k]))],
     "by_query_head": [({"h": 2, "g": 1}, [KV], lambda c: [KV[0], KV[0]]),
@@ -97,11 +97,11 @@ def test_every_operation_has_its_plain_loop_here():
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_each_operation_is_its_plain_loop_in_numpy_and_in_the_browser(page, operation):
     for kwargs, args, loop in CASES[operation]:
-        python_config, page_config = config(**kwargs)
-        want = np.array(loop(python_config), dtype=float)
+        python_settings, page_settings = settings(**kwargs)
+        want = np.array(loop(python_settings), dtype=float)
         arrays = {f"x{k}": np.array(a, dtype=float) for k, a in enumerate(args)}
-        numpy = evaluate((operation, *arrays), arrays, python_config)
-        browser = np.array(page.evaluate(CALL, [operation, args, page_config]), dtype=float)
+        numpy = evaluate((operation, *arrays), arrays, python_settings)
+        browser = np.array(page.evaluate(CALL, [operation, args, page_settings]), dtype=float)
         assert not np.isnan(want).any()  # the cases' rows that may see nothing give 0 or −∞, never NaN
         for got in (numpy, browser):
             assert got.shape == want.shape, (operation, kwargs)
@@ -139,6 +139,6 @@ def test_what_is_not_an_expression_is_refused_naming_it(wrong):
 
 
 def test_log_of_a_negative_value_is_refused_not_nan():
-    python_config, _ = config()
+    python_settings, _ = settings()
     with pytest.raises(ValueError, match="^X: log needs values ≥ 0"):
-        evaluate(("log", "P"), {"P": np.array([[0.5, -0.5]])}, python_config)
+        evaluate(("log", "P"), {"P": np.array([[0.5, -0.5]])}, python_settings)

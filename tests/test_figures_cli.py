@@ -12,19 +12,18 @@ import pytest
 from strategies import every_mask
 
 import attention_lab as al
-from attention_lab import figures as plotting
-from attention_lab import look as style
-from attention_lab.figures import command as figures
-from attention_lab.look import words as text
+from attention_lab import figures, look
+from attention_lab.figures import command
+from attention_lab.look import words
 
 
 def names(fmt, lang="en"):
-    return sorted(f"{name}_{lang}.{fmt}" for name in plotting.FIGURES)
+    return sorted(f"{name}_{lang}.{fmt}" for name in figures.FIGURES)
 
 
 def run(argv, capsys):
     """main(argv) -> (status, stdout, stderr lines)."""
-    status = figures.main(argv)
+    status = command.main(argv)
     out, err = capsys.readouterr()
     return status, out, err.strip().splitlines()
 
@@ -54,9 +53,9 @@ def test_korean_slides_are_16_9_and_korean(tmp_path, capsys):
     for path in tmp_path.iterdir():  # every file a 16:9 slide, the all-heads figure as many as it takes
         svg = ET.parse(path).getroot()
         size = (float(svg.get("width").rstrip("pt")) / 72, float(svg.get("height").rstrip("pt")) / 72)
-        assert size == pytest.approx(plotting.SLIDE_SIZE, abs=0.01), path.name
+        assert size == pytest.approx(figures.SLIDE_SIZE, abs=0.01), path.name
     fig3 = (tmp_path / "fig3_mask_ko.svg").read_text()
-    assert text.table("ko")["fig_mask_rule"] in fig3  # the Korean words, kept as comments beside their outlines
+    assert words.table("ko")["fig_mask_rule"] in fig3  # the Korean words, kept as comments beside their outlines
 
 
 def test_png_slides_have_the_slide_size_in_pixels(tmp_path, capsys):
@@ -65,10 +64,10 @@ def test_png_slides_have_the_slide_size_in_pixels(tmp_path, capsys):
     status, _, err = run(["--out", str(out), "--format", "png", "--slides", "--dpi", "30", "--T", "4", "--h", "4",
                           "--kv-heads", "1", "--mask", "prefix:prefix=2", "--lang", "ko"], capsys)
     assert (status, err) == (0, [])
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "4", "--h", "4", "--kv-heads", "1"]))
-    groups = plotting.slide_groups(tr, "ko")
+    tr = command.make_trace(command.parse_args(["--out", "x", "--T", "4", "--h", "4", "--kv-heads", "1"]))
+    groups = figures.slide_groups(tr, "ko")
     assert [h for g in groups for h in g] == list(range(4))  # every head on one slide or another
-    assert len(list(out.iterdir())) == len(plotting.FIGURES) - 1 + len(groups)
+    assert len(list(out.iterdir())) == len(figures.FIGURES) - 1 + len(groups)
     for path in out.iterdir():  # every file is a slide, the all-heads figure one slide per group of heads
         assert matplotlib.image.imread(path).shape[:2] == (225, 400), path.name  # 7.5 × 13.33 in at 30 dpi
 
@@ -78,18 +77,18 @@ def test_svg_text_keeps_text_as_text_and_names_the_font(tmp_path, capsys):
     status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
     assert (status, err) == (0, [])
     svg = (tmp_path / "fig3_mask_ko.svg").read_text()
-    assert "<text" in svg and style.KO_FONT in svg and text.table("ko")["fig_mask_rule"] in svg
+    assert "<text" in svg and look.KO_FONT in svg and words.table("ko")["fig_mask_rule"] in svg
     assert dict(matplotlib.rcParams) == rc_before  # svg.fonttype was set only while saving
 
 
 def test_help_states_the_limits_and_what_svg_text_needs(capsys):
     with pytest.raises(SystemExit) as exit_:
-        figures.parse_args(["--help"])
+        command.parse_args(["--help"])
     assert exit_.value.code == 0
     shown = " ".join(capsys.readouterr().out.split())
     for limit in ("1 … 16", "1 … 64", "1 … 8", "d/h ≤ 8", "30 … 200"):
         assert limit in shown
-    assert "The viewer then needs the fonts" in shown and style.KO_FONT in shown
+    assert "The viewer then needs the fonts" in shown and look.KO_FONT in shown
     for mask in ("sliding", "padding", "prefix"):
         assert mask in shown
     for name, kind in al.MASKS.items():  # generated from the mask registry
@@ -98,28 +97,28 @@ def test_help_states_the_limits_and_what_svg_text_needs(capsys):
 
 
 def test_sizes_grow_the_articles_example_and_a_seed_gives_a_random_one():
-    grown = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--d", "12", "--h", "3"]))
+    grown = command.make_trace(command.parse_args(["--out", "x", "--T", "5", "--d", "12", "--h", "3"]))
     assert (grown.T, grown.d, grown.h) == (5, 12, 3)
     assert grown.S[0, 2, :3].tolist() == [2, 0, 6]  # the article's corner, kept
-    random = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--d", "12", "--h", "3", "--seed", "1"]))
+    random = command.make_trace(command.parse_args(["--out", "x", "--T", "5", "--d", "12", "--h", "3", "--seed", "1"]))
     assert not np.array_equal(random.S[0, :3, :3], grown.S[0, :3, :3])
 
 
 def test_mask_and_its_parameters_come_from_the_registry():
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "sliding:window=2"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--T", "5", "--mask", "sliding:window=2"]))
     assert (tr.mask_name, tr.mask_params) == ("sliding", {"window": 2})
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--mask", "padding:length=2"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--mask", "padding:length=2"]))
     assert (tr.mask_name, tr.mask_params) == ("padding", {"length": 2})
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "9", "--mask", "packed:lengths=3+2+4"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--T", "9", "--mask", "packed:lengths=3+2+4"]))
     assert (tr.mask_name, tr.mask_params) == ("packed", {"lengths": (3, 2, 4)})
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "window:left=1:right=0"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--T", "5", "--mask", "window:left=1:right=0"]))
     assert (tr.mask_name, tr.mask_params) == ("window", {"left": 1, "right": 0})
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--h", "4", "--kv-heads", "2"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--h", "4", "--kv-heads", "2"]))
     assert tr.kv_heads == 2
 
 
 def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_path, capsys):
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", "stripe:seed=3"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--T", "5", "--mask", "stripe:seed=3"]))
     assert (tr.mask_name, tr.mask_params) == ("stripe", {"seed": 3})  # a parameter named like an option
     assert (tr.M[4] == 0).tolist() == [True, False, False, True, True]
     status, out, err = run(["--out", str(tmp_path), "--format", "png", "--dpi", "40", "--mask", "stripe"], capsys)
@@ -195,7 +194,7 @@ def test_runs_as_a_module_and_never_prints_a_traceback(tmp_path):
     ok = subprocess.run([sys.executable, "-m", "attention_lab.figures", "--out", str(tmp_path), "--format", "png",
                          "--dpi", "30", "--lang", "ko"], capture_output=True, text=True)
     assert ok.returncode == 0, ok.stderr
-    assert len(ok.stdout.split()) == len(plotting.FIGURES)
+    assert len(ok.stdout.split()) == len(figures.FIGURES)
     for argv in (["--d", "7", "--h", "2"], ["--dpi", "0"], ["--out", "/proc/self"], ["--T", "x"]):
         bad = subprocess.run([sys.executable, "-m", "attention_lab.figures", "--out", str(tmp_path), *argv],
                              capture_output=True, text=True)
@@ -232,8 +231,8 @@ def test_figures_of_your_own_numbers(tmp_path, capsys, suffix):
         X = getattr(tr, name.upper())
         np.savetxt(tmp_path / f"{name}.csv", X, delimiter=",") if suffix == ".csv" else np.save(tmp_path / name, X)
     files = [arg for n in ("q", "k", "v") for arg in (f"--{n}", str(tmp_path / f"{n}{suffix}"))]
-    args = figures.parse_args(["--out", "x", *files, "--h", "2"])
-    mine = figures.make_trace(args)
+    args = command.parse_args(["--out", "x", *files, "--h", "2"])
+    mine = command.make_trace(args)
     assert np.array_equal(mine.P, tr.P)
     status, _, err = run(["--out", str(tmp_path / "out"), "--format", "svg", "--svg-text", *files, "--h", "2",
                           "--row", "2", "--query", "2", "--key", "2"], capsys)
@@ -253,14 +252,14 @@ def test_figures_of_your_own_numbers(tmp_path, capsys, suffix):
 def test_every_mask_reaches_the_command(mask):
     spec = ":".join([mask.name, *(f"{k}={'+'.join(map(str, v)) if isinstance(v, tuple) else v}"
                                   for k, v in mask.params)])
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "5", "--mask", spec]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--T", "5", "--mask", spec]))
     assert tr.mask.name == mask.name and dict(tr.mask.params).items() >= dict(mask.params).items()
 
 
 def test_a_decode_step_and_the_other_corner(tmp_path, capsys):
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--queries", "1"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--queries", "1"]))
     assert tr.M.shape == (1, 3) and tr.S[0, 0].tolist() == [2, 0, 6]
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--queries", "2", "--align", "top-left"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--queries", "2", "--align", "top-left"]))
     assert tr.mask.align == "top-left" and (tr.M == 0).sum() == 3
     status, _, err = run(["--out", str(tmp_path), "--format", "png", "--dpi", "30", "--queries", "2"], capsys)
     assert (status, err) == (0, [])
@@ -272,7 +271,7 @@ def test_every_stage_reaches_the_command(tmp_path_factory, capsys, name):
     if not (out / "stages_head1_ko.svg").exists():
         assert run(["--out", str(out), "--svg-text", "--lang", "ko"], capsys)[0] == 0
     svg = " ".join((out / "stages_head1_ko.svg").read_text().split())
-    assert all(word in svg for word in text.table("ko")[f"stage.{name}"].split()), name
+    assert all(word in svg for word in words.table("ko")[f"stage.{name}"].split()), name
 
 
 def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, capsys, monkeypatch):
@@ -294,12 +293,12 @@ def test_the_editable_deck_without_python_pptx_says_how_to_get_it(tmp_path, caps
      "error: --T: with your own Q, K, V the sizes come from them; leave it out."),
 ])
 def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, argv, message):
-    from attention_lab.live import command
+    from attention_lab.live import command as page_command
 
     np.save(tmp_path / "q.npy", np.ones((2, 4)))  # your own numbers: 2 Query rows, 4 Key tokens
     np.save(tmp_path / "k.npy", np.ones((4, 4)))
     argv = [a.format(q=tmp_path / "q.npy", k=tmp_path / "k.npy") for a in argv]
-    assert command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
+    assert page_command.main(["--out", str(tmp_path / "page.html"), *argv]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err
 
@@ -317,7 +316,7 @@ def test_svg_text_names_fallback_families(tmp_path, capsys):
 def test_all_heads_slides_are_named_by_their_heads(tmp_path, capsys):
     from attention_lab.figures.overview import slide_groups
 
-    tr = figures.make_trace(figures.parse_args(["--out", "x", "--T", "8", "--d", "16", "--h", "4"]))
+    tr = command.make_trace(command.parse_args(["--out", "x", "--T", "8", "--d", "16", "--h", "4"]))
     status, out, _ = run(["--out", str(tmp_path), "--slides", "--format", "png", "--dpi", "30", "--T", "8", "--d",
                           "16", "--h", "4"], capsys)
     groups = slide_groups(tr, "en")
@@ -333,5 +332,5 @@ def test_korean_and_english_figures_written_into_one_folder_keep_both(tmp_path, 
         status, _, err = run(["--out", str(tmp_path), "--format", "svg", "--svg-text", "--lang", lang], capsys)
         assert (status, err) == (0, [])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names("svg", "ko") + names("svg", "en"))
-    assert text.table("ko")["fig_mask_rule"] in (tmp_path / "fig3_mask_ko.svg").read_text()
-    assert text.table("en")["fig_mask_rule"] in (tmp_path / "fig3_mask_en.svg").read_text()
+    assert words.table("ko")["fig_mask_rule"] in (tmp_path / "fig3_mask_ko.svg").read_text()
+    assert words.table("en")["fig_mask_rule"] in (tmp_path / "fig3_mask_en.svg").read_text()

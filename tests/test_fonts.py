@@ -11,20 +11,19 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 import attention_lab as al
-from attention_lab import figures as plotting
-from attention_lab import look as style
+from attention_lab import figures, look
 
 HANGUL = range(0xAC00, 0xD7A4)
 
 
 @pytest.fixture(scope="module")
 def shipped():
-    return set(TTFont(style.KO_FONT_FILE).getBestCmap())
+    return set(TTFont(look.KO_FONT_FILE).getBestCmap())
 
 
 @pytest.fixture(scope="module")
 def fallback():
-    return set(TTFont(font_manager.findfont(style.FALLBACK_FONT, fallback_to_default=False)).getBestCmap())
+    return set(TTFont(font_manager.findfont(look.FALLBACK_FONT, fallback_to_default=False)).getBestCmap())
 
 
 def missing(strings, shipped, fallback):
@@ -39,9 +38,9 @@ def missing(strings, shipped, fallback):
 
 
 def test_every_character_of_every_label_is_in_the_font(shipped, fallback):
-    """STAGES, MASKS, CONVENTIONS, text.WORDS, ordinals: re-subset with tools/subset_font.py when this fails."""
-    assert missing(style.fonts.font_strings(), shipped, fallback) == ""
-    assert any(ord(c) in HANGUL for c in "".join(style.fonts.font_strings()))
+    """STAGES, MASKS, CONVENTIONS, words.WORDS, ordinals: re-subset with tools/subset_font.py when this fails."""
+    assert missing(look.fonts.font_strings(), shipped, fallback) == ""
+    assert any(ord(c) in HANGUL for c in "".join(look.fonts.font_strings()))
 
 
 def test_a_label_added_without_its_glyphs_is_caught(shipped, fallback):
@@ -50,7 +49,7 @@ def test_a_label_added_without_its_glyphs_is_caught(shipped, fallback):
 
 def test_every_character_a_korean_figure_draws_is_in_the_font(shipped, fallback):
     trs = [al.article_example(al.Mask("padding", length=3), T=5), al.article_example("sliding", T=1, d=1, h=1)]
-    drawn = [t.get_text() for tr in trs for make in plotting.FIGURES.values()
+    drawn = [t.get_text() for tr in trs for make in figures.FIGURES.values()
              for t in make(tr, lang="ko").findobj(Text)]
     assert missing(drawn, shipped, fallback) == ""
 
@@ -60,44 +59,44 @@ def test_no_glyph_is_missing_when_drawing(lang):
     tr = al.article_example(al.Mask("sliding", window=2), T=4)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for make in plotting.FIGURES.values():  # the slide layouts: test_plotting draws them with warnings as errors
+        for make in figures.FIGURES.values():  # the slide layouts: test_plotting draws them with warnings as errors
             FigureCanvasAgg(make(tr, lang=lang)).draw()
     assert [str(w.message) for w in caught] == []
 
 
 def test_the_font_is_small_named_apart_and_licensed():
-    assert style.KO_FONT_FILE.stat().st_size < 200_000  # well under 1 MB
-    names = TTFont(style.KO_FONT_FILE)["name"]
-    assert names.getDebugName(1) == style.KO_FONT  # its own family name: never confused with an installed Noto
-    assert names.getDebugName(6) == style.KO_FONT_POSTSCRIPT
-    licence = (style.fonts.FONT_DIR / "OFL.txt").read_text()
+    assert look.KO_FONT_FILE.stat().st_size < 200_000  # well under 1 MB
+    names = TTFont(look.KO_FONT_FILE)["name"]
+    assert names.getDebugName(1) == look.KO_FONT  # its own family name: never confused with an installed Noto
+    assert names.getDebugName(6) == look.KO_FONT_POSTSCRIPT
+    licence = (look.fonts.FONT_DIR / "OFL.txt").read_text()
     assert "SIL OPEN FONT LICENSE Version 1.1" in licence and "Noto Sans CJK KR" in licence
     assert "tools/subset_font.py" in licence
 
 
 def test_the_font_is_used_for_our_texts_only(tr=None):
     rc_before = dict(matplotlib.rcParams)
-    fig = plotting.figure_mask(al.article_example(), lang="ko")
+    fig = figures.figure_mask(al.article_example(), lang="ko")
     assert dict(matplotlib.rcParams) == rc_before
-    assert style.KO_FONT not in matplotlib.rcParams["font.family"] + matplotlib.rcParams["font.sans-serif"]
-    assert all(t.get_fontfamily() == list(style.FONT_FAMILIES["ko"]) for t in fig.findobj(Text))
+    assert look.KO_FONT not in matplotlib.rcParams["font.family"] + matplotlib.rcParams["font.sans-serif"]
+    assert all(t.get_fontfamily() == list(look.FONT_FAMILIES["ko"]) for t in fig.findobj(Text))
 
 
 @pytest.mark.parametrize("fonttype", [3, 42])
 @pytest.mark.parametrize("fmt", ["pdf", "ps"])
 def test_korean_embeds_in_pdf_and_postscript_as_type_3_and_42(tmp_path, fmt, fonttype):
     """The subset is TrueType: a CFF font breaks Type 42 files, which is why tools/subset_font.py converts it."""
-    fig = plotting.figure_mask(al.article_example(), lang="ko")
+    fig = figures.figure_mask(al.article_example(), lang="ko")
     path = tmp_path / f"fig.{fmt}"
     with matplotlib.rc_context({"pdf.fonttype": fonttype, "ps.fonttype": fonttype}):
         fig.savefig(path)
     data = path.read_bytes()
-    assert style.KO_FONT_POSTSCRIPT.encode() in data
+    assert look.KO_FONT_POSTSCRIPT.encode() in data
     if fonttype == 42 and fmt == "pdf":
         assert b"/FontFile2" in data  # embedded as TrueType
 
 
 def test_the_font_and_its_licence_are_package_data():
     """An installed package (not only an editable checkout) carries the font and its licence."""
-    pyproject = (style.fonts.FONT_DIR.parents[1] / "pyproject.toml").read_text()
+    pyproject = (look.fonts.FONT_DIR.parents[1] / "pyproject.toml").read_text()
     assert '"fonts/*.ttf", "fonts/OFL.txt"' in pyproject

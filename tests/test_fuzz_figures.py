@@ -10,9 +10,8 @@ from matplotlib.figure import Figure
 from matplotlib.text import Text
 
 import attention_lab as al
-from attention_lab import figures as plotting
-from attention_lab import look as style
-from attention_lab.look import words as text
+from attention_lab import figures, look
+from attention_lab.look import words
 
 TR = al.article_example()  # T=3, h=2
 ODD = st.one_of(st.booleans(), st.floats(allow_nan=True), st.text(max_size=3), st.none(), st.just([1]),
@@ -20,12 +19,12 @@ ODD = st.one_of(st.booleans(), st.floats(allow_nan=True), st.text(max_size=3), s
 
 # Which argument each figure takes, and its valid range for TR (0-based; None means "the article's pick").
 INDEX_ARGS = {
-    plotting.figure_stages: {"head": range(2)},
-    plotting.figure_scaling: {"head": range(2)},
-    plotting.figure_mask: {"head": range(2)},
-    plotting.figure_scores: {"head": range(2), "query": range(3), "key": range(3)},
-    plotting.figure_softmax: {"head": range(2), "row": range(3)},
-    plotting.figure_weighted_sum: {"head": range(2), "row": range(3)},
+    figures.figure_stages: {"head": range(2)},
+    figures.figure_scaling: {"head": range(2)},
+    figures.figure_mask: {"head": range(2)},
+    figures.figure_scores: {"head": range(2), "query": range(3), "key": range(3)},
+    figures.figure_softmax: {"head": range(2), "row": range(3)},
+    figures.figure_weighted_sum: {"head": range(2), "row": range(3)},
 }
 
 
@@ -47,14 +46,14 @@ def test_bad_head_query_key_row_get_a_value_error_naming_it(figure, data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(figure=st.sampled_from(list(plotting.FIGURES.values())), lang=ODD | st.sampled_from(["KO", "kr", "", "en "]))
+@given(figure=st.sampled_from(list(figures.FIGURES.values())), lang=ODD | st.sampled_from(["KO", "kr", "", "en "]))
 def test_bad_lang_is_refused_by_name(figure, lang):
     with pytest.raises(ValueError, match="^lang: "):
         figure(TR, lang=lang)
 
 
 @settings(max_examples=40, deadline=None)
-@given(figure=st.sampled_from([plotting.FIGURES[n] for n in plotting.SLIDE_FIGURES]), slides=ODD)
+@given(figure=st.sampled_from([figures.FIGURES[n] for n in figures.SLIDE_FIGURES]), slides=ODD)
 def test_bad_slides_is_refused_by_name(figure, slides):
     if isinstance(slides, (bool, np.bool_)):
         return
@@ -66,7 +65,7 @@ def test_bad_slides_is_refused_by_name(figure, slides):
 @given(tr=ODD | st.just(TR.P) | st.just({"S": TR.S}))
 def test_anything_but_a_trace_is_refused_by_name(tr):
     with pytest.raises(ValueError, match="^tr: "):
-        plotting.figure_heads(tr)
+        figures.figure_heads(tr)
 
 
 MATRICES = hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, min_side=0, max_side=5),
@@ -78,14 +77,14 @@ MATRICES = hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, min_s
 def test_cell_style_labels_every_cell_or_refuses_an_empty_matrix(matrix, kind):
     if matrix.size == 0:
         with pytest.raises(ValueError, match="^matrix: a heatmap needs at least one row and one column"):
-            style.cell_style(matrix, kind)
+            look.cell_style(matrix, kind)
         return
-    cells = style.cell_style(matrix, kind)
+    cells = look.cell_style(matrix, kind)
     labels = np.array(cells.labels)
     assert labels.shape == matrix.shape
-    assert (labels[np.isnan(matrix)] == style.NAN_LABEL).all()
-    assert (labels[np.isneginf(matrix)] == style.NEG_INF_LABEL).all()
-    assert np.allclose(cells.rgba[np.isnan(matrix)], style.NAN_RGBA)
+    assert (labels[np.isnan(matrix)] == look.NAN_LABEL).all()
+    assert (labels[np.isneginf(matrix)] == look.NEG_INF_LABEL).all()
+    assert np.allclose(cells.rgba[np.isnan(matrix)], look.NAN_RGBA)
     assert np.isfinite(cells.rgba).all() and ((0 <= cells.rgba) & (cells.rgba <= 1)).all()
 
 
@@ -94,14 +93,14 @@ def test_cell_style_labels_every_cell_or_refuses_an_empty_matrix(matrix, kind):
        kind=ODD | st.sampled_from(["scores", "S", "colour"]))
 def test_cell_style_refuses_what_is_not_a_matrix_by_name(matrix, kind):
     with pytest.raises(ValueError, match="^(matrix|kind): "):
-        style.cell_style(matrix, kind)
+        look.cell_style(matrix, kind)
 
 
 @settings(max_examples=60, deadline=None)
 @given(vmin=ODD, vmax=ODD)
 def test_cell_style_scale_limits_are_checked(vmin, vmax):
     try:
-        cells = style.cell_style(np.eye(2), "values", vmin, vmax)
+        cells = look.cell_style(np.eye(2), "values", vmin, vmax)
     except ValueError as error:
         assert str(error).startswith(("vmin", "vmax"))
     else:
@@ -113,7 +112,7 @@ def test_cell_style_scale_limits_are_checked(vmin, vmax):
 def test_heatmap_text_parameters_become_text_or_are_refused_by_name(title, xlabel, ylabel):
     ax = Figure(figsize=(2, 2)).add_subplot()
     try:
-        plotting.heatmap(ax, np.eye(2), "values", title=title, xlabel=xlabel, ylabel=ylabel, annotate=False)
+        figures.heatmap(ax, np.eye(2), "values", title=title, xlabel=xlabel, ylabel=ylabel, annotate=False)
     except ValueError as error:
         assert str(error).split(":")[0] in ("title", "xlabel", "ylabel")
         assert isinstance(title, bytes) or any(isinstance(v, bytes) for v in (xlabel, ylabel))
@@ -127,8 +126,8 @@ def test_heatmap_text_parameters_become_text_or_are_refused_by_name(title, xlabe
 def test_a_few_real_figures_with_random_picks(T, h, lang, mask, data):
     tr = al.random_example(T, 2 * h, h, seed=T, mask=mask)
     head, row = data.draw(st.integers(0, h - 1)), data.draw(st.integers(0, T - 1))
-    fig = plotting.figure_softmax(tr, head, row, lang=lang, slides=data.draw(st.booleans()))
-    numbers = [t for t in fig.findobj(Text) if t.get_gid() == plotting.NUMBER_GID]
+    fig = figures.figure_softmax(tr, head, row, lang=lang, slides=data.draw(st.booleans()))
+    numbers = [t for t in fig.findobj(Text) if t.get_gid() == figures.NUMBER_GID]
     # Every number drawn is in the figure; where some are left out the title says so.
-    assert numbers or text.table(lang)["fig_omitted_some"] in fig.get_suptitle()
+    assert numbers or words.table(lang)["fig_omitted_some"] in fig.get_suptitle()
     assert len({t.get_fontsize() for t in numbers}) <= 1

@@ -8,7 +8,7 @@ import pytest
 from frontend import page_picture
 
 import attention_lab as al
-from attention_lab import look as style
+from attention_lab import look
 from attention_lab.look.cells import cells
 
 
@@ -35,7 +35,7 @@ def test_breakdowns_show_the_article_numbers():
 
 def test_masked_cells_stay_minus_infinity_and_the_cells_match_style(tr):
     data = cells(tr.S_masked[0], "scores")
-    cs = style.cell_style(tr.S_masked[0], "scores")
+    cs = look.cell_style(tr.S_masked[0], "scores")
     assert data["labels"].split(" ") == [x for row in cs.labels for x in row]
     assert data["masked"] == "".join("1" if m else "0" for m in cs.masked.ravel()) == "011001000"
     assert data["ink"] == "".join("1" if m else "0" for m in cs.text_dark.ravel())
@@ -46,6 +46,6 @@ def test_masked_cells_stay_minus_infinity_and_the_cells_match_style(tr):
 
 def test_nan_cells_show_nan_in_a_colour_of_their_own_as_in_the_figures():
     data = cells(np.array([[1.0, np.nan], [np.inf, -np.inf]]), "values")
-    assert data["labels"].split(" ") == ["1", style.NAN_LABEL, "∞", style.NEG_INF_LABEL]
-    nan_fill = "{:02x}{:02x}{:02x}".format(*np.rint(np.array(style.NAN_RGBA[:3]) * 255).astype(int))
+    assert data["labels"].split(" ") == ["1", look.NAN_LABEL, "∞", look.NEG_INF_LABEL]
+    nan_fill = "{:02x}{:02x}{:02x}".format(*np.rint(np.array(look.NAN_RGBA[:3]) * 255).astype(int))
     assert data["fill"][6:12] == nan_fill and data["masked"] == "0001"

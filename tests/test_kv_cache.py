@@ -166,11 +166,11 @@ def test_bad_arguments_get_a_value_error_that_names_them(tr, call, match):
 
 
 def test_sizes_are_written_as_a_person_reads_them():
-    assert al.style.bytes_text(131072 * 131072 * 4) == "64 GiB"  # P alone at T = 128k in float32
-    assert al.style.bytes_text(1536) == "1.5 KiB" and al.style.bytes_text(512) == "512 B"
-    assert al.style.bytes_text(0) == "0 B" and al.style.bytes_text(40 * 2**30) == "40 GiB"
+    assert al.look.bytes_text(131072 * 131072 * 4) == "64 GiB"  # P alone at T = 128k in float32
+    assert al.look.bytes_text(1536) == "1.5 KiB" and al.look.bytes_text(512) == "512 B"
+    assert al.look.bytes_text(0) == "0 B" and al.look.bytes_text(40 * 2**30) == "40 GiB"
     with pytest.raises(ValueError, match="^n_bytes: "):
-        al.style.bytes_text(-1)
+        al.look.bytes_text(-1)
 
 
 

@@ -1,6 +1,7 @@
 """The package's folders are its layers: numeric/ imports NumPy only, look/ and figures/ no widgets, and no module
 grows into a monolith."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -36,3 +37,34 @@ def test_no_module_is_a_monolith():
              for p in PACKAGE.rglob("*.py") if "words" not in p.parts}
     too_long = {name: n for name, n in sizes.items() if n > MAX_LINES}
     assert not too_long, f"split these by concern: {too_long}"
+
+
+NAMES_A_PYTHON_FILE = re.compile(r"[\w/]+\.py\b")  # a comment says what it reads, not which Python file has it
+
+
+@pytest.mark.parametrize("said, names_one", [
+    ("// Every value was computed at build time (attention_lab/exercises/drills.py)", True),
+    ("// the bundle and its styles (live/page.py) travel here", True),
+    ("// tests/test_live_parity.py holds every label to the figures'", True),
+    ("// (one index: site/build.py).", True),
+    ("// as drills.py does", True),
+    ("// data.learned holds the trained weights (sent once, read from learned.npz)", False),
+    ("// the parity tests hold every label to the figures' and the notebooks'", False),
+    ("// window.pyodide, a.pyc", False),
+])
+def test_the_python_file_rule_finds_file_names_and_nothing_else(said, names_one):
+    assert bool(NAMES_A_PYTHON_FILE.search(said)) == names_one
+
+
+def test_no_javascript_file_names_a_python_file():
+    named = {p.relative_to(PACKAGE).as_posix(): NAMES_A_PYTHON_FILE.findall(p.read_text(encoding="utf-8"))
+             for p in PACKAGE.rglob("*.js")}
+    assert len(named) >= 15  # the front-end's files and the site's: the glob found them
+    assert not {name: found for name, found in named.items() if found}, "name the data or the rule it reads instead"
+
+
+def test_the_layers_old_names_reach_the_same_modules():  # notebooks saved before the rename call al.plotting, al.style
+    import attention_lab as al
+
+    assert al.plotting is al.figures and al.style is al.look
+    assert al.figures.figure_softmax and al.look.format_value(0.1142) == "0.114"

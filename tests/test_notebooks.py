@@ -160,7 +160,7 @@ def code_names(nb):  # -> the names in the notebook's code: its identifiers and 
 def allowed_in_korean(name):  # the Latin words a Korean output may hold: code names, and the article's words
     korean_words = {w for ko, _en in al.words.WORDS.values() for w in LATIN.findall(ko)}
     prose = {w for c in load("ko", name).cells if c.cell_type == "markdown" for w in LATIN.findall(c.source)}
-    units = {al.style.bytes_text(1024 ** k).split()[-1] for k in range(5)}
+    units = {al.look.bytes_text(1024 ** k).split()[-1] for k in range(5)}
     stages = set(al.STAGES)  # the trace's fields: Q, Kh, S_scaled, …
     return (code_names(load("ko", name)) | korean_words | (prose - GLUE) | units | stages) - (GLUE - {"None"})
 
@@ -288,7 +288,8 @@ def test_korean_figures_are_drawn_in_korean(notebook):
     for cell in code_cells(nb):
         if not any("image/png" in out.get("data", {}) for out in cell.get("outputs", [])):
             continue
-        called = [getattr(al.plotting, f) for f in re.findall(r"al\.plotting\.(\w+)\(", cell.source)]
+        # al.plotting: the figures' old name, in notebooks stored before it became al.figures
+        called = [getattr(al.figures, f) for f in re.findall(r"al\.(?:figures|plotting)\.(\w+)\(", cell.source)]
         if any("lang" in inspect.signature(f).parameters for f in called):
             assert re.search(r"\bLANG\b", cell.source), (name, cell.source)
 

@@ -121,3 +121,31 @@ def test_the_commands_read_a_spreadsheets_csv_and_refuse_in_one_line(tmp_path, c
     done = subprocess.run([*run, *own, "--k", str(tmp_path / "bad.csv")], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"error: --k: {tmp_path / 'bad.csv'}, row 3, column 2: '-' is not a number")
+
+
+# One typed number, as a file's cell and as a row typed into the explorer: both read it by the one grammar
+# (numeric.own_numbers.ROW_GRAMMAR, which the page's row editor reads too). The value it means, or which refusal.
+CELLS = [
+    ("١", "number"),  # Arabic-Indic one: float() reads it, the grammar (and the page) does not
+    ("1_000", "number"), ("0x10", "number"), ("²", "number"), ("1–2", "number"), ("1.2.3", "number"), ("1e", "number"),
+    ("∞", "finite"), ("−∞", "finite"), ("ｉｎｆ", "finite"), ("-Infinity", "finite"), ("NaN", "finite"),
+    ("1e999", "finite"),
+    ("－１．５", -1.5), ("−1.5", -1.5), ("1e3", 1000), (".5", 0.5), ("+3", 3), ("4.", 4), ("1E-2", 0.01), ("２e１", 20),
+]
+
+
+@pytest.mark.parametrize("cell, means", CELLS, ids=[c for c, _ in CELLS])
+def test_a_cell_of_a_file_and_a_typed_row_read_one_number_alike(tmp_path, cell, means):
+    from attention_lab.live.state import parse_row
+
+    path = write(tmp_path, "q.csv", f"0,0\n0,{cell}\n".encode())
+    try:
+        from_file = read_matrix(path, "--q")[1, 1]
+    except ValueError as error:
+        said = str(error)
+        assert "row 2, column 2" in said, said
+        from_file = "finite" if ("not a finite number" in said or "too large" in said) else \
+            "number" if "is not a number" in said else said
+    row, problem = parse_row(cell, 1)
+    typed = float(row[0]) if problem is None else {"edit_finite": "finite", "edit_number": "number"}[problem[0]]
+    assert from_file == typed == means

@@ -14,11 +14,10 @@ from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 import attention_lab as al
-from attention_lab import figures as plotting
-from attention_lab import look as style
+from attention_lab import figures, look
 from attention_lab.figures import layout, tighten
 from attention_lab.figures.heatmap import MIN_PANEL_WIDTH, NOTEBOOK_WIDTH
-from attention_lab.look import words as text
+from attention_lab.look import words
 from attention_lab.numeric.pipeline import PIPELINE, STAGES
 
 MINUS_INF = "\u2212\u221e"
@@ -31,11 +30,11 @@ def tr():
 
 
 @pytest.fixture(scope="module")
-def figures(tr):
+def article_figures(tr):
     """Every figure of the article's example, in both languages, normal layout (and slides where there is one)."""
     made = {}
     for lang in LANGS:
-        for name, make in plotting.FIGURES.items():
+        for name, make in figures.FIGURES.items():
             made[name, lang, False] = draw(make(tr, lang=lang))
             made[name, lang, True] = draw(make(tr, lang=lang, slides=True))
     return made
@@ -59,8 +58,8 @@ def all_texts(fig):
 
 
 def cell_numbers(fig):
-    """The numbers written in cells and tables (see plotting._write_labels)."""
-    return [t for t in visible_texts(fig) if t.get_gid() == plotting.NUMBER_GID]
+    """The numbers written in cells and tables (see figures.heatmap.write_labels)."""
+    return [t for t in visible_texts(fig) if t.get_gid() == figures.NUMBER_GID]
 
 
 def new_ax(size=(4, 4)):
@@ -73,76 +72,86 @@ def new_ax(size=(4, 4)):
 def test_labels_are_the_trace_values_in_the_article_format(tr, name):
     matrix = getattr(tr, name)[0]
     kind = STAGES[name].kind
-    drawn = plotting.heatmap(new_ax(), matrix, kind)
+    drawn = figures.heatmap(new_ax(), matrix, kind)
     rows, cols = matrix.shape
-    assert [t.get_text() for t in drawn.texts] == [style.format_value(x, kind) for x in matrix.ravel()]
+    labels = [t.get_text() for t in drawn.texts]
+    for label, x in zip(labels, matrix.ravel(), strict=True):  # each label, read back, is its value to its last digit
+        if x == -np.inf:
+            assert label == "−∞"
+            continue
+        shown = float(label.replace("−", "-"))
+        assert abs(shown - x) <= 0.5 * 10.0 ** -len(label.partition(".")[2]) + 1e-12, (label, x)
+    # The article's numbers (its figures 2 and 4: Query token 3 of Head 1), as the article writes them.
+    article = {"S": ["2", "0", "6"], "S_scaled": ["1", "0", "3"], "P": ["0.114", "0.042", "0.844"]}
+    if name in article:
+        assert labels[2 * cols:3 * cols] == article[name]
     assert [t.get_position() for t in drawn.texts] == [(j, i) for i in range(rows) for j in range(cols)]
 
 
 def test_article_numbers_appear(tr):
     texts = [t.get_text() for name in ("S", "S_masked", "P") for t in
-             plotting.heatmap(new_ax(), getattr(tr, name)[0], style.kind_of(name)).texts]
+             figures.heatmap(new_ax(), getattr(tr, name)[0], look.kind_of(name)).texts]
     for label in ("2", "6", "1.5", MINUS_INF, "0.114", "0.042", "0.844", "0.818", "0.182"):
         assert label in texts
 
 
 def test_masked_cells_are_hatched_grey_and_labelled_minus_infinity(tr):
-    drawn = plotting.heatmap(new_ax(), tr.S_masked[0], "scores")
+    drawn = figures.heatmap(new_ax(), tr.S_masked[0], "scores")
     masked = np.isneginf(tr.S_masked[0])
     assert len(drawn.hatches.get_paths()) == masked.sum() == 3
-    assert drawn.hatches.get_hatch() == style.MASKED_HATCH
+    assert drawn.hatches.get_hatch() == look.MASKED_HATCH
     labels = np.array([t.get_text() for t in drawn.texts]).reshape(masked.shape)
     assert (labels[masked] == MINUS_INF).all() and (labels[~masked] != MINUS_INF).all()
-    assert np.allclose(drawn.image.get_array()[masked], style.MASKED_RGBA)
+    assert np.allclose(drawn.image.get_array()[masked], look.MASKED_RGBA)
 
 
 def test_a_nan_cell_is_labelled_nan_in_a_colour_of_its_own():
     matrix = np.array([[1.0, np.nan], [-np.inf, 0.5]])
-    drawn = plotting.heatmap(new_ax(), matrix, "scores")
+    drawn = figures.heatmap(new_ax(), matrix, "scores")
     assert [t.get_text() for t in drawn.texts] == ["1", "NaN", MINUS_INF, "0.5"]
-    assert np.allclose(drawn.image.get_array()[0, 1], style.NAN_RGBA)
-    assert style.NAN_RGBA != style.MASKED_RGBA
+    assert np.allclose(drawn.image.get_array()[0, 1], look.NAN_RGBA)
+    assert look.NAN_RGBA != look.MASKED_RGBA
     nan_text = drawn.texts[1]
-    assert style.contrast(matplotlib.colors.to_rgb(nan_text.get_color()), style.NAN_RGBA) >= style.MIN_CONTRAST
+    assert look.contrast(matplotlib.colors.to_rgb(nan_text.get_color()), look.NAN_RGBA) >= look.MIN_CONTRAST
 
 
 @pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0)])
 def test_an_empty_matrix_is_refused_by_name(shape):
     with pytest.raises(ValueError, match=r"matrix: a heatmap needs at least one row and one column"):
-        plotting.heatmap(new_ax(), np.zeros(shape), "values")
+        figures.heatmap(new_ax(), np.zeros(shape), "values")
     with pytest.raises(ValueError, match="matrix: "):
-        style.cell_style(np.zeros(shape), "values")
+        look.cell_style(np.zeros(shape), "values")
 
 
 def test_colours_and_text_colours_come_from_style(tr):
-    drawn = plotting.heatmap(new_ax(), tr.S[0], "scores")
-    cells = style.cell_style(tr.S[0], "scores")
+    drawn = figures.heatmap(new_ax(), tr.S[0], "scores")
+    cells = look.cell_style(tr.S[0], "scores")
     assert np.allclose(drawn.image.get_array(), cells.rgba)
-    dark = [matplotlib.colors.to_hex(t.get_color()) == style.INK_DARK for t in drawn.texts]
+    dark = [matplotlib.colors.to_hex(t.get_color()) == look.INK_DARK for t in drawn.texts]
     assert dark == cells.text_dark.ravel().tolist()
 
 
 def test_cell_text_contrasts_at_least_4_5_to_1_on_every_fill():
-    fills = np.array([matplotlib.colormaps[c](np.linspace(0, 1, 257)) for c in style.CMAPS.values()])
-    cells_dark = style.dark_text_reads_better(fills)
+    fills = np.array([matplotlib.colormaps[c](np.linspace(0, 1, 257)) for c in look.CMAPS.values()])
+    cells_dark = look.dark_text_reads_better(fills)
     ink = np.where(cells_dark[..., None], 0.0, 1.0) * np.ones(3)
-    assert style.contrast(ink, fills).min() >= style.MIN_CONTRAST
+    assert look.contrast(ink, fills).min() >= look.MIN_CONTRAST
 
 
 def test_weights_use_the_fixed_0_to_1_scale(tr):
-    drawn = plotting.heatmap(new_ax(), tr.P[1], "weights")
+    drawn = figures.heatmap(new_ax(), tr.P[1], "weights")
     assert drawn.image.get_clim() == (0.0, 1.0)
-    assert drawn.image.cmap.name == style.CMAPS["weights"]
+    assert drawn.image.cmap.name == look.CMAPS["weights"]
 
 
 def test_scores_scale_is_centred_on_zero_or_as_given(tr):
-    assert plotting.heatmap(new_ax(), tr.S[0], "scores").image.get_clim() == (-6.0, 6.0)
-    assert plotting.heatmap(new_ax(), tr.S[0], "scores", vmin=-8, vmax=8).image.get_clim() == (-8.0, 8.0)
+    assert figures.heatmap(new_ax(), tr.S[0], "scores").image.get_clim() == (-6.0, 6.0)
+    assert figures.heatmap(new_ax(), tr.S[0], "scores", vmin=-8, vmax=8).image.get_clim() == (-8.0, 8.0)
 
 
 def test_ticks_are_one_based_token_numbers_and_labels_are_set(tr):
     ax = new_ax()
-    plotting.heatmap(ax, tr.S[0], "scores", title="S", xlabel="Key token", ylabel="Query token")
+    figures.heatmap(ax, tr.S[0], "scores", title="S", xlabel="Key token", ylabel="Query token")
     assert [t.get_text() for t in ax.get_xticklabels()] == ["1", "2", "3"]
     assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2", "3"]
     assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("S", "Key token", "Query token")
@@ -150,60 +159,60 @@ def test_ticks_are_one_based_token_numbers_and_labels_are_set(tr):
 
 def test_heatmap_in_korean_uses_the_shipped_font(tr):
     ax = new_ax()
-    plotting.heatmap(ax, tr.S[0], "scores", title="점수 행렬 S", xlabel="Key 토큰", lang="ko")
-    assert ax.title.get_fontfamily() == list(style.FONT_FAMILIES["ko"])
+    figures.heatmap(ax, tr.S[0], "scores", title="점수 행렬 S", xlabel="Key 토큰", lang="ko")
+    assert ax.title.get_fontfamily() == list(look.FONT_FAMILIES["ko"])
     draw(ax.figure)
 
 
 def test_heatmap_text_parameters_are_converted_or_refused(tr):
     ax = new_ax()
-    plotting.heatmap(ax, tr.S[0], "scores", title=5, xlabel=1.5)
+    figures.heatmap(ax, tr.S[0], "scores", title=5, xlabel=1.5)
     assert (ax.get_title(), ax.get_xlabel()) == ("5", "1.5")
     with pytest.raises(ValueError, match="title: must be text"):
-        plotting.heatmap(new_ax(), tr.S[0], "scores", title=b"S")
+        figures.heatmap(new_ax(), tr.S[0], "scores", title=b"S")
     with pytest.raises(ValueError, match="row_labels: need a list of 3 labels"):
-        plotting.heatmap(new_ax(), tr.S[0], "scores", row_labels=["a"])
+        figures.heatmap(new_ax(), tr.S[0], "scores", row_labels=["a"])
     with pytest.raises(ValueError, match="annotate: must be True or False"):
-        plotting.heatmap(new_ax(), tr.S[0], "scores", annotate="yes")
+        figures.heatmap(new_ax(), tr.S[0], "scores", annotate="yes")
     with pytest.raises(ValueError, match="lang: use 'ko'"):
-        plotting.heatmap(new_ax(), tr.S[0], "scores", lang="fr")
+        figures.heatmap(new_ax(), tr.S[0], "scores", lang="fr")
     with pytest.raises(ValueError, match="ax: must be a matplotlib Axes"):
-        plotting.heatmap(None, tr.S[0], "scores")
+        figures.heatmap(None, tr.S[0], "scores")
     with pytest.raises(ValueError, match="kind: unknown kind"):
-        plotting.heatmap(new_ax(), tr.S[0], "colours")
+        figures.heatmap(new_ax(), tr.S[0], "colours")
 
 
 def test_heatmap_leaves_no_global_state(tr):
     rc_before, figs_before = dict(matplotlib.rcParams), plt.get_fignums()
-    drawn = plotting.heatmap(new_ax(), tr.P[0], "weights", lang="ko")
+    drawn = figures.heatmap(new_ax(), tr.P[0], "weights", lang="ko")
     assert dict(matplotlib.rcParams) == rc_before
     assert plt.get_fignums() == figs_before
     assert drawn.image is not None and drawn.texts
 
 
 def test_one_by_one_matrix():
-    drawn = plotting.heatmap(new_ax((2, 2)), np.array([[1.0]]), "weights")
+    drawn = figures.heatmap(new_ax((2, 2)), np.array([[1.0]]), "weights")
     assert [t.get_text() for t in drawn.texts] == ["1"]
 
 
 def test_too_small_cells_leave_values_out_and_say_so():
     matrix = np.linspace(-1, 1, 256).reshape(16, 16)
     ax = new_ax((2, 2))
-    drawn = plotting.heatmap(ax, matrix, "values", xlabel="Key token")
+    drawn = figures.heatmap(ax, matrix, "values", xlabel="Key token")
     assert drawn.texts == []
-    assert text.table("en")["fig_omitted"] in ax.get_xlabel() and drawn.note is ax.xaxis.label
-    forced = plotting.heatmap(new_ax((2, 2)), matrix, "values", annotate=True)
+    assert words.table("en")["fig_omitted"] in ax.get_xlabel() and drawn.note is ax.xaxis.label
+    forced = figures.heatmap(new_ax((2, 2)), matrix, "values", annotate=True)
     assert len(forced.texts) == 256
 
 
 def test_explicit_annotate_false_adds_no_note(tr):
-    drawn = plotting.heatmap(new_ax(), tr.S[0], "scores", annotate=False)
+    drawn = figures.heatmap(new_ax(), tr.S[0], "scores", annotate=False)
     assert drawn.texts == [] and drawn.note is None
 
 
 def test_dot_product_text_reads_like_the_article(tr):
     expected = "\u22121\u00b71 + 1\u00b7(\u22121) + 1\u00b72 + 2\u00b71"  # −1·1 + 1·(−1) + 1·2 + 2·1
-    assert style.dot_product_text(tr.Qh[0, 2], tr.Kh[0, 0]) == expected
+    assert look.dot_product_text(tr.Qh[0, 2], tr.Kh[0, 0]) == expected
 
 
 # --- the article's figures, in both languages ---------------------------------------
@@ -223,59 +232,59 @@ ARTICLE_NUMBERS = {
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("name, slides", [(name, False) for name in plotting.FIGURES] +
-                         [(name, True) for name in plotting.SLIDE_FIGURES])
-def test_every_figure_draws_the_articles_numbers(figures, name, lang, slides):
-    texts = all_texts(figures[name, lang, slides])
+@pytest.mark.parametrize("name, slides", [(name, False) for name in figures.FIGURES] +
+                         [(name, True) for name in figures.SLIDE_FIGURES])
+def test_every_figure_draws_the_articles_numbers(article_figures, name, lang, slides):
+    texts = all_texts(article_figures[name, lang, slides])
     for label in ARTICLE_NUMBERS[name]:
         assert label in texts, (name, lang, label)
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_figure_2_explains_the_score_as_a_dot_product(figures, lang):
-    W = text.table(lang)
-    texts = " ".join(all_texts(figures["fig2_scores", lang, False]))
+def test_figure_2_explains_the_score_as_a_dot_product(article_figures, lang):
+    W = words.table(lang)
+    texts = " ".join(all_texts(article_figures["fig2_scores", lang, False]))
     assert "S[3, 1] = \u22121\u00b71 + 1\u00b7(\u22121) + 1\u00b72 + 2\u00b71 = 2" in texts
     assert W["fig_scores_vectors"].format(i=3, j=1, q="[\u22121, 1, 1, 2]", k="[1, \u22121, 2, 1]") in texts
     assert "S[3, 1] / \u221a4 = 2 / 2 = 1" in texts
 
 
-def test_figure_2_shares_the_scale_of_S_and_S_scaled(figures):
-    fig = figures["fig2_scores", "en", False]
+def test_figure_2_shares_the_scale_of_S_and_S_scaled(article_figures):
+    fig = article_figures["fig2_scores", "en", False]
     clims = {im.get_clim() for im in fig.findobj(matplotlib.image.AxesImage) if im.cmap.name == "RdBu_r"}
     assert clims == {(-6.0, 6.0)}
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_figure_3_shows_the_mask_its_caption_and_its_sum(figures, lang):
-    texts = all_texts(figures["fig3_mask", lang, False])
+def test_figure_3_shows_the_mask_its_caption_and_its_sum(article_figures, lang):
+    texts = all_texts(article_figures["fig3_mask", lang, False])
     assert texts.count(MINUS_INF) == 6  # M and S/√dh + M, 3 each
-    caption = next(t for t in texts if text.table(lang)["fig_mask_rule"] in t)
-    assert " ".join(text.table(lang)["mask.causal.caption"].split()) in " ".join(caption.split())
+    caption = next(t for t in texts if words.table(lang)["fig_mask_rule"] in t)
+    assert " ".join(words.table(lang)["mask.causal.caption"].split()) in " ".join(caption.split())
 
 
 def test_figure_3_names_another_mask_and_its_parameter():
     tr = al.article_example(al.Mask("sliding", window=2), T=5)
     for lang in LANGS:
-        caption = " ".join(" ".join(all_texts(plotting.figure_mask(tr, lang=lang))).split())
-        assert " ".join(text.table(lang)["mask.sliding.caption"].split()) in caption
-        assert f"{text.table(lang)['param.sliding.window']} = 2" in caption
+        caption = " ".join(" ".join(all_texts(figures.figure_mask(tr, lang=lang))).split())
+        assert " ".join(words.table(lang)["mask.sliding.caption"].split()) in caption
+        assert f"{words.table(lang)['param.sliding.window']} = 2" in caption
 
 
 def test_figure_4_sends_masked_scores_to_zero(tr):
-    texts = all_texts(plotting.figure_softmax(tr, row=1))
+    texts = all_texts(figures.figure_softmax(tr, row=1))
     assert "e⁻∞" in texts
     assert "0.818" in texts and "0.182" in texts
 
 
 def test_figure_4_reads_the_weights_from_the_trace(tr):
     fake = al.AttentionTrace({**tr.arrays(), "P": np.full_like(tr.P, 0.25)}, tr.mask)
-    texts = all_texts(plotting.figure_softmax(fake))
+    texts = all_texts(figures.figure_softmax(fake))
     assert "0.250" in texts and "0.114" not in texts
 
 
-def test_figure_4s_table_has_no_lines_and_no_tick_marks(figures):
-    fig = figures["fig4_softmax", "en", True]
+def test_figure_4s_table_has_no_lines_and_no_tick_marks(article_figures):
+    fig = article_figures["fig4_softmax", "en", True]
     table = next(ax for ax in fig.axes if any(t.get_text() == "e¹" for t in ax.texts))
     assert not table.lines and not table.collections and not table.images  # no grid lines, no heatmap
     assert not any(spine.get_visible() for spine in table.spines.values())
@@ -288,26 +297,26 @@ def test_figure_4s_table_has_no_lines_and_no_tick_marks(figures):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_figure_5_shows_the_weighted_sum(figures, lang):
-    texts = all_texts(figures["fig5_weighted_sum", lang, False])
-    equation = text.table(lang)["fig_weighted_equation"].format(
+def test_figure_5_shows_the_weighted_sum(article_figures, lang):
+    texts = all_texts(article_figures["fig5_weighted_sum", lang, False])
+    equation = words.table(lang)["fig_weighted_equation"].format(
         i=3, terms="0.114\u00b7V[1] + 0.042\u00b7V[2] + 0.844\u00b7V[3]", row="[0.114, 0.042, 0.844, 1]")
     assert equation in texts
     assert "0.114 \u00d7 V[1]" in texts and "0.844 \u00d7 V[3]" in texts
     assert texts.count("0.844") >= 4  # P, O, the weighted V3 and the output row
 
 
-def test_figure_1_names_each_head_in_words_and_frames_it_in_its_colour(figures):
+def test_figure_1_names_each_head_in_words_and_frames_it_in_its_colour(article_figures):
     for lang in LANGS:
-        fig = figures["fig1_heads", lang, True]
+        fig = article_figures["fig1_heads", lang, True]
         texts = all_texts(fig)
         for n in (1, 2):
-            assert any(t.startswith(text.table(lang)["head_n"].format(n=n)) for t in texts)
+            assert any(t.startswith(words.table(lang)["head_n"].format(n=n)) for t in texts)
         frames = {matplotlib.colors.to_hex(p.get_edgecolor()) for p in fig.findobj(Rectangle)
                   if p.get_linewidth() == 3}
-        assert frames == {style.head_color(0).lower(), style.head_color(1).lower()}
+        assert frames == {look.head_color(0).lower(), look.head_color(1).lower()}
         flow = " ".join(texts)
-        places = [flow.index(text.table(lang)[w]) for w in ("fig_heads_split", "fig_heads_core", "fig_heads_concat")]
+        places = [flow.index(words.table(lang)[w]) for w in ("fig_heads_split", "fig_heads_core", "fig_heads_concat")]
         assert places == sorted(places)  # the flow, in order
         assert "Q (3 × 8)" in texts and "H = Concat (3 × 8)" in texts
         assert any("O₁ (3 × 4)" in t for t in texts) and any("O₂ (3 × 4)" in t for t in texts)
@@ -315,16 +324,16 @@ def test_figure_1_names_each_head_in_words_and_frames_it_in_its_colour(figures):
 
 def test_figure_1_with_shared_kv_heads():
     tr = al.article_example(T=3, d=8, h=4, kv_heads=2)
-    texts = all_texts(draw(plotting.figure_heads(tr, lang="ko")))
+    texts = all_texts(draw(figures.figure_heads(tr, lang="ko")))
     assert "K (3 × 4)" in texts and "Q (3 × 8)" in texts
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_scaling_figure_shows_P_with_and_without_the_scale(figures, lang):
-    texts = [" ".join(t.split()) for t in all_texts(figures["scaling_head1", lang, False])]  # titles wrap
+def test_scaling_figure_shows_P_with_and_without_the_scale(article_figures, lang):
+    texts = [" ".join(t.split()) for t in all_texts(article_figures["scaling_head1", lang, False])]  # titles wrap
     for name in ("S", "S_scaled", "P", "P_unscaled"):
-        assert text.table(lang)[f"stage.{name}"] in texts
-    assert text.table(lang)["fig_scaling_without"] in texts and text.table(lang)["fig_scaling_with"] in texts
+        assert words.table(lang)[f"stage.{name}"] in texts
+    assert words.table(lang)["fig_scaling_without"] in texts and words.table(lang)["fig_scaling_with"] in texts
 
 
 def reading_order(box):  # a Bbox in pixels at 100 dpi -> rows from the top, left to right
@@ -337,8 +346,8 @@ def test_the_scaling_figure_is_tidy(T, d, h):
     left over above, below or beside the arrows; on a slide, the panels in the middle between title and bottom."""
     tr = al.article_example(T=T, d=d, h=h)
     for lang, slides in [(lang, slides) for lang in LANGS for slides in (False, True)]:
-        fig = draw(plotting.figure_scaling(tr, lang=lang, slides=slides))
-        renderer, W = fig.canvas.get_renderer(), text.table(lang)
+        fig = draw(figures.figure_scaling(tr, lang=lang, slides=slides))
+        renderer, W = fig.canvas.get_renderer(), words.table(lang)
         texts = [t for ax in fig.axes for t in ax.texts]
         first, second = (next(t for t in texts if t.get_text() == W[key]).get_window_extent(renderer)
                          for key in ("fig_scaling_without", "fig_scaling_with"))
@@ -358,37 +367,37 @@ def test_the_scaling_figure_is_tidy(T, d, h):
             assert abs(above - below) / fig.dpi < 0.5, (T, lang, above / fig.dpi, below / fig.dpi)
 
 
-def test_all_heads_names_each_head_in_a_frame_of_its_colour(figures):
-    fig = figures["all_heads", "en", False]
+def test_all_heads_names_each_head_in_a_frame_of_its_colour(article_figures):
+    fig = article_figures["all_heads", "en", False]
     names = [t for t in visible_texts(fig) if t.get_text() in ("Head 1", "Head 2")]
     assert [t.get_text() for t in names] == ["Head 1", "Head 2"]
     assert [matplotlib.colors.to_hex(t.get_bbox_patch().get_edgecolor()) for t in names] == \
-        [c.lower() for c in style.HEAD_COLORS[:2]]
+        [c.lower() for c in look.HEAD_COLORS[:2]]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_figures_speak_the_readers_language(figures, lang):
+def test_figures_speak_the_readers_language(article_figures, lang):
     other = "en" if lang == "ko" else "ko"
-    for (name, fig_lang, _), fig in figures.items():
+    for (name, fig_lang, _), fig in article_figures.items():
         if fig_lang != lang:
             continue
         texts = " ".join(all_texts(fig))
         hangul = any("\uac00" <= c <= "\ud7a3" for c in texts)
         assert hangul == (lang == "ko"), name
-        assert text.table(other)["query"] not in texts or text.table(other)["query"] == text.table(lang)["query"]
+        assert words.table(other)["query"] not in texts or words.table(other)["query"] == words.table(lang)["query"]
 
 
-def test_numbers_within_one_figure_share_one_size(figures):
-    for key, fig in figures.items():
+def test_numbers_within_one_figure_share_one_size(article_figures):
+    for key, fig in article_figures.items():
         sizes = {t.get_fontsize() for t in cell_numbers(fig)}
         assert len(sizes) == 1, (key, sizes)
 
 
-def test_slide_figures_are_16_9_with_no_text_under_10_pt_and_all_on_the_slide(figures):
-    for (name, lang, slides), fig in figures.items():
+def test_slide_figures_are_16_9_with_no_text_under_10_pt_and_all_on_the_slide(article_figures):
+    for (name, lang, slides), fig in article_figures.items():
         if not slides:
             continue
-        assert tuple(fig.get_size_inches()) == pytest.approx(plotting.SLIDE_SIZE)
+        assert tuple(fig.get_size_inches()) == pytest.approx(figures.SLIDE_SIZE)
         assert_readable_on_the_slide(fig, name, lang)
 
 
@@ -417,18 +426,18 @@ def _background(t, fig):
     return (1.0, 1.0, 1.0)
 
 
-def test_every_text_contrasts_at_least_4_5_to_1(figures):
+def test_every_text_contrasts_at_least_4_5_to_1(article_figures):
     """A head's colour marks frames and swatches, never text: every text is black or white on what is behind it."""
-    for key, fig in figures.items():
+    for key, fig in article_figures.items():
         for t in visible_texts(fig):
             ink = matplotlib.colors.to_rgb(t.get_color())
-            assert style.contrast(ink, _background(t, fig)) >= style.MIN_CONTRAST, (key, t.get_text())
+            assert look.contrast(ink, _background(t, fig)) >= look.MIN_CONTRAST, (key, t.get_text())
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_figures_are_bare_figures_that_leave_rcparams_alone(tr, lang):
     rc_before, figs_before = dict(matplotlib.rcParams), plt.get_fignums()
-    for make in plotting.FIGURES.values():
+    for make in figures.FIGURES.values():
         fig = make(tr, lang=lang)
         assert type(fig) is Figure
         make(tr, lang=lang, slides=True)
@@ -438,26 +447,26 @@ def test_figures_are_bare_figures_that_leave_rcparams_alone(tr, lang):
 
 def test_old_call_forms_still_work(tr):
     """The notebooks' calls: positional head, query, key, row."""
-    assert all_texts(plotting.figure_stages(tr, head=0))
-    assert all_texts(plotting.figure_scores(tr, head=0, query=2, key=0))
-    assert all_texts(plotting.figure_mask(tr, head=0))
-    assert all_texts(plotting.figure_softmax(tr, head=0, row=2))
-    assert all_texts(plotting.figure_weighted_sum(tr, 0, 2))
-    assert all_texts(plotting.figure_heads(tr)) and all_texts(plotting.figure_all_heads(tr))
+    assert all_texts(figures.figure_stages(tr, head=0))
+    assert all_texts(figures.figure_scores(tr, head=0, query=2, key=0))
+    assert all_texts(figures.figure_mask(tr, head=0))
+    assert all_texts(figures.figure_softmax(tr, head=0, row=2))
+    assert all_texts(figures.figure_weighted_sum(tr, 0, 2))
+    assert all_texts(figures.figure_heads(tr)) and all_texts(figures.figure_all_heads(tr))
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda tr: plotting.figure_stages(tr, head=2), "head: must be from 0 to 1"),
-    (lambda tr: plotting.figure_scores(tr, head=True), "head: must be a whole number, got True/False"),
-    (lambda tr: plotting.figure_scores(tr, query=3), "query: must be from 0 to 2"),
-    (lambda tr: plotting.figure_scores(tr, key=-1), "key: must be from 0 to 2"),
-    (lambda tr: plotting.figure_scores(tr, key=1.0), "key: must be a whole number"),
-    (lambda tr: plotting.figure_softmax(tr, row=-1), "row: must be from 0 to 2"),
-    (lambda tr: plotting.figure_weighted_sum(tr, row=False), "row: must be a whole number, got True/False"),
-    (lambda tr: plotting.figure_mask(tr, head="0"), "head: must be a whole number"),
-    (lambda tr: plotting.figure_heads(tr, lang="kr"), "lang: use 'ko'"),
-    (lambda tr: plotting.figure_heads(tr, slides="yes"), "slides: must be True or False"),
-    (lambda tr: plotting.figure_scaling(tr.P), "tr: a figure draws an AttentionTrace"),
+    (lambda tr: figures.figure_stages(tr, head=2), "head: must be from 0 to 1"),
+    (lambda tr: figures.figure_scores(tr, head=True), "head: must be a whole number, got True/False"),
+    (lambda tr: figures.figure_scores(tr, query=3), "query: must be from 0 to 2"),
+    (lambda tr: figures.figure_scores(tr, key=-1), "key: must be from 0 to 2"),
+    (lambda tr: figures.figure_scores(tr, key=1.0), "key: must be a whole number"),
+    (lambda tr: figures.figure_softmax(tr, row=-1), "row: must be from 0 to 2"),
+    (lambda tr: figures.figure_weighted_sum(tr, row=False), "row: must be a whole number, got True/False"),
+    (lambda tr: figures.figure_mask(tr, head="0"), "head: must be a whole number"),
+    (lambda tr: figures.figure_heads(tr, lang="kr"), "lang: use 'ko'"),
+    (lambda tr: figures.figure_heads(tr, slides="yes"), "slides: must be True or False"),
+    (lambda tr: figures.figure_scaling(tr.P), "tr: a figure draws an AttentionTrace"),
 ])
 def test_figure_arguments_are_checked(tr, call, message):
     with pytest.raises(ValueError, match=message):
@@ -475,7 +484,7 @@ def test_every_figure_builds_and_draws_without_warnings(T, d, h):
     """Also drawn a second time, as saving after showing does: a layout on the edge can collapse then."""
     tr = al.article_example(T=T, d=d, h=h)
     lang = "ko" if T % 2 else "en"
-    for name, make in plotting.FIGURES.items():
+    for name, make in figures.FIGURES.items():
         for slides in (False, True) if T in (1, 16) else (False,):
             fig = draw(draw(make(tr, lang=lang, slides=slides)))  # Agg: raises on "Glyph missing", any warning
             assert fig.get_size_inches().max() < 25, name
@@ -495,43 +504,43 @@ def assert_no_label_crosses_a_title(fig, *what):
 
 
 def test_the_first_tokens_keep_the_articles_numbers_when_the_example_grows():
-    texts = all_texts(plotting.figure_softmax(al.article_example(T=5, d=12, h=3), lang="ko"))
+    texts = all_texts(figures.figure_softmax(al.article_example(T=5, d=12, h=3), lang="ko"))
     assert "e³" in texts and "20.09" in texts
 
 
 # --- issue 21: plain Unicode text, one colour scale per matrix, readable in a notebook -------------------------
 
 
-def test_no_figure_draws_mathtext(figures):
+def test_no_figure_draws_mathtext(article_figures):
     """Mathtext falls back to STIX fonts that an SVG editor lacks (√ broken): every formula is plain Unicode."""
-    for key, fig in figures.items():
+    for key, fig in article_figures.items():
         assert not [t for t in all_texts(fig) if t.count("$") >= 2], key
 
 
-def test_one_colour_scale_per_matrix_across_figures(figures):
+def test_one_colour_scale_per_matrix_across_figures(article_figures):
     """V's colours are the same in figures 1 and 5: one "values" scale for the whole trace, and one for scores."""
     def clims(name, cmap):
-        fig = figures[name, "en", False]
+        fig = article_figures[name, "en", False]
         return {im.get_clim() for im in fig.findobj(matplotlib.image.AxesImage) if im.cmap.name == cmap}
 
-    assert clims("fig1_heads", style.CMAPS["values"]) == clims("fig5_weighted_sum", style.CMAPS["values"])
-    assert len(clims("fig1_heads", style.CMAPS["values"])) == 1
-    assert clims("fig2_scores", style.CMAPS["scores"]) == clims("fig3_mask", style.CMAPS["scores"])
+    assert clims("fig1_heads", look.CMAPS["values"]) == clims("fig5_weighted_sum", look.CMAPS["values"])
+    assert len(clims("fig1_heads", look.CMAPS["values"])) == 1
+    assert clims("fig2_scores", look.CMAPS["scores"]) == clims("fig3_mask", look.CMAPS["scores"])
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_figure_1_shows_every_number_of_O_and_H(figures, lang):
+def test_figure_1_shows_every_number_of_O_and_H(article_figures, lang):
     for slides in (False, True):
-        fig = figures["fig1_heads", lang, slides]
+        fig = article_figures["fig1_heads", lang, slides]
         texts = all_texts(fig)
         for label in ("1.762", "−0.762", "0.238", "1.68", "−0.68"):  # Head 2's O₂, and H's columns 5–8
             assert texts.count(label) == 2, (slides, label)
-        assert text.table(lang)["fig_omitted_some"] not in fig.get_suptitle()
+        assert words.table(lang)["fig_omitted_some"] not in fig.get_suptitle()
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_titles_keep_a_margin_from_the_edge(figures, lang):
-    for (name, fig_lang, slides), fig in figures.items():
+def test_titles_keep_a_margin_from_the_edge(article_figures, lang):
+    for (name, fig_lang, slides), fig in article_figures.items():
         if fig_lang != lang or not slides:
             continue
         title = fig._suptitle
@@ -539,25 +548,25 @@ def test_titles_keep_a_margin_from_the_edge(figures, lang):
         assert fig.bbox.y1 - box.y1 >= 0.12 * fig.dpi, name  # at least 0.12 in above the title's frame
 
 
-def test_subscripts_and_parentheses_are_consistent(figures):
-    texts = all_texts(figures["fig5_weighted_sum", "en", False])
+def test_subscripts_and_parentheses_are_consistent(article_figures):
+    texts = all_texts(article_figures["fig5_weighted_sum", "en", False])
     assert "V₁ (3 × 4)" in texts and "O = PV (output, 3 × 4)" in texts
-    assert not any(") (" in t for key, fig in figures.items() for t in all_texts(fig))
-    assert text.table("ko")["fig_mask_values"] == "마스크 M의 값"
-    assert "마스크 M의 값" in all_texts(figures["fig3_mask", "ko", False])
+    assert not any(") (" in t for key, fig in article_figures.items() for t in all_texts(fig))
+    assert words.table("ko")["fig_mask_values"] == "마스크 M의 값"
+    assert "마스크 M의 값" in all_texts(article_figures["fig3_mask", "ko", False])
 
 
 @pytest.mark.parametrize("name", al.pipeline.HEAD_STAGES)
-def test_every_stage_reaches_the_stages_figure(figures, name):
+def test_every_stage_reaches_the_stages_figure(article_figures, name):
     """The stages figure draws every stage of the pipeline's main path (a new stage too), titles wrapped."""
     for lang in LANGS:
-        title = text.table(lang)[f"stage.{name}"]
-        drawn = [" ".join(t.split("\n")) for t in all_texts(figures["stages_head1", lang, False])]
+        title = words.table(lang)[f"stage.{name}"]
+        drawn = [" ".join(t.split("\n")) for t in all_texts(article_figures["stages_head1", lang, False])]
         assert any(" ".join(title.split()) == " ".join(t.split()) for t in drawn), (lang, name)
 
 
-def test_panel_titles_do_not_overlap(figures):
-    for key, fig in figures.items():
+def test_panel_titles_do_not_overlap(article_figures):
+    for key, fig in article_figures.items():
         renderer = fig.canvas.get_renderer()
         titles = [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
         for n, a in enumerate(titles):
@@ -566,10 +575,10 @@ def test_panel_titles_do_not_overlap(figures):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_notebook_figures_are_readable_at_the_width_jupyterlab_shows(figures, lang):
+def test_notebook_figures_are_readable_at_the_width_jupyterlab_shows(article_figures, lang):
     """The normal layout is at most 8 in wide (800 px at matplotlib's 100 dpi): shown at full size, no text under
     9 px on screen."""
-    for (name, fig_lang, slides), fig in figures.items():
+    for (name, fig_lang, slides), fig in article_figures.items():
         if fig_lang != lang or slides:
             continue
         assert fig.get_figwidth() <= NOTEBOOK_WIDTH + 1e-9, name
@@ -579,12 +588,12 @@ def test_notebook_figures_are_readable_at_the_width_jupyterlab_shows(figures, la
 
 def test_a_mathtext_title_is_checked_up_front():
     with pytest.raises(ValueError, match=r"^title: .* is not mathtext matplotlib can draw"):
-        plotting.heatmap(new_ax(), np.eye(2), "values", title="$x^$")
-    assert plotting.heatmap(new_ax(), np.eye(2), "values", title="$x^2$").image is not None
+        figures.heatmap(new_ax(), np.eye(2), "values", title="$x^$")
+    assert figures.heatmap(new_ax(), np.eye(2), "values", title="$x^2$").image is not None
 
 
 def test_a_figure_takes_a_caption_under_it(tr):
-    fig = draw(plotting.figure_mask(tr, lang="ko", slides=True, caption=text.say("caption.fig3_mask", "ko")))
+    fig = draw(figures.figure_mask(tr, lang="ko", slides=True, caption=words.say("caption.fig3_mask", "ko")))
     caption = [t for t in fig.texts if "그림 3." in t.get_text()]
     assert caption and caption[0].get_window_extent().y0 >= 0.2 * fig.dpi  # a margin below it too
     assert_readable_on_the_slide(fig, "caption")
@@ -593,13 +602,13 @@ def test_a_figure_takes_a_caption_under_it(tr):
 def test_rectangular_traces_draw_their_query_rows_as_tokens():
     """A decode step (the last token's Query row only): S, M, P are 1 × 3 and the row is labelled token 3."""
     tr = al.article_example(queries=1)
-    for make in plotting.FIGURES.values():
+    for make in figures.FIGURES.values():
         fig = draw(make(tr, lang="en"))
         assert all_texts(fig), make.__name__
-    fig = plotting.figure_mask(tr)
-    M_ax = next(ax for ax in fig.axes if ax.get_title() == text.table("en")["fig_mask_values"])
+    fig = figures.figure_mask(tr)
+    M_ax = next(ax for ax in fig.axes if ax.get_title() == words.table("en")["fig_mask_values"])
     assert [t.get_text() for t in M_ax.get_yticklabels()] == ["3"]
-    assert "0.114" in all_texts(plotting.figure_softmax(tr))
+    assert "0.114" in all_texts(figures.figure_softmax(tr))
 
 
 @pytest.mark.parametrize("align", al.masks.ALIGNS)
@@ -607,9 +616,9 @@ def test_a_query_row_is_labelled_with_its_own_token_in_either_corner(align):
     """The Query rows are the last T_q tokens' in both corners: top-left changes which Keys a row sees, not whose
     Query it is. Token 3's Query is [−1, 1, 1, 2] (the article's), whatever the alignment."""
     tr = al.article_example(al.Mask("causal", align=align), queries=1)
-    said = all_texts(plotting.figure_scores(tr))
+    said = all_texts(figures.figure_scores(tr))
     assert any("Query of token 3 = [−1, 1, 1, 2]" in t for t in said) and not any("token 1 = [−1, 1" in t for t in said)
-    for make in (plotting.figure_mask, plotting.figure_softmax):
+    for make in (figures.figure_mask, figures.figure_softmax):
         fig = make(tr)
         rows = [[t.get_text() for t in ax.get_yticklabels()] for ax in fig.axes if ax.get_title() in
                 ("S / √dh", "S / √dh + M", "P")]  # the panels whose rows are Query rows
@@ -617,7 +626,7 @@ def test_a_query_row_is_labelled_with_its_own_token_in_either_corner(align):
 
 
 def test_wrapping_keeps_a_formula_or_a_shape_whole():
-    family = plotting.font_family("ko")
+    family = figures.font_family("ko")
     assert layout.wrap("가중치 P = softmax(S / √dh + M)", 110, 10, family) == ["가중치 P =", "softmax(S / √dh + M)"]
     assert layout.wrap("O = PV (output, 3 × 4)", 80, 10, family)[-1] == "(output, 3 × 4)"
     long = "S[3, 1] = " + " + ".join(["−1·1"] * 12) + " (row = Query token 3, column = Key token 1)"
@@ -633,10 +642,10 @@ def test_a_blank_column_too_thin_for_the_layout_is_left_out():
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_figures_leave_no_room_above_and_below_their_panels(figures, lang):
+def test_figures_leave_no_room_above_and_below_their_panels(article_figures, lang):
     """The room constrained layout leaves over (square cells limited by the width) is taken out: a notebook's
     figure gets shorter, a slide's panels move together into the middle (`figures.tighten`)."""
-    for (name, fig_lang, slides), fig in figures.items():
+    for (name, fig_lang, slides), fig in article_figures.items():
         if fig_lang == lang:
             assert tighten.spare(fig) < 0.4, (name, slides, tighten.spare(fig))
 
@@ -649,14 +658,14 @@ def test_the_softmax_figure_shows_shifted_exponentials_when_the_plain_ones_overf
     tr = al.attention_trace(np.ones((3, 4)), K, np.arange(12.0).reshape(3, 4), 1, mask=al.Mask("causal"))
     scores = tr.S_masked[0, 1]
     m = max(x for x in scores if math.isfinite(x))
-    said = all_texts(plotting.figure_softmax(tr, row=1))
+    said = all_texts(figures.figure_softmax(tr, row=1))
     assert "∞" not in said and not any("/ ∞" in t for t in said)
     shifted = [math.exp(x - m) if math.isfinite(x) else 0.0 for x in scores]
     for e in shifted:
-        assert style.format_approx(e) in said
-    assert "weight p = eˢ⁻ᵐ / " + style.format_approx(sum(shifted)) in said
-    assert any(f"e^(s − {style.format_value(m, 'scores')})" in t for t in said)
-    plain = all_texts(plotting.figure_softmax(al.article_example()))  # no overflow: e^s as the article writes it
+        assert look.format_approx(e) in said
+    assert "weight p = eˢ⁻ᵐ / " + look.format_approx(sum(shifted)) in said
+    assert any(f"e^(s − {look.format_value(m, 'scores')})" in t for t in said)
+    plain = all_texts(figures.figure_softmax(al.article_example()))  # no overflow: e^s as the article writes it
     assert "eˢ" in plain and not any("eˢ⁻ᵐ" in t for t in plain)
 
 
@@ -664,7 +673,7 @@ def test_the_softmax_figure_shows_shifted_exponentials_when_the_plain_ones_overf
 
 
 def panels_with_numbers(fig):  # -> [bool], one per heatmap in drawing order: does it show its cells' numbers?
-    return [any(t.get_gid() == plotting.NUMBER_GID for t in ax.texts) for ax in fig.axes if ax.get_images()]
+    return [any(t.get_gid() == figures.NUMBER_GID for t in ax.texts) for ax in fig.axes if ax.get_images()]
 
 
 @pytest.fixture(scope="module")

@@ -306,7 +306,7 @@ def test_the_command_refuses_bad_options_in_one_line(argv, words, capsys, tmp_pa
 def test_the_training_figure_draws_each_curve_on_a_log_scale(shipped):
     import attention_lab as al
 
-    fig = al.plotting.figure_training({"h = 2": shipped["losses"], "h = 1": shipped["losses"][:10]}, lang="ko")
+    fig = al.figures.figure_training({"h = 2": shipped["losses"], "h = 1": shipped["losses"][:10]}, lang="ko")
     (ax,) = fig.axes
     assert ax.get_yscale() == "log" and [line.get_label() for line in ax.get_lines()] == ["h = 2", "h = 1"]
     np.testing.assert_array_equal(ax.get_lines()[1].get_xdata(), np.arange(1, 11))  # steps count from 1
@@ -323,20 +323,20 @@ def test_the_training_figure_refuses_what_is_not_losses(curves, words):
     import attention_lab as al
 
     with pytest.raises(ValueError, match=words):
-        al.plotting.figure_training(curves)
+        al.figures.figure_training(curves)
 
 
 def test_the_mean_weights_figure_has_a_panel_per_head_on_the_fixed_weights_scale(shipped):
     import attention_lab as al
 
     P = tm.forward(shipped, tm.all_sequences()[:50])["P"].mean(axis=0)
-    fig = al.plotting.figure_mean_weights(P, title="mean P", lang="en")
+    fig = al.figures.figure_mean_weights(P, title="mean P", lang="en")
     assert [ax.get_title() for ax in fig.axes] == ["Head 1", "Head 2"]
     assert all(ax.images[0].get_clim() == (0, 1) for ax in fig.axes)  # heads compare on one scale
     with pytest.raises(ValueError, match=r"need shape \(h, T, T\)"):
-        al.plotting.figure_mean_weights(P[0], title="mean P")
+        al.figures.figure_mean_weights(P[0], title="mean P")
     with pytest.raises(ValueError, match="panels: need at least one"):
-        al.plotting.figure_matrices([])
+        al.figures.figure_matrices([])
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -353,7 +353,7 @@ def test_each_stage_of_the_learned_trace_shows_every_number(shipped, lang):
     for name in ("Qh", "Kh", "Vh", "S", "S_scaled", "S_masked", "P", "O"):
         x = tm.all_sequences()[widest.get(name, widest["S"])]
         tr = tm.trace(shipped, x)
-        fig = al.plotting.figure_stage_heads(tr, name, lang=lang)
+        fig = al.figures.figure_stage_heads(tr, name, lang=lang)
         fig.canvas.draw()
         assert not [t for t in fig.findobj(lambda a: hasattr(a, "get_text")) if note in t.get_text()], (name, x)
         for head, ax in enumerate(fig.axes[:tr.h]):
@@ -362,7 +362,7 @@ def test_each_stage_of_the_learned_trace_shows_every_number(shipped, lang):
             assert cells == [formats.format_value(v, al.STAGES[name].kind) for v in matrix.ravel()], (name, head)
         assert len({ax.images[0].get_clim() for ax in fig.axes[:tr.h]}) == 1, name
     with pytest.raises(ValueError, match="use a stage of each head"):
-        al.plotting.figure_stage_heads(tr, "H")
+        al.figures.figure_stage_heads(tr, "H")
 
 
 def test_the_shipped_weights_are_package_data_and_small():

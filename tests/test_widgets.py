@@ -23,8 +23,7 @@ import attention_lab as al
 from attention_lab.live import page, views
 from attention_lab.live import widget as widgets
 from attention_lab.live.state import initial_state, param_names, parse_row
-from attention_lab.look import NEG_INF_LABEL
-from attention_lab.look import words as text
+from attention_lab.look import NEG_INF_LABEL, words
 from attention_lab.look.cells import cells
 from attention_lab.look.formats import format_value
 from attention_lab.look.tables import CSS
@@ -49,7 +48,7 @@ def grid(ex, key):  # -> the labels of a heatmap, row by row
     return [it["labels"][i * it["cols"]:(i + 1) * it["cols"]] for i in range(it["rows"])]
 
 
-def words(ex, key):  # the text of a breakdown
+def breakdown(ex, key):  # the text of a breakdown
     import re
 
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", items(ex)[key]["html"]))
@@ -103,7 +102,7 @@ def ex():
 
 def test_starts_on_the_articles_example(ex):
     assert ex.step == 0 and ex.source == "article"
-    assert shows(ex)["note"] == text.table("en")["note_article"]
+    assert shows(ex)["note"] == words.table("en")["note_article"]
     assert grid(ex, "S@0")[2] == ["2", "0", "6"]
     assert grid(ex, "S_scaled@0")[1] == ["3", "1.5", "−1"]
     assert grid(ex, "S_masked@0")[1] == ["3", "1.5", NEG_INF_LABEL]
@@ -124,7 +123,7 @@ def test_sizes_grow_the_article_example_and_never_switch_the_source(ex):
                                    "small integers from −2 to 2 that stay put when you move a size."
     for name, value in ARTICLE_SIZES.items():
         ex.controls[name].value = value
-    assert shows(ex)["note"] == text.table("en")["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
+    assert shows(ex)["note"] == words.table("en")["note_article"] and grid(ex, "P@0")[2][0] == "0.114"
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -174,7 +173,7 @@ def test_reset_brings_back_the_articles_example(ex):
     assert ex.step == step + 1
     assert (ex.source, ex.T, ex.h, ex.dh, ex.mask, ex.trace.kv_heads, ex.trace.T_q) == ("article", 3, 2, 4, "causal",
                                                                                          2, 3)
-    assert shows(ex)["note"] == text.table("en")["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
+    assert shows(ex)["note"] == words.table("en")["note_article"] and grid(ex, "P@0")[2][2] == "0.844"
     check_invariants(ex)
 
 
@@ -197,7 +196,8 @@ def test_each_view_offers_the_controls_its_stages_need(view):
     assert ("compare" in names) == bool(spec.compared)
     if offered:
         assert values(ex.controls["mask"]) == list(offered)
-        assert values(ex.controls["mask"]) == (list(views.ARTICLE_MASKS) if spec.masks == views.ARTICLE_MASKS
+        article = ["causal", "none"]  # the masks the article teaches; every other mask comes in notebook 08
+        assert values(ex.controls["mask"]) == (article if set(spec.masks or ()) == set(article)
                                                else list(masks.MASK_NAMES))
     for name, control in ex.controls.items():  # every control has words in both languages
         assert control.description and control.description == ex._control_spec(name)["label"]
@@ -315,7 +315,7 @@ def test_a_click_on_a_cell_sets_the_cell_and_the_row_the_breakdowns_follow(ex):
     ex.pick("S", 1, 2)
     assert (ex.controls["query"].value, ex.controls["key"].value, ex.controls["row"].value) == (1, 2, 1)
     assert items(ex)["S@0"]["hl"] == [1, 2] and items(ex)["P@0"]["hl"] == [1, None]
-    assert "Score of Query token 2 and Key token 3" in words(ex, "dot@0") and "Softmax of row 2" in words(ex,
+    assert "Score of Query token 2 and Key token 3" in breakdown(ex, "dot@0") and "Softmax of row 2" in breakdown(ex,
                                                                                                            "softmax@0")
     ex.pick("P", 0, 2)
     assert ex.controls["row"].value == 0 and items(ex)["P@0"]["hl"] == [0, None]
@@ -366,9 +366,9 @@ def test_every_main_path_stage_of_a_head_is_in_the_views_that_show_every_stage()
 
 
 def test_scores_view_breaks_the_dot_product_down_without_the_mask():
-    dot = words(al.explorer(view="scores"), "dot@0")
+    dot = breakdown(al.explorer(view="scores"), "dot@0")
     assert "−1·1 + 1·(−1) + 1·2 + 2·1 = 2" in dot and "÷ √" not in dot and "+ M" not in dot
-    full = words(al.explorer(), "dot@0")
+    full = breakdown(al.explorer(), "dot@0")
     assert "2 ÷ √4 = 1" in full and "+ M: 1 + 0 = 1" in full
 
 
@@ -379,7 +379,7 @@ def test_scaling_view_has_no_mask_and_shows_p_with_and_without_the_scale():
     assert titles[2:] == ["P = softmax(S / √dh) · Head 1", "P without ÷ √dh = softmax(S) · Head 1"]  # M not yet taught
     assert grid(ex, "P_unscaled@0")[2] == ["0.018", "0.002", "0.980"]  # softmax([2, 0, 6])
     assert items(ex)["scaling_note"]["text"].count("√dh = √4 = 2") == 1
-    assert shows(ex)["note"] == text.table("en")["note_article_nomask"]
+    assert shows(ex)["note"] == words.table("en")["note_article_nomask"]
     ex.controls["dh"].value = 8
     assert "√dh = √8 ≈ 2.828" in items(ex)["scaling_note"]["text"]
     P, P_unscaled = ex.trace.P, stages.STAGES["P_unscaled"].value(ex.trace)
@@ -389,8 +389,8 @@ def test_scaling_view_has_no_mask_and_shows_p_with_and_without_the_scale():
 def test_the_mask_off_note_says_the_mask_is_off_in_both_languages():
     for lang in ("ko", "en"):
         said = shows(al.explorer(view="article", mask=None, lang=lang))["note"]
-        assert said == text.table(lang)["note_article_nomask"]
-        assert text.table(lang)["mask.none"] not in said  # "마스크만 마스크 없음입니다" read as a tautology
+        assert said == words.table(lang)["note_article_nomask"]
+        assert words.table(lang)["mask.none"] not in said  # "마스크만 마스크 없음입니다" read as a tautology
 
 
 def test_a_view_is_any_list_of_names():
@@ -401,8 +401,8 @@ def test_a_view_is_any_list_of_names():
 
 
 def test_panels_take_titles_kinds_axes_and_highlights_from_the_stage_registry(ex):
-    tr, L = ex.trace, text.table("en")
-    score_range = al.style.value_range("scores", tr.S, tr.S_scaled, tr.M, tr.S_masked)
+    tr, L = ex.trace, words.table("en")
+    score_range = al.look.value_range("scores", tr.S, tr.S_scaled, tr.M, tr.S_masked)
     for key, it in items(ex).items():
         if it["type"] != "heatmap":
             continue
@@ -438,12 +438,13 @@ def test_a_new_mask_needs_no_edit_in_the_explorer(new_entries):
 def test_korean_uses_ordinals_and_both_languages_have_every_word():
     ko = al.explorer(lang="ko")
     assert ko.controls["T"].description == "토큰 수 T" and ko.controls["mask"].description == "마스크"
-    assert words(ko, "dot@0").startswith(" 세 번째 Query 토큰과 첫 번째 Key 토큰의 점수")
-    assert "세 번째 Query 토큰 = [−1, 1, 1, 2]" in words(ko, "dot@0")
-    assert "세 번째 행의 Softmax" in words(ko, "softmax@0") and "세 번째 토큰의 출력" in words(ko, "weighted_sum@0")
+    assert breakdown(ko, "dot@0").startswith(" 세 번째 Query 토큰과 첫 번째 Key 토큰의 점수")
+    assert "세 번째 Query 토큰 = [−1, 1, 1, 2]" in breakdown(ko, "dot@0")
+    assert "세 번째 행의 Softmax" in breakdown(ko, "softmax@0")
+    assert "세 번째 토큰의 출력" in breakdown(ko, "weighted_sum@0")
     ko.controls["T"].value = 16
     ko.controls["row"].value = 15
-    assert "열여섯 번째 행의 Softmax" in words(ko, "softmax@0")
+    assert "열여섯 번째 행의 Softmax" in breakdown(ko, "softmax@0")
     assert "Query token" not in str(shows(ko))
     ko.controls["h"].value = 3
     assert [label for label, _ in ko.controls["head"].options] == ["Head 1", "Head 2", "Head 3", "모든 head"]
@@ -457,20 +458,20 @@ def test_the_two_query_token_controls_have_distinct_words():
 
 
 def test_approximately_only_for_values_that_are_not_exact(ex):
-    soft = words(ex, "softmax@0")
+    soft = breakdown(ex, "softmax@0")
     assert "e 0 = 1" in soft and "e 1 ≈ 2.718" in soft and "≈ 0.114" in soft
-    assert "≈ [0.114, 0.042, 0.844, 1]" in words(ex, "weighted_sum@0")
+    assert "≈ [0.114, 0.042, 0.844, 1]" in breakdown(ex, "weighted_sum@0")
     ex.controls["row"].value = 1
-    assert "e −∞ = 0" in words(ex, "softmax@0") and "0 / 24.57 = 0" in words(ex, "softmax@0")
+    assert "e −∞ = 0" in breakdown(ex, "softmax@0") and "0 / 24.57 = 0" in breakdown(ex, "softmax@0")
     ex.controls["row"].value = 0
-    assert "= [1, 0, 0, 1]" in words(ex, "weighted_sum@0") and "≈" not in words(ex, "weighted_sum@0")
+    assert "= [1, 0, 0, 1]" in breakdown(ex, "weighted_sum@0") and "≈" not in breakdown(ex, "weighted_sum@0")
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_plain_text_form_is_one_short_line_in_the_readers_language(lang):
     ex = al.explorer(lang=lang)
     plain = ex._repr_mimebundle_()[0]["text/plain"]
-    assert plain == text.table(lang)["plain"] and "\n" not in plain and len(plain) < 60
+    assert plain == words.table(lang)["plain"] and "\n" not in plain and len(plain) < 60
     assert ("탐색기" in plain) == (lang == "ko")
 
 
@@ -781,12 +782,12 @@ def test_more_query_rows_than_keys_are_refused_with_what_to_do():
 def test_the_softmax_table_shows_shifted_exponentials_when_the_plain_ones_overflow():
     K = np.array([[1e150, 0, 0, 0], [1, 1, 0, 0], [0, 0, 1, 0]])  # row 3's scaled scores: 5e149, 1, 0.5
     ex = al.explorer(Q=np.ones((3, 4)), K=K, V=K, h=1, mask=None, view="softmax", lang="en")
-    said = words(ex, "softmax@0")
+    said = breakdown(ex, "softmax@0")
     assert "∞" not in said.replace("overflows to ∞", "").replace("(∞ / ∞ is no weight)", ""), said
     assert "e 5×10¹⁴⁹ − 5×10¹⁴⁹ = 1 1 / 1 = 1" in said and "e 1 − 5×10¹⁴⁹ = 0 0 / 1 = 0" in said
     assert "each score minus the row&#x27;s largest, 5×10¹⁴⁹" in said
     np.testing.assert_array_equal(ex.trace.P[0, 2], [1, 0, 0])
-    ko = words(al.explorer(Q=np.ones((3, 4)), K=K, V=K, h=1, mask=None, view="softmax", lang="ko"), "softmax@0")
+    ko = breakdown(al.explorer(Q=np.ones((3, 4)), K=K, V=K, h=1, mask=None, view="softmax", lang="ko"), "softmax@0")
     assert "최댓값을 뺀 e^(s − 5×10¹⁴⁹)" in ko
-    plain = words(al.explorer(view="softmax"), "softmax@0")  # the article's row keeps e^s as the article writes it
+    plain = breakdown(al.explorer(view="softmax"), "softmax@0")  # the article's row keeps e^s as the article writes it
     assert "e 1 ≈ 2.718 2.718 / " in plain and "largest" not in plain

@@ -6,7 +6,7 @@
 The subset is named "Noto Sans CJK KR Attention Lab" (look.fonts.KO_FONT) so that it is never
 mistaken for an installed Noto Sans CJK KR.
 
-Run it after adding a Korean word to text.WORDS, a stage label or a mask's words:
+Run it after adding a Korean word to words.WORDS, a stage label or a mask's words:
 `tests/test_fonts.py` fails while a character of those strings is missing from the font.
 The characters are `attention_lab.look.fonts.font_characters()`: every character of
 `look.fonts.font_strings()` (the word table look.words.WORDS and the ordinals) and `FONT_SYMBOLS`
@@ -30,7 +30,7 @@ from fontTools.ttLib import newTable
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from attention_lab import look as style  # noqa: E402
+from attention_lab import look  # noqa: E402
 
 SOURCE_FAMILY = "Noto Sans CJK KR"  # the font of the collection that is subset
 SOURCE = Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc")  # Debian's fonts-noto-cjk
@@ -109,15 +109,15 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", type=Path, default=SOURCE,
                         help=f"Noto Sans CJK KR (.ttc or .otf); default {SOURCE}")
-    parser.add_argument("--out", type=Path, default=style.KO_FONT_FILE, help="where to write the subset")
+    parser.add_argument("--out", type=Path, default=look.KO_FONT_FILE, help="where to write the subset")
     args = parser.parse_args(argv)
     if not args.source.exists():
         raise SystemExit(f"error: {args.source} not found; install it with `apt-get install fonts-noto-cjk` "
                          "or pass --source")
-    characters = style.font_characters()
+    characters = look.font_characters()
     font = subset_font(args.source, characters)
     cff_to_truetype(font)
-    rename(font, style.KO_FONT, style.KO_FONT_POSTSCRIPT)
+    rename(font, look.KO_FONT, look.KO_FONT_POSTSCRIPT)
     font.recalcTimestamp = False  # the same characters give the same bytes
     font.recalcBBoxes = True  # maxp and head are recomputed from the new outlines
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -125,7 +125,7 @@ def main(argv=None):
     cmap = font.getBestCmap()
     absent = "".join(c for c in characters if ord(c) not in cmap)
     print(f"{args.out}: {len(cmap)} characters, {args.out.stat().st_size / 1024:.0f} KiB")
-    print(f"not in {style.KO_FONT} (drawn from {style.FALLBACK_FONT}): {absent}")
+    print(f"not in {look.KO_FONT} (drawn from {look.FALLBACK_FONT}): {absent}")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The static figures, drawn with matplotlib, in Korean or English (`al.plotting` is this module).
+"""The static figures, drawn with matplotlib, in Korean or English (`al.figures` is this module).
 
     heatmap     the primitive: one matrix on an Axes, every cell labelled (heatmap, outline, head_box)
     layout      a page of heatmaps, operators, captions and tables whose numbers share one size

@@ -1,7 +1,7 @@
 """The article's figures 2–5, in Korean or English, normal or on a 16:9 slide (figure 1 is `heads`).
 
-    fig = al.plotting.figure_softmax(tr, head=0, row=2, lang="ko")    # Figure 4, in Korean
-    fig = al.plotting.figure_scores(tr, lang="en", slides=True)       # Figure 2 on a 13.33 × 7.5 in slide
+    fig = al.figures.figure_softmax(tr, head=0, row=2, lang="ko")    # Figure 4, in Korean
+    fig = al.figures.figure_scores(tr, lang="en", slides=True)       # Figure 2 on a 13.33 × 7.5 in slide
 
 Each takes a trace and returns a matplotlib Figure; head, query, key and row
 are 0-based indices (bool refused): query and row count the Query rows

@@ -1,4 +1,4 @@
-"""Export every figure of `plotting.FIGURES` to files, e.g. for slides (the options: `figures.options`).
+"""Export every figure of `figures.FIGURES` to files, e.g. for slides (the options: `figures.options`).
 
     python -m attention_lab.figures --out figs                          # the article's example, SVG, English
     python -m attention_lab.figures --out figs --lang ko --slides       # Korean, 16:9 slides (13.33 × 7.5 in)

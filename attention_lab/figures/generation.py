@@ -4,7 +4,7 @@ They draw records made elsewhere (`kv_cache.decode_steps`, `blockwise.blockwise_
 `kv_cache.generation_cost`) and compute nothing. Their text is mathematics and
 numbers only — titles such as K₁…ₜ, m_old, Σ MAC — so one figure serves both
 editions; each notebook says in its own language what the symbols are.
-Heatmaps are `plotting.heatmap`, so colours and labels are the same as in
+Heatmaps are `figures.heatmap`, so colours and labels are the same as in
 every other figure. Each is at most NOTEBOOK_WIDTH wide with no text under
 7 pt, so a notebook shows it at full size: integers get small cells, decimals
 the room they need, and the rows of one token share their row numbers.

@@ -2,7 +2,7 @@
 //
 // The colour maps come as the tables they are (matplotlib's 256 colours of each map, and the ink that reads on
 // each); a value picks entry min(floor(unit · 256), 255), the unit value made in the order of float operations
-// that tests/test_live_parity.py holds to the figures' colours, then rounded to a step of 1 / unitSteps (the
+// that the parity tests hold to the figures' colours, then rounded to a step of 1 / unitSteps (the
 // page's sums and NumPy's differ in their last bits; a colour must not). Masked (−∞) and NaN cells have their own
 // colours.
 

@@ -2,7 +2,8 @@
 //
 // LOOK.stages is the pipeline as data: each stage's name, inputs, kind, … and its expression, the name of an earlier
 // stage ("S") or [operation, ...arguments] (["normalize_rows", "E"]). OPERATIONS holds what each operation does;
-// an expression naming an operation that is not here is an error on screen (and fails tests/test_expressions.py).
+// an expression naming an operation that is not here is an error on screen (and fails the tests that run every
+// operation on both sides).
 // Matrices are arrays of rows; per-head stages are arrays of matrices, one per head.
 
 const STAGE_LIST = LOOK.stages;
@@ -29,7 +30,7 @@ const normalizeRows = perRow((row) => {  // each row over its sum; a row of zero
   return row.map((x) => x / (sum === 0 ? 1 : sum));
 });
 
-// What each operation does, (config, ...arrays) -> array; config is {h, g, dh, kv, allowed, scaled}.
+// What each operation does, (settings, ...arrays) -> array; settings is {h, g, dh, kv, allowed, scaled}.
 const OPERATIONS = {
   split_heads: (c, X) => splitHeads(X, c.dh),
   by_query_head: (c, X) => c.kv.map((i) => X[i]),
@@ -52,7 +53,7 @@ function evaluate(expression, arrays, c) {  // the value of a stage's expression
   return OPERATIONS[operation](c, ...args.map((a) => evaluate(a, arrays, c)));
 }
 
-// Every stage for Q, K, V and the config {h, g, dh, kv, allowed, scaled}: {name: array}, in the pipeline's order.
+// Every stage for Q, K, V and the settings {h, g, dh, kv, allowed, scaled}: {name: array}, in the pipeline's order.
 function runPipeline(inputs, c) {
   const arrays = { ...inputs };
   for (const stage of STAGE_LIST) {

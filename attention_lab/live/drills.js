@@ -1,5 +1,5 @@
-// Drills: an exercise done by hand on a page with no Python. Every value was computed at build time
-// (attention_lab/exercises/drills.py): the page shows an example, reads the fields and compares.
+// Drills: an exercise done by hand on a page with no Python. Every value was computed at build time and comes
+// as each drill's data: the page shows an example, reads the fields and compares.
 window.alDrills = window.alDrills || (function () {
   "use strict";
 

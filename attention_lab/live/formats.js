@@ -6,7 +6,7 @@
 // exact tie ("5" and twenty zeros; a double's tie at these digits is exact in far fewer) whose rounded-up last
 // digit is odd, keeps the truncated digits instead. A number is first rounded to RULES.guardDigits
 // more digits than its label shows (the sums' last bits differ between sides; the shown value must not).
-// tests/test_live_parity.py holds every label to the figures' and the notebooks'.
+// The parity tests hold every label to the figures' and the notebooks'.
 
 const RULES = LOOK.rules;
 const TIE = "5" + "0".repeat(20);

@@ -1,7 +1,7 @@
 // ---- learned.js: notebook 13's learned model as the explorer's source: an input → X → Q, K, V -------------------
 //
-// data.learned holds the trained weights (sent once by live/learned.py, read from learned.npz) and data.own.tokens
-// the input on screen. A typed input is read by one rule, sent as data (tiny_model.READING); a good one becomes
+// data.learned holds the trained weights (sent once, read from learned.npz) and data.own.tokens
+// the input on screen. A typed input is read by one rule, sent as data (learned.reading); a good one becomes
 // X = E_tok[x] + E_pos and Q, K, V = X W_Q, X W_K, X W_V, the explorer's own numbers, and every stage follows.
 
 function parseTokens(typed, learned) {  // -> [letters, null] or [null, [message key, detail]]

@@ -13,7 +13,7 @@ the page to it, and to `tiny_model.forward`.
 
 import numpy as np
 
-from ..look import words as text
+from ..look import words
 from ..numeric import tiny_model as tm
 from ..numeric import training
 from .controls import Control
@@ -44,7 +44,7 @@ def learned_qkv(weights, tokens):  # weights, [T] int -> {"Q", "K", "V"}: (T, d)
 
 def problem_text(problem, lang):  # (key, detail) -> the line the page shows under the input
     key, detail = problem
-    return text.table(lang)[key].format(bad=detail, n=detail, T=tm.T, letters=" ".join(tm.TOKENS))
+    return words.table(lang)[key].format(bad=detail, n=detail, T=tm.T, letters=" ".join(tm.TOKENS))
 
 
 class LearnedExplorer(Explorer):

@@ -1,6 +1,6 @@
 // ---- loader.js: the ES module a widget stores (anywidget's _esm): the front-end packed, unpacked once a page ----
 //
-// A stored notebook keeps each widget's module, so the bundle and its styles (live/page.py) travel here gzipped in
+// A stored notebook keeps each widget's module, so the bundle and its styles travel here gzipped in
 // base64, a third of their size. The first widget of a browser page unpacks them into a module and one <style>;
 // every other widget with the same front-end (the same KEY) shares that module. No kernel is needed for any of it.
 const PACKED = "__PACKED__", KEY = "__KEY__";

@@ -37,8 +37,7 @@ import json
 from html import escape
 from pathlib import Path
 
-from ..look import tables
-from ..look import words as text
+from ..look import tables, words
 from .data import look_data
 
 HERE = Path(__file__).parent
@@ -138,16 +137,16 @@ def standalone_html(config, title=None, scale=1):  # -> str: a whole page that w
     js, css = bundle()
     page_css, page_js = page_chrome()
     lang = config.get("lang", "en")
-    words = text.table(lang)
-    title = title or words["explorer_label"]
+    L = words.table(lang)
+    title = title or L["explorer_label"]
     from ..exercises import drills  # here, not at the top: the exercises' package is not the front-end's
 
     article = config.get("kind", "explorer") == "explorer" and "learned" not in config.get("data", {})
     by_hand = drills.page_html(lang) if article else ""  # the article's exercises by hand, under its explorer
-    link = (f'<label class="al-link">{escape(words["link_label"])} <input class="al-link-field" readonly></label>'
-            f'<button type="button" class="al-link-copy">{escape(words["link_copy"])}</button>'
+    link = (f'<label class="al-link">{escape(L["link_label"])} <input class="al-link-field" readonly></label>'
+            f'<button type="button" class="al-link-copy">{escape(L["link_copy"])}</button>'
             '<span class="al-link-said" role="status" aria-live="polite"></span>'
-            f'<label class="al-scale">{escape(words["scale_label"])} <select class="al-scale-pick">'
+            f'<label class="al-scale">{escape(L["scale_label"])} <select class="al-scale-pick">'
             + "".join(f'<option value="{s:g}"{" selected" * (s == scale)}>{s:g}×</option>'
                       for s in sorted({*SCALE_CHOICES, scale}))
             + "</select></label>")
@@ -160,7 +159,7 @@ def standalone_html(config, title=None, scale=1):  # -> str: a whole page that w
             f":root{{--al-scale:{scale:g}}}{LINK_CSS}</style>"
             f'<script>{page_js}</script></head><body><header class="al-page-bar">{link}'
             '<button type="button" class="al-theme-toggle" aria-pressed="false">'
-            f'{escape(words["theme_dark"])}</button></header><main class="al-page"><h1 class="al-h1">'
+            f'{escape(L["theme_dark"])}</button></header><main class="al-page"><h1 class="al-h1">'
             f'{escape(title)}</h1>{mount_html(config)}{by_hand}</main>'
             f'<script type="module">{js}\nmountAll(document);\nfollowLink(document, {follow});</script>'
             "</body></html>\n")

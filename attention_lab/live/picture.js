@@ -2,7 +2,7 @@
 //
 // Sections of heatmaps and breakdowns, with the shape line and the note; heatmap.js and explorer.js put them on
 // screen. The one picture of the explorer: tests that ask what the page shows without a browser run this file in
-// Node.js (tests/frontend.py), and tests/test_live_parity.py holds the page's cells to the Python trace.
+// Node.js, and the parity tests hold the page's cells to the trace's numbers.
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
   "'": "&#x27;" })[c]);

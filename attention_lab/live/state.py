@@ -197,7 +197,7 @@ def too_large(numbers):  # -> the first number beyond ±OWN_LIMITS["value"], or 
 def parse_row(source, n):  # -> (float array [n], None) or (None, (message key, detail))
     """One row typed as text ("[-1, 1, 1, 2]", "−1 1 1 2", "－１，１") → n finite numbers, or what is wrong.
 
-    The grammar is look.formats.ROW_GRAMMAR, the page's too.
+    The grammar is ROW_GRAMMAR (numeric.own_numbers), the page's and a file's cells' too.
     """
     text = "".join(READ_AS.get(c, c) for c in str(source))
     values = []

@@ -14,7 +14,6 @@ picture code in Node.js, and holds the page's cells to the records through look.
 import numpy as np
 
 from .. import look
-from ..look import words as text
 from ..look.words import steppers as stepper_words
 from ..numeric import checks, core
 from ..numeric.blockwise import blockwise_steps
@@ -138,5 +137,5 @@ SHARED_WORDS = ("head", "head_n", "kv_head_n", "query", "key", "token", "compone
 
 
 def words(lang):  # -> {key: text}: the words a step widget's page shows, in one language
-    table = text.table(checks.lang(lang))
+    table = look.words.table(checks.lang(lang))
     return {k: table[k] for k in (*SHARED_WORDS, *stepper_words.WORDS)}

@@ -2,7 +2,7 @@
 //
 // Python sends every record once, for every size the controls offer (−∞ as null). This file computes nothing:
 // it selects the record the controls ask for and draws it with heatmap.js (labels and colours by formats.js and
-// colors.js, as the explorer's); tests/test_steppers.py compares what it shows with the records.
+// colors.js, as the explorer's); the stepper tests compare what it shows with the records.
 
 const stepperMatrix = (rows) => rows.map((row) => row.map((x) => (x === null ? -Infinity : x)));
 const numbered = (n, first = 1) => Array.from({ length: n }, (_, k) => String(first + k));

@@ -1,6 +1,6 @@
 // ---- url.js: a standalone page's state in its address, #T=6&mask=sliding:window=2&scale=1.5 -----------------------
 //
-// Only a standalone page follows its address (page.py calls followLink there), and only its first explorer: a widget
+// Only a standalone page follows its address (its script calls followLink), and only its first explorer: a widget
 // in a notebook never touches the notebook's URL. A link's value is taken only where the control it names could
 // show it (controlSpecs: a range's bounds, a select's choices, the seed box's rule), and is applied with `moved`, as
 // that control's move would be; any other value keeps the page's own and is named in one line above the explorer.

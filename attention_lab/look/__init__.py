@@ -7,9 +7,9 @@
     cells     a heatmap's cells as plain data (what the browser must draw: the tests' reference)
     tables    the styles the browser's heatmaps and breakdowns share
 
-It also names its modules (`al.style.fonts`, `al.style.words`, …). This namespace gathers the names a notebook
-uses (`al.style` is this module):
-`al.style.format_value(0.1142)`, `al.style.format_row(row, "weights")`, `al.style.cell_style(m, "scores")`.
+It also names its modules (`al.look.fonts`, `al.look.words`, …). This namespace gathers the names a notebook
+uses (`al.look` is this module):
+`al.look.format_value(0.1142)`, `al.look.format_row(row, "weights")`, `al.look.cell_style(m, "scores")`.
 """
 
 from . import cells, colors, fonts, formats, tables, words  # noqa: F401  (the modules, by name)

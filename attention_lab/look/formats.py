@@ -9,8 +9,8 @@
   "8.886×10⁶", "2.061×10⁻⁹".
 - `format_row`, `dot_product_text`, `bytes_text`: vectors, a dot product written
   out as the article does, sizes in bytes.
-- `ROW_GRAMMAR`: how a row of numbers typed as text is read back (live.state.parse_row
-  and the page's parseRow both read it from here).
+- `ROW_GRAMMAR`: how a number typed as text is read (numeric.own_numbers has it; a file's cells, a
+  row typed into the explorer, and the page's row editor, which reads it from RULES, all use it).
 
 Both sides show one value: a number is first rounded to `GUARD_DIGITS` more digits than its
 label shows, and the label is made from that. The browser and NumPy sum a dot product in different
@@ -27,6 +27,7 @@ import math
 import numpy as np
 
 from ..numeric import checks
+from ..numeric.own_numbers import READ_AS, ROW_GRAMMAR  # noqa: F401  (the typed-number grammar, sent in RULES)
 
 MINUS = "\u2212"  # the typographic minus, as the article writes −1 and −∞
 NEG_INF_LABEL = MINUS + "∞"
@@ -43,13 +44,6 @@ APPROX_SMALL_BELOW = 1e-4  # … and powers of ten below this (and from POWERS_F
 GUARD_DIGITS = 6  # rounded first to this many more digits than shown: float error is far below, a label's tie far above
 SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
-# A typed row, read the same on both sides: first each character of READ_AS is read as its ASCII twin (the
-# full-width forms a Korean input method types, "－１，２．５", the ideographic space and the typographic minus);
-# then the pieces between separators are each a number, a spelling of ∞ or NaN (not finite), or not a number.
-READ_AS = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)} | {"\u3000": " ", MINUS: "-"}
-ROW_GRAMMAR = {"readAs": READ_AS, "separators": r"[ \t\n\r\f\v\u00a0,;\[\]()]+",
-               "number": r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?",
-               "notFinite": r"[+-]?(?:[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN]|∞)"}
 
 RULES = {"minus": MINUS, "negInf": NEG_INF_LABEL, "inf": INF_LABEL, "nan": NAN_LABEL, "timesTen": TIMES_TEN,
          "decimals": DECIMALS, "keepZeros": list(KEEP_ZEROS), "wholeWithin": WHOLE_WITHIN, "powersFrom": POWERS_FROM,

@@ -7,7 +7,7 @@ article's numbers stay exactly what they were, and the browser evaluates the sam
 JSON (`live/data.py`), with its own table of the same operations (`live/compute.js`, `OPERATIONS`).
 tests/test_expressions.py holds every operation of both sides to a plain loop.
 
-An operation is `(config, *arrays) -> array`; `config` is a `pipeline.Config`. Adding an operation takes one
+An operation is `(settings, *arrays) -> array`; `settings` is a `pipeline.Settings`. Adding an operation takes one
 entry in each of the two tables and its plain loop in the test: a stage written with the operations here takes
 none.
 """
@@ -44,12 +44,12 @@ OPERATIONS = {
 }
 
 
-def evaluate(expression, arrays, config):  # expression, {name: array}, pipeline.Config -> array
+def evaluate(expression, arrays, settings):  # expression, {name: array}, pipeline.Settings -> array
     """The value of an expression: a stage's name reads its array; (operation, *arguments) applies the operation."""
     if isinstance(expression, str):
         return arrays[expression]
     operation, *arguments = expression
-    return OPERATIONS[operation](config, *(evaluate(a, arrays, config) for a in arguments))
+    return OPERATIONS[operation](settings, *(evaluate(a, arrays, settings) for a in arguments))
 
 
 def names_in(expression):  # -> tuple of the stage names an expression reads, in order, each once

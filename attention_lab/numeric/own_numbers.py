@@ -19,17 +19,25 @@ import numpy as np
 
 TEXT_SUFFIXES = (".csv", ".tsv", ".txt")
 MAX_BYTES = 1_000_000  # a table of 16 × 64 numbers is a few kB; a bigger file is not one
-NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-NOT_FINITE = re.compile(r"[+-]?(?:inf|infinity|nan)", re.IGNORECASE)
 
-
-FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}  # "１" -> "1", "－" -> "-", "，" -> ","
+# The one grammar of a typed number, for a file's cell here and for a row typed into the page's row editor (the
+# page reads it as data: look.formats.RULES["rowGrammar"]). First each character of READ_AS is read as its ASCII
+# twin (the full-width forms a Korean input method types, "－１，２．５", the ideographic space and the typographic
+# minus); then each piece between separators is a number, a spelling of ∞ or NaN (not finite), or not a number.
+# Digits are 0-9 only: float() also reads "١" (Arabic-Indic), "1_000" and " 1 ", which no side writes.
+READ_AS = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)} | {"\u3000": " ", "\u2212": "-"}
+ROW_GRAMMAR = {"readAs": READ_AS, "separators": r"[ \t\n\r\f\v\u00a0,;\[\]()]+",
+               "number": r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?",
+               "notFinite": r"[+-]?(?:[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN]|∞)"}
+NUMBER = re.compile(ROW_GRAMMAR["number"])
+NOT_FINITE = re.compile(ROW_GRAMMAR["notFinite"])
+_FOLD = str.maketrans(READ_AS)
 
 
 def cell_text(text):  # "－１.５" or "−1.5" -> "-1.5"
-    """Text as plain ASCII where it can be: full-width forms folded, the minus sign − read as -. (Not NFKC: it would
-    read 2² as 22.)"""
-    return text.translate(FULL_WIDTH).replace("\u2212", "-").replace("\u3000", " ").strip()
+    """Text with every character of READ_AS read as its ASCII twin, ends stripped. (Not NFKC: it would read 2² as
+    22.)"""
+    return text.translate(_FOLD).strip()
 
 
 def read_matrix(path, name, max_rows=16, max_cols=64):  # -> float array [rows, cols]

@@ -28,7 +28,7 @@ QK = ("query", "key")  # a stage whose rows are Query tokens and whose columns a
 
 
 @dataclass(frozen=True)
-class Config:
+class Settings:
     """What the stages are computed with besides the arrays: the sizes, the (checked) mask and the scale."""
 
     h: int  # Query heads
@@ -118,12 +118,12 @@ def span(first, last):  # -> the names of the main-path stages from `first` to `
 HEAD_STAGES = tuple(n for n in span("S", "O") if STAGES[n].per_head)
 
 
-def run(arrays, config, hooks=None):  # {"Q", "K", "V"}, Config -> {name: array} for every stage, in order
+def run(arrays, settings, hooks=None):  # {"Q", "K", "V"}, Settings -> {name: array} for every stage, in order
     """Walk the pipeline: compute each stage from the stages before it; a hook may replace a stage's array."""
     arrays = dict(arrays)
     for stage in PIPELINE:
         if stage.expression is not None:
-            arrays[stage.name] = expressions.evaluate(stage.expression, arrays, config)
+            arrays[stage.name] = expressions.evaluate(stage.expression, arrays, settings)
         if hooks and stage.name in hooks:
             arrays[stage.name] = _hooked(stage.name, hooks[stage.name], arrays[stage.name])
     return arrays

@@ -158,15 +158,15 @@ def _restore(data, mask, scaled):
     return AttentionTrace(arrays, mask, scaled)
 
 
-def config_of(Q, K, V, h, mask="causal", scaled=True, kv_heads=None):  # -> (Q, K, V, pipeline.Config)
+def settings_of(Q, K, V, h, mask="causal", scaled=True, kv_heads=None):  # -> (Q, K, V, pipeline.Settings)
     """The checked inputs of a trace and what the pipeline computes them with, or a ValueError naming the problem."""
     h = checks.whole_number("h", h)  # an int: the sizes below must not wrap around as NumPy integers
     Q, K, V, g = checks.qkv(Q, K, V, h, kv_heads)
     (T_q, d), T_k = Q.shape, K.shape[0]
     check_fits(h, T_q, T_k)
     scaled = checks.boolean("scaled", scaled)
-    spec = masks.to_mask(mask).checked(T_q, T_k)
-    return Q, K, V, pipeline.Config(h=h, g=g, dh=d // h, T_q=T_q, T_k=T_k, mask=spec, scaled=scaled)
+    checked = masks.to_mask(mask).checked(T_q, T_k)
+    return Q, K, V, pipeline.Settings(h=h, g=g, dh=d // h, T_q=T_q, T_k=T_k, mask=checked, scaled=scaled)
 
 
 @named_arguments
@@ -187,12 +187,12 @@ def attention_trace(Q, K, V, h, mask="causal", scaled=True, *, kv_heads=None,
     hooks: {stage name: function(array) -> array} replaces a stage's array as it
     is computed (e.g. to zero one head's P); the stages after it read the result.
     """
-    Q, K, V, config = config_of(Q, K, V, h, mask, scaled, kv_heads)
+    Q, K, V, settings = settings_of(Q, K, V, h, mask, scaled, kv_heads)
     if hooks is not None:
         if not isinstance(hooks, dict) or not all(name in STAGES and callable(f) for name, f in hooks.items()):
             raise ValueError(f"hooks: must be a dict of stage name → function, the names from {list(STAGES)}; "
                              f"got {hooks!r:.80}.")
-    arrays = pipeline.run({"Q": Q, "K": K, "V": V}, config, hooks)
+    arrays = pipeline.run({"Q": Q, "K": K, "V": V}, settings, hooks)
     if not np.isfinite(arrays["S"]).all():  # only a score truly beyond ±1.8e308 (P·V never overflows: core)
         raise ValueError("Q, K: the scores Q·Kᵀ overflowed to ±inf; use smaller values in Q and K.")
-    return AttentionTrace(arrays, config.mask, config.scaled)
+    return AttentionTrace(arrays, settings.mask, settings.scaled)

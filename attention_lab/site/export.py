@@ -14,7 +14,7 @@ from pathlib import Path
 from ..exercises import drills
 from ..figures.options import _Parser, command_status
 from ..live import page
-from ..look import words as text
+from ..look import words
 from . import notebook, pages
 from .build import _body, front_end, requires, site_css
 
@@ -41,7 +41,7 @@ def export_html(path, lang=None):  # -> (html, figures, widgets)
     drill_file = f'<script src="{drills.SITE_SCRIPT}" defer></script>'  # a site page loads a file; here: inline
     drill_script = f"<script>{drills.assets()[0]}</script>" if drill_file in html else ""
     html = html.replace(drill_file, "")
-    L = text.table(lang)
+    L = words.table(lang)
     toc = pages.on_this_page(lang, body.headings)
     document = (f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
                 f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -71,7 +71,7 @@ def main(argv=None):
         document, figures, widgets = export_html(args.notebook, args.lang)
         out.write_text(document, encoding="utf-8")
         lang = args.lang or edition_of(Path(args.notebook), notebook.read(Path(args.notebook)))
-        print(text.say("export_written", lang, path=out, size=round(out.stat().st_size / 1024), figures=figures,
+        print(words.say("export_written", lang, path=out, size=round(out.stat().st_size / 1024), figures=figures,
                        widgets=widgets))
 
     return command_status(body, "the HTML file")

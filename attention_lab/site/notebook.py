@@ -20,7 +20,7 @@ from html import escape
 from html.parser import HTMLParser
 
 from ..exercises.no_kernel import exercise_cell, without_kernel
-from ..look import words as text
+from ..look import words
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
@@ -221,7 +221,7 @@ class Body:
         inline: figures as data: URLs inside the HTML (one file), not files beside the page; run: the page's
         Binder link, if any (an exercise with no drill says where it is done)."""
         self.inline, self.run = inline, run
-        self.nb, self.name, self.lang, self.L = nb, name, lang, text.table(lang)
+        self.nb, self.name, self.lang, self.L = nb, name, lang, words.table(lang)
         self.headings = []  # (level, id, text) of each Markdown heading, for the page's own contents
         self.md = markdown(self.headings, None if pages is None else lambda url: posixpath.normpath(
             posixpath.join(lang, NOTEBOOK_LINK.match(url).group(1))) in pages)

@@ -9,7 +9,7 @@ edition's contents at the side; the notebook; its own headings ("on this page");
 from dataclasses import dataclass
 from html import escape
 
-from ..look import words as text
+from ..look import words
 
 LANGS = ("ko", "en")
 OTHER = {"ko": "en", "en": "ko"}
@@ -31,7 +31,7 @@ class Entry:
 
 def head(lang, title, prefix, *, widgets, search):  # -> the <head> … <body> opening
     """prefix: the way to the site's root ("" or "../"); widgets: load the front-end; search: load the search."""
-    L = text.table(lang)
+    L = words.table(lang)
     styles = [f"{prefix}assets/attention_lab.css", f"{prefix}assets/site.css"]
     scripts = [f"{prefix}assets/site.js"]  # it loads the search's interface when the reader first uses the box
     if widgets:
@@ -57,11 +57,11 @@ def _link(href, label, cls="", rel=None, lang=None):
 
 def toggle(lang):  # -> the light / dark button (assets/theme.js)
     return (f'<button type="button" class="al-theme-toggle" aria-pressed="false">'
-            f'{escape(text.table(lang)["theme_dark"])}</button>')
+            f'{escape(words.table(lang)["theme_dark"])}</button>')
 
 
 def bar(lang, *, other=None, run=None, download=None, search=False, home="index.html"):  # -> the top bar
-    L = text.table(lang)
+    L = words.table(lang)
     other_lang = OTHER[lang]
     parts = [_link(home, L["site_name"], "site-name")]
     if search:
@@ -69,7 +69,7 @@ def bar(lang, *, other=None, run=None, download=None, search=False, home="index.
                      f'<input type="search" class="site-search-start" aria-label="{escape(L["site_search_label"])}" '
                      f'placeholder="{escape(L["site_search"])}"></div>')
     if other:
-        parts.append(_link(other, text.table(other_lang)["site_language"], "site-lang", "alternate", other_lang))
+        parts.append(_link(other, words.table(other_lang)["site_language"], "site-lang", "alternate", other_lang))
     if download:
         parts.append(f'<a href="{escape(download)}" class="site-download" download>{escape(L["site_download"])}</a>')
     if run:
@@ -80,7 +80,7 @@ def bar(lang, *, other=None, run=None, download=None, search=False, home="index.
 
 
 def pager(lang, previous, following):  # -> previous / contents / next links, at the foot of a page
-    L = text.table(lang)
+    L = words.table(lang)
     parts = []
     if previous:
         parts.append(f'<a rel="prev" class="site-prev" href="{escape(previous.name)}.html">'
@@ -102,13 +102,13 @@ def contents(entries, prefix="", current=None):  # -> <ul> of an edition's noteb
 
 
 def side(lang, entries, current):  # -> the edition's contents beside the page (folded on a phone by site.js)
-    L = text.table(lang)
+    L = words.table(lang)
     return (f'<details class="site-side" open><summary>{escape(L["site_contents"])}</summary>'
             f'<nav aria-label="{escape(L["site_contents"])}">{contents(entries, current=current)}</nav></details>')
 
 
 def on_this_page(lang, headings):  # headings: [(level, id, text)] -> the page's own contents, or ""
-    L = text.table(lang)
+    L = words.table(lang)
     items = "".join(f'<li class="site-h{level}"><a href="#{escape(id_)}">{escape(label)}</a></li>'
                     for level, id_, label in headings if level in (2, 3))
     if not items:
@@ -128,7 +128,7 @@ def notebook_page(lang, entry, body, *, entries, headings, previous, following, 
 
 
 def index_page(lang, entries, *, other, run, search):  # -> str: one edition's contents
-    L = text.table(lang)
+    L = words.table(lang)
     links = [_link(other, L["site_other_index"], lang=OTHER[lang])] if other else []
     if run:
         links.append(_link(run, L["site_run_index"], rel="external"))
@@ -141,11 +141,11 @@ def index_page(lang, entries, *, other, run, search):  # -> str: one edition's c
 def root_page(editions, *, search):  # editions: {lang: [Entry]} -> str: the two editions side by side
     columns = []
     for lang, entries in editions.items():
-        L = text.table(lang)
+        L = words.table(lang)
         first = f'<a href="{lang}/index.html">{escape(L["site_contents"])}</a>'
         columns.append(f'<section lang="{lang}" class="site-edition"><h2>{escape(L["site_language"])}</h2>'
                        f'<p>{escape(L["site_intro"])}</p><p>{first}</p>{contents(entries, f"{lang}/")}</section>')
-    L = text.table(LANGS[0])
+    L = words.table(LANGS[0])
     return (head(LANGS[0], "attention-lab", "", widgets=False, search=False)
             + f'<header class="site-bar"><nav><span class="site-name">attention-lab</span>{toggle(LANGS[0])}</nav>'
             + f'</header><main class="site-main site-root" id="main"><h1>attention-lab</h1><p>{escape(L["site_both"])}'

@@ -29,7 +29,7 @@
   }
 
   // The search: a plain box until the reader first uses it; then Pagefind's interface (120 KB) loads and takes its
-  // place, over both editions' pages (one index: site/build.py).
+  // place, over both editions' pages (one index, built with the site).
   const box = document.querySelector(".site-search");
   if (box) {
     const start = box.querySelector(".site-search-start");

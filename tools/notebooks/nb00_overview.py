@@ -102,7 +102,7 @@ print(tr.shapes())
 As in Figure 1, each head runs Core Attention on its own Q, K and V, and the heads' outputs O1 and O2, concatenated token by token (Concat), form H.
 """,
     ),
-    figure("al.plotting.figure_heads(tr, lang=LANG)",
+    figure("al.figures.figure_heads(tr, lang=LANG)",
            "글의 예시(T = 3, d = 8, h = 2). Q·K·V를 head별로 나누고, head마다 Core Attention을 계산하고, 두 head의 출력 O₁, O₂를 이어 붙여(Concat) H를 만듭니다.",
            "The article's example (T = 3, d = 8, h = 2): Q, K, V split into heads, Core Attention in each head, and the outputs O₁, O₂ concatenated (Concat) into H."),
     md(
@@ -134,7 +134,7 @@ for name in al.pipeline.HEAD_STAGES:
 The same stages for every token of Head 1, as a figure. The grey hatched cells are the −∞ positions removed by the mask.
 """,
     ),
-    figure("al.plotting.figure_stages(tr, head=0, lang=LANG)",
+    figure("al.figures.figure_stages(tr, head=0, lang=LANG)",
            "Head 1의 모든 단계: S, S / √dh, 마스크 M, S / √dh + M, 가중치 P, 출력 O. 회색 빗금 칸이 −∞입니다.",
            "Every stage of Head 1: S, S / √dh, the mask M, S / √dh + M, the weights P and the output O. Grey hatched cells are −∞."),
     md(
@@ -169,7 +169,7 @@ for i, row in enumerate(tr.H, start=1):
 You can explore all of the stages above with a widget. The figure below is a stored static picture of both heads, visible even where widgets do not run; in the widget under it you can change T, d, h, the mask and the example.
 """,
     ),
-    figure("al.plotting.figure_all_heads(tr, lang=LANG)",
+    figure("al.figures.figure_all_heads(tr, lang=LANG)",
            "두 head의 모든 단계를 head마다 한 줄씩 그렸습니다. 아래 위젯이 처음 보여 주는 값과 같습니다.",
            "Every stage of both heads, one row per head: the same numbers the widget below starts with."),
     code("al.explorer(lang=LANG, view=\"article\")"),

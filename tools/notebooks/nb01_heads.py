@@ -81,7 +81,7 @@ print("Head 2: Q3   =", format_row(Qh[1, 2], "values"))
 Figure 1 shows this flow. Each head takes the columns in its colour, runs Core Attention on them, and the outputs O1 and O2 are joined into H.
 """,
     ),
-    figure("al.plotting.figure_heads(tr, lang=LANG)",
+    figure("al.figures.figure_heads(tr, lang=LANG)",
            "그림 1. Q·K·V의 열을 head별로 나누고(각 head의 열은 자기 색의 테두리), head마다 Core Attention으로 O₁, O₂를 만든 뒤, 같은 토큰 위치끼리 이어 붙여(Concat) H를 만듭니다.",
            "Figure 1: Q, K, V split by columns into heads (each head's columns framed in its colour), Core Attention in each head giving O₁ and O₂, and Concat, token by token, into H."),
     md(
@@ -155,7 +155,7 @@ print("concat(split(Q)) = Q:", np.array_equal(al.concat_heads(Qh), tr.Q))
 The widget below starts on the article's example grown to four heads (h = 4, d = 16): components 1–4 of Heads 1 and 2 keep the article's numbers, and Heads 3 and 4 are new. The figure above it draws that first picture, so it can be seen even where widgets do not run. In the widget, change the number of heads h and the head width dh and watch how Q, K, V are split and joined back into H; back at h = 2, dh = 4 the article's example returns, number for number.
 """,
     ),
-    figure("al.plotting.figure_heads(al.article_example(d=16, h=4), lang=LANG)",
+    figure("al.figures.figure_heads(al.article_example(d=16, h=4), lang=LANG)",
            "글의 예시를 head 4개로 늘린 모습(T = 3, d = 16, h = 4): 아래 위젯의 첫 화면과 같습니다.",
            "The article's example grown to four heads (T = 3, d = 16, h = 4): the first picture of the widget below."),
     code("al.explorer(lang=LANG, view=\"heads\", h=4)"),

@@ -67,7 +67,7 @@ q3, k1 = Q1[2], K1[0]
 print("Q3 =", format_row(q3, "values"))
 print("K1 =", format_row(k1, "values"))
 
-fmt = al.style.format_value
+fmt = al.look.format_value
 terms = [f"{fmt(a)} × {'(' + fmt(b) + ')' if b < 0 else fmt(b)}" for a, b in zip(q3, k1)]
 print(" + ".join(terms), "=", fmt(q3 @ k1))
 print("S[3,1] =", fmt(S[2, 0], "scores"))
@@ -97,7 +97,7 @@ for i, row in enumerate(S, start=1):
 Figure 2 builds S as the product of Q1 and K1ᵀ; the outlined cells are the dot product above. The article's Figure 2 also divides S by √dh: that step is the next notebook's.
 """,
     ),
-    figure("al.plotting.figure_scores(tr, head=0, query=2, key=0, scaled=False, lang=LANG)",
+    figure("al.figures.figure_scores(tr, head=0, query=2, key=0, scaled=False, lang=LANG)",
            "그림 2. Head 1에서 Q₁ × K₁ᵀ = S. 테두리 친 토큰 3의 Query와 토큰 1의 Key의 내적 2가 S의 세 번째 행, 첫 번째 열에 들어갑니다.",
            "Figure 2: Q₁ × K₁ᵀ = S in Head 1. The outlined dot product of token 3's Query and token 1's Key, 2, goes to row 3, column 1 of S."),
     md(

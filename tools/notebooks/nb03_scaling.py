@@ -45,7 +45,7 @@ What you will see:
         """
 S = tr.S[0]
 S_scaled = al.scale(S, tr.dh)
-fmt = al.style.format_value
+fmt = al.look.format_value
 print(f"dh = {tr.dh}, √dh = {fmt(np.sqrt(tr.dh))}")
 print("S[3,1]       =", fmt(S[2, 0], "scores"), "→", fmt(S_scaled[2, 0], "scores"))
 for i in range(tr.T):
@@ -62,7 +62,7 @@ for i in range(tr.T):
 The top line of the figure below is Head 1's scores S without the division by √dh, and the weights a softmax makes of them; the bottom line is the scores divided by √dh, S / √dh, and their weights P. The scores of both lines share one colour scale, so the smaller differences after the division show in the colours as well. As for the weights, notebook 05 covers the softmax, and here it is enough that a larger score gets a larger weight and each row's weights add up to 1. From the unscaled scores [2, 0, 6] token 3 takes almost all the weight (0.980); from [1, 0, 3], divided by √dh, the other tokens get some too. The mask comes in notebook 04, so neither this figure nor the widget below has one yet: every token sees every token, and no weight is 0. The M in the figure's titles stands for the mask that notebook 04 adds; here every cell of it is 0, so it changes no score.
 """,
     ),
-    figure("al.plotting.figure_scaling(al.article_example(mask=None), head=0, lang=LANG)",
+    figure("al.figures.figure_scaling(al.article_example(mask=None), head=0, lang=LANG)",
            "마스크 없는 글의 예시, Head 1: √dh로 나누지 않은 S와 그 가중치(위), √dh로 나눈 S / √dh와 그 가중치 P(아래). 세 번째 행의 가중치는 [0.018, 0.002, 0.980]과 [0.114, 0.042, 0.844]입니다.",
            "The article's example without a mask, Head 1: S and the weights it gives, without the division by √dh (top); S / √dh and its weights P (bottom). Row 3 of the weights is [0.018, 0.002, 0.980] against [0.114, 0.042, 0.844]."),
     md(
@@ -123,7 +123,7 @@ for row in zip(dims, spread, spread_scaled, top, top_scaled):
         """
 from matplotlib.figure import Figure
 
-W, family = al.words.table(LANG), al.plotting.font_family(LANG)
+W, family = al.words.table(LANG), al.figures.font_family(LANG)
 fig = Figure(figsize=(8, 3), layout="constrained")
 ax_std, ax_top = fig.subplots(1, 2)
 ax_std.plot(dims, spread, "o-", label="std(S)")

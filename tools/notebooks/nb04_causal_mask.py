@@ -65,7 +65,7 @@ The mask is added to the scaled scores: S / √dh + M. A score plus 0 stays as i
     ),
     code(
         """
-fmt = al.style.format_value
+fmt = al.look.format_value
 for j in range(tr.T):
     s, m = tr.S_scaled[0, 1, j], M[1, j]
     added = fmt(m, "scores") if m == 0 else f"({fmt(m, 'scores')})"
@@ -100,7 +100,7 @@ for i in range(tr.T):
 Figure 3 shows S / √dh, M and their sum side by side. The −∞ cells are grey and hatched so that they cannot be mistaken for small numbers. In the widget below you can change the number of tokens T or switch the mask off and on.
 """,
     ),
-    figure("al.plotting.figure_mask(tr, head=0, lang=LANG)",
+    figure("al.figures.figure_mask(tr, head=0, lang=LANG)",
            "그림 3. Head 1의 S / √dh에 마스크 M(0과 −∞)을 더한 결과. 대각선 위쪽(미래 토큰)이 −∞가 되고, 두 번째 행은 [3, 1.5, −∞]입니다.",
            "Figure 3: Head 1's S / √dh plus the mask M (0 and −∞). Above the diagonal (future tokens) becomes −∞; row 2 is [3, 1.5, −∞]."),
     code("al.explorer(lang=LANG, view=\"mask\")"),
@@ -126,7 +126,7 @@ for mask in ["causal", None]:
     before = al.article_example(mask=mask)
     after = al.attention_trace(tr.Q, K_new, V_new, h=tr.h, mask=mask)
     diff = np.abs(after.O[:, :2] - before.O[:, :2]).max()
-    print(f"mask = {str(mask):<6}  max |ΔO[1..2]| = {al.style.format_value(diff):<5}  "
+    print(f"mask = {str(mask):<6}  max |ΔO[1..2]| = {al.look.format_value(diff):<5}  "
           + al.words.say("nb_unchanged", LANG, same=bool(diff == 0)))
 """,
         check=True,

@@ -47,7 +47,7 @@ The softmax applies the exponential function exp to each score, then divides by 
         """
 x = tr.S_masked[0, 2]
 e = np.exp(x)
-fmt = al.style.format_value
+fmt = al.look.format_value
 print("S/√dh + M [3,·] =", format_row(x, "scores"))
 print("exp            =", format_row(e, "values"))
 print("Σ exp          =", fmt(e.sum()))
@@ -94,7 +94,7 @@ Taken apart, the softmax's two steps, the exponential exp and the division by th
 E = tr.E[0]
 for i in range(tr.T):
     total = E[i].sum()
-    print(f"E[{i + 1},·] = {format_row(E[i], 'weights')}   Σ = {al.style.format_approx(total)}   "
+    print(f"E[{i + 1},·] = {format_row(E[i], 'weights')}   Σ = {al.look.format_approx(total)}   "
           f"E[{i + 1},·] / Σ = {format_row(E[i] / total, 'weights')}")
 print("P = E / Σ:", np.allclose(tr.P, tr.E / tr.E.sum(axis=-1, keepdims=True)))
 """,
@@ -107,7 +107,7 @@ from matplotlib.figure import Figure
 fig = Figure(figsize=(10, 3.2), layout="constrained")
 for ax, name in zip(fig.subplots(1, 3), ("S_masked", "E", "P")):
     stage = al.STAGES[name]
-    al.plotting.heatmap(ax, stage.matrix(tr, 0), stage.kind, title=al.words.say(f"stage.{name}", LANG), lang=LANG)
+    al.figures.heatmap(ax, stage.matrix(tr, 0), stage.kind, title=al.words.say(f"stage.{name}", LANG), lang=LANG)
 fig
 """,
         "Head 1에서 S / √dh + M, 그 행마다 exp를 적용한 E, E를 행의 합으로 나눈 가중치 P.",
@@ -121,7 +121,7 @@ fig
 Figure 4 shows how token 3's row becomes weights. In the widget below you can pick another row (Query token) or head.
 """,
     ),
-    figure("al.plotting.figure_softmax(tr, head=0, row=2, lang=LANG)",
+    figure("al.figures.figure_softmax(tr, head=0, row=2, lang=LANG)",
            "그림 4. Head 1에서 토큰 3의 점수 [1, 0, 3]에 exp를 적용하고 그 합으로 나누어 가중치 [0.114, 0.042, 0.844]를 얻습니다.",
            "Figure 4: in Head 1, token 3's scores [1, 0, 3] go through exp and are divided by their sum, giving the weights [0.114, 0.042, 0.844]."),
     code("al.explorer(lang=LANG, view=\"softmax\")"),

@@ -64,7 +64,7 @@ Token 3's output is token 1's Value × 0.114 + token 2's Value × 0.042 + token 
     code(
         """
 p3 = tr.P[0, 2]
-fmt = al.style.format_value
+fmt = al.look.format_value
 for j in range(tr.T):
     print(f"{fmt(p3[j], 'weights')} × V{j + 1} =", format_row(p3[j] * V[j], "values"))
 O = al.weighted_sum(tr.P[0], V)
@@ -115,7 +115,7 @@ for i in range(tr.T):
 Figure 5 shows token 3's output as the weighted sum of the Value rows. In the widget below you can pick another token's row or another head.
 """,
     ),
-    figure("al.plotting.figure_weighted_sum(tr, head=0, row=2, lang=LANG)",
+    figure("al.figures.figure_weighted_sum(tr, head=0, row=2, lang=LANG)",
            "그림 5. Head 1에서 토큰 3의 출력은 Value 행들에 가중치 0.114, 0.042, 0.844를 곱해 더한 [0.114, 0.042, 0.844, 1]입니다.",
            "Figure 5: in Head 1, token 3's output is the Value rows weighted by 0.114, 0.042 and 0.844 and added: [0.114, 0.042, 0.844, 1]."),
     code("al.explorer(lang=LANG, view=\"weighted_sum\")"),

@@ -43,7 +43,7 @@ What you will see:
 First, the article's example, with Head 1's stages in order in one figure: the score matrix S, S / √dh, the scores with the mask M added, the weights P and the output O. The −∞ cells are grey and hatched.
 """,
     ),
-    figure("al.plotting.figure_stages(tr, head=0, lang=LANG)",
+    figure("al.figures.figure_stages(tr, head=0, lang=LANG)",
            "글의 예시에서 Head 1의 모든 단계: S, S / √dh, 마스크 M, S / √dh + M, 가중치 P, 출력 O.",
            "Every stage of Head 1 in the article's example: S, S / √dh, the mask M, S / √dh + M, the weights P and the output O."),
     md(
@@ -54,7 +54,7 @@ First, the article's example, with Head 1's stages in order in one figure: the s
 Side by side, the two heads follow the same steps yet end with different weights and outputs.
 """,
     ),
-    figure("al.plotting.figure_all_heads(tr, lang=LANG)",
+    figure("al.figures.figure_all_heads(tr, lang=LANG)",
            "두 head의 모든 단계를 head마다 한 줄씩: 아래 탐색기의 첫 화면과 같은 값입니다.",
            "Every stage of both heads, one row per head: the numbers the explorer below starts with."),
     md(
@@ -113,7 +113,7 @@ In the widget, pick Q, K or V and a token, rewrite its row and press Enter: ever
 K_mine = tr.K.copy()
 K_mine[0, :4] = [1, -1, 2, 3]  # the first Key token, Head 1
 mine = al.attention_trace(tr.Q, K_mine, tr.V, h=2)
-al.plotting.figure_stages(mine, head=0, lang=LANG)
+al.figures.figure_stages(mine, head=0, lang=LANG)
 """,
         "첫 번째 Key 토큰의 Head 1 성분을 [1, −1, 2, 3]으로 바꾼 뒤 Head 1의 모든 단계: 아래 위젯의 첫 화면과 같습니다.",
         "Every stage of Head 1 after the first Key token's Head 1 components become [1, −1, 2, 3]: the first picture of the widget below.",
@@ -181,7 +181,7 @@ print(f"H {tr.H.shape} @ W_O {W_O.shape} → H·W_O {projected.shape}")
 print(f"x {x.shape} + H·W_O {projected.shape} → {(x + projected).shape}")
 heads = [slice(head * tr.dh, (head + 1) * tr.dh) for head in range(tr.h)]  # each head's columns of H
 parts = [tr.H[0, cols] @ W_O[cols, 0] for cols in heads]  # H·W_O[1,1] = Head 1's part + Head 2's part
-fmt = al.style.format_value
+fmt = al.look.format_value
 terms = " + ".join(fmt(p) if p >= 0 else f"({fmt(p)})" for p in parts)
 print(al.words.say("nb_mixed", LANG, parts=terms, total=fmt(projected[0, 0])))
 """,

@@ -120,8 +120,8 @@ axes = fig.subplots(4, 3)  # three masks a line: M above, P below
 for n, (name, t) in enumerate(traces.items()):
     ax_M, ax_P = axes[2 * (n // 3), n % 3], axes[2 * (n // 3) + 1, n % 3]
     ylabel = W["query"] if n % 3 == 0 else None  # once a line: the panels keep room for their numbers
-    al.plotting.heatmap(ax_M, t.M, "scores", title=f"{mask_title(t.mask)}\\nM", ylabel=ylabel, lang=LANG)
-    al.plotting.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=ylabel, fontsize=9, lang=LANG)
+    al.figures.heatmap(ax_M, t.M, "scores", title=f"{mask_title(t.mask)}\\nM", ylabel=ylabel, lang=LANG)
+    al.figures.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=ylabel, fontsize=9, lang=LANG)
 for ax in axes[2:, 2]:  # five masks: the second line has two
     ax.set_visible(False)
 fig
@@ -158,7 +158,7 @@ for label, mask in [("nb_no_mask", None), ("nb_padding_keys_masked", np.tile(rea
     on_padding = before.P[0, real][:, ~real].sum(axis=1)  # Head 1: the weight each real token gives the padding
     change = np.abs(after.O[:, real] - before.O[:, real]).max()
     print(al.words.say("nb_on_padding", LANG, label=W[label], weights=format_row(on_padding, "weights"),
-                       change=al.style.format_value(change)))
+                       change=al.look.format_value(change)))
 """,
         check=True,
     ),
@@ -250,8 +250,8 @@ In a figure: the top four rows (the real tokens) are the same in all six, and on
 fig = Figure(figsize=(8.5, 6.6), layout="constrained")
 for n, (ax, (name, P)) in enumerate(zip(fig.subplots(2, 3).flat, weights.items(), strict=True)):
     ylabel = W["query"] if n % 3 == 0 else None  # once a line: the panels keep room for their numbers
-    al.plotting.heatmap(ax, P, "weights", title=W[f"convention.{name}"], xlabel=W["key"], ylabel=ylabel, fontsize=9, lang=LANG)
-    al.plotting.outline(ax, 4, 0, nrows=2, ncols=T)
+    al.figures.heatmap(ax, P, "weights", title=W[f"convention.{name}"], xlabel=W["key"], ylabel=ylabel, fontsize=9, lang=LANG)
+    al.figures.outline(ax, 4, 0, nrows=2, ncols=T)
 fig
 """,
         "padding(L = 4)을 여섯 가지 방법으로 적었을 때의 P: 실제 토큰의 행은 모두 같고, 테두리 친 padding 토큰의 행만 다릅니다.",
@@ -277,7 +277,7 @@ with np.errstate(invalid="ignore"):
     naive = e / e.sum()
     shifted = row - row.max()
 print("S/√dh + M [5,·] =", format_row(row, "scores"))
-print("exp             =", format_row(e, "values"), "  Σ exp =", al.style.format_value(e.sum()))
+print("exp             =", format_row(e, "values"), "  Σ exp =", al.look.format_value(e.sum()))
 print("exp / Σ exp     =", format_row(naive))
 print("x − max x       =", format_row(shifted))
 print("al.softmax      =", format_row(al.softmax(row), "weights"))
@@ -361,7 +361,7 @@ with np.errstate(over="ignore"):  # the overflow to −∞ is what this cell sho
     in_float16 = {"−1e9": np.float16(-1e9), "−1e4": np.float16(-1e4), "finfo(float16).min": fmin,
                   "min + min": fmin + fmin}
 for label, value in in_float16.items():
-    print(f"{label:<20} → float16: {al.style.format_value(float(value), 'scores')}")
+    print(f"{label:<20} → float16: {al.look.format_value(float(value), 'scores')}")
 """,
         check=True,
     ),
@@ -397,7 +397,7 @@ print(al.words.say("nb_read_both", LANG, left=W["convention.may_attend"], right=
 fig = Figure(figsize=(9, 4.4), layout="constrained")
 for ax, name, P in zip(fig.subplots(1, 2), ("may_attend", "masked"), (P_sdpa, P_mha), strict=True):
     title = W["nb_read_as"].format(mask="al.causal_allowed(6)", convention=W[f"convention.{name}"])
-    al.plotting.heatmap(ax, P, "weights", title=title, xlabel=W["key"], ylabel=W["query"], lang=LANG)
+    al.figures.heatmap(ax, P, "weights", title=title, xlabel=W["key"], ylabel=W["query"], lang=LANG)
 fig
 """,
         "같은 Causal mask 불리언 배열을 '참조 가능'으로 읽은 P(왼쪽)와 '가림'으로 읽은 P(오른쪽): 오른쪽은 미래 토큰만 참조합니다.",

@@ -187,7 +187,7 @@ if torch:
     fig = Figure(figsize=(8, 3.6), layout="constrained")
     for head, ax in enumerate(fig.subplots(1, tr.h)):
         title = f"nn.MultiheadAttention: P, {W['head_n'].format(n=head + 1)}"
-        al.plotting.heatmap(ax, P[0, head].numpy(), "weights", title=title, xlabel=W["key"], ylabel=W["query"], lang=LANG)
+        al.figures.heatmap(ax, P[0, head].numpy(), "weights", title=title, xlabel=W["key"], ylabel=W["query"], lang=LANG)
     display(fig)
 """,
         "nn.MultiheadAttention이 돌려준 두 head의 가중치 P: 글의 가중치와 같습니다.",

@@ -104,7 +104,7 @@ The figure below shows, step by step, the Key rows (K₁…ₜ) and Value rows (
 In the widget below, the ◀ ▶ buttons step through the same values, and the head can be changed. The T slider (1–8) grows the article's example from its corner: tokens 1–3 keep the article's numbers. Each step says whether the row of P from the cache equals the same row of P computed all at once (0 at the tokens still to come), and counts the multiply-adds the cache has saved so far, counted as in "What the cache saves" below.
 """,
     ),
-    figure("al.plotting.figure_decode_steps(steps, head=0)",
+    figure("al.figures.figure_decode_steps(steps, head=0)",
            "Head 1에서 단계마다 캐시에 든 Key 행과 Value 행, 그 단계에서 계산한 P의 행과 O의 행. 굵은 테두리가 그 단계에 캐시에 더한 행입니다.",
            "Head 1, step by step: the Key and Value rows in the cache, and the row of P and of O computed at that step; the thick frame is the row the step added to the cache."),
     code("al.decode_view(lang=LANG)"),
@@ -173,7 +173,7 @@ print(f"{'T':>5} | {right('Σ ' + W['nb_mac_cache'], 13)} {right('Σ ' + W['nb_m
       f"{right(W['nb_memory_cache'], 14)} {right(W['nb_memory_no_cache'], 17)}")
 for T, (mac_c, mac_n, val_c, val_n) in zip(T_values, totals):
     print(f"{T:>5} | {mac_c:>13.2e} {mac_n:>16.2e} {mac_n / mac_c:>6.0f} | "
-          f"{al.style.bytes_text(2 * val_c):>14} {al.style.bytes_text(2 * val_n):>17}")
+          f"{al.look.bytes_text(2 * val_c):>14} {al.look.bytes_text(2 * val_n):>17}")
 """,
         check=True,
     ),
@@ -188,7 +188,7 @@ The figure draws the same values on log scales: on the left the multiply-adds of
     figure(
         """
 macs_c, macs_n, values_c, values_n = zip(*totals)
-al.plotting.figure_generation_cost(T_values, macs_c, macs_n, values_c, values_n, bytes_per_value=2)
+al.figures.figure_generation_cost(T_values, macs_c, macs_n, values_c, values_n, bytes_per_value=2)
 """,
         "토큰 T개를 생성하는 데 드는 곱셈-덧셈(왼쪽)과 마지막 단계의 메모리(오른쪽), 캐시가 있을 때(실선)와 없을 때(점선), 로그 눈금.",
         "The multiply-adds of generating T tokens (left) and the memory at the last step (right), with the cache (solid) and without (dashed), on log scales.",
@@ -212,7 +212,7 @@ print(f"{left(W['nb_model'], 14)} {right(W['nb_layers'], 6)} {'d':>5} {'h':>3} {
 for m in al.PUBLISHED:
     size, without_gqa = m.cache_bytes(), m.cache_bytes(kv_heads=m.heads)
     print(f"{m.name:<14} {m.layers:>6} {m.d:>5} {m.heads:>3} {m.kv_heads:>3} {m.dh:>4} {m.context:>8,} | "
-          f"{al.style.bytes_text(size):>9} | {al.style.bytes_text(without_gqa):>9} {without_gqa // size:>3}")
+          f"{al.look.bytes_text(size):>9} | {al.look.bytes_text(without_gqa):>9} {without_gqa // size:>3}")
 """,
         check=True,
     ),
@@ -289,7 +289,7 @@ print(al.words.say("nb_cache_equals", LANG, same=np.allclose(al.decode_with_cach
 The explorer now has a **K/V heads g** control too: the divisors of h, shown when h is 2 or more. The explorer below starts on the article's example with g = 1: K and V at the top have four columns only, and both heads show the same V. Raise h to 8 and try g = 1, 2, 4, 8. Bring the **Query tokens T_q** control down to 1 and only the last token's Query row is left: the single 1 × T row of scores that the step at position T computes. Notebook 12 covers computations with different numbers of Query and Key tokens. The figure is every stage of both heads with g = 1.
 """,
     ),
-    figure("al.plotting.figure_all_heads(mqa, lang=LANG)",
+    figure("al.figures.figure_all_heads(mqa, lang=LANG)",
            "g = 1(MQA)인 글의 예시에서 두 head의 모든 단계: Head 1은 글과 같고, Head 2는 Head 1의 Key와 Value를 읽습니다.",
            "Every stage of both heads in the article's example with g = 1 (MQA): Head 1 is the article's, and Head 2 reads Head 1's Keys and Values."),
     code("al.explorer(lang=LANG, view=\"all\", kv_heads=1)"),

@@ -43,7 +43,7 @@ Let us read token 3's scores [1, 0, 3] one at a time. Call m the largest score s
     ),
     code(
         """
-fmt = al.style.format_value
+fmt = al.look.format_value
 W = al.words.table(LANG)
 row = tr.S_masked[0, 2]  # token 3's scores, Head 1
 m, l = -np.inf, 0.0
@@ -107,7 +107,7 @@ In the widget below you can change the number of tokens T (1–8) and the block 
     figure(
         """
 six = al.article_example(T=6)
-al.plotting.figure_blockwise_steps(al.blockwise_steps(six.Q, six.K, six.V, six.h, block=3), head=0)
+al.figures.figure_blockwise_steps(al.blockwise_steps(six.Q, six.K, six.V, six.h, block=3), head=0)
 """,
         "여섯 토큰으로 늘린 글의 예시, Head 1, 블록 크기 3: 블록마다 그 블록의 점수, 최댓값 m, 배율 e^(m_old − m), 합 ℓ, 지금까지의 출력 O_acc / ℓ.",
         "The article's example grown to six tokens, Head 1, blocks of 3: at each block its scores, the maximum m, the factor e^(m_old − m), the running sum ℓ and the output so far O_acc / ℓ.",
@@ -156,8 +156,8 @@ Computed all at once, every head needs the T × T score matrix and the weights P
 dh, block, nbytes = 128, 128, 4
 print(f"{'T':>8} | {'P: T × T':>15} | {'blockwise_attention: T × block + 2T + T × dh':>45}")
 for T in (1024, 4096, 16384, 32768, 131072):
-    print(f"{T:>8,} | {al.style.bytes_text(T * T * nbytes):>15} | "
-          f"{al.style.bytes_text((T * block + 2 * T + T * dh) * nbytes):>45}")
+    print(f"{T:>8,} | {al.look.bytes_text(T * T * nbytes):>15} | "
+          f"{al.look.bytes_text((T * block + 2 * T + T * dh) * nbytes):>45}")
 """,
         check=True,
     ),

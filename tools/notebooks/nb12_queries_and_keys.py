@@ -46,7 +46,7 @@ from matplotlib.figure import Figure
 from attention_lab.numeric.kv_cache import prefill_chunks
 
 W = al.words.table(LANG)  # the printed words and the figures' words, in the reader's language
-fmt = al.style.format_value
+fmt = al.look.format_value
 
 
 def labels(first, n):  # -> the numbers of n tokens from token `first`, as the article numbers them
@@ -57,7 +57,7 @@ def draw(*panels, ylabel=W["query"]):  # each panel: (matrix, kind, title, row l
     widths, rows = [max(np.shape(p[0])[1], 2) for p in panels], max(np.shape(p[0])[0] for p in panels)
     fig = Figure(figsize=(0.6 * sum(widths) + 1.2 * len(panels), 0.6 * rows + 1.5), layout="constrained")  # cells of one size
     for ax, (matrix, kind, title, rows, columns) in zip(fig.subplots(1, len(panels), width_ratios=widths, squeeze=False)[0], panels):
-        al.plotting.heatmap(ax, matrix, kind, title=title, row_labels=rows, xlabel=columns, ylabel=ylabel, lang=LANG)
+        al.figures.heatmap(ax, matrix, kind, title=title, row_labels=rows, xlabel=columns, ylabel=ylabel, lang=LANG)
     return fig
 
 

@@ -41,7 +41,7 @@ from attention_lab.numeric import tiny_model as tm
 from attention_lab.numeric import training
 
 W = al.words.table(LANG)  # the printed words and the figures' words, in the reader's language
-fmt = al.style.format_value"""),
+fmt = al.look.format_value"""),
     md(
         """
 ## 과제
@@ -125,7 +125,7 @@ for label, w in models.items():
 """
     ),
     figure(
-        'al.plotting.figure_training({"h = 2, dh = 4": losses, "h = 1, dh = 8": losses_1, "h = 1, dh = 4": losses_1s}, lang=LANG)',
+        'al.figures.figure_training({"h = 2, dh = 4": losses, "h = 1, dh = 8": losses_1, "h = 1, dh = 4": losses_1s}, lang=LANG)',
         "학습 단계마다의 손실(로그 눈금): head 두 개(h = 2)의 모델과 head 하나(h = 1, dh = 8 또는 4)의 모델.",
         "The loss at every training step (log scale): the model with two heads (h = 2) and the models with one (h = 1, dh = 8 or 4).",
     ),
@@ -150,7 +150,7 @@ For each token of the input CABDDA, X is that token's embedding E_tok[x] plus it
 x = tm.encode(tokens)
 run = tm.forward(weights, x)
 rows = [f"{t + 1} {c}" for t, c in enumerate(tokens)]
-al.plotting.figure_matrices([(run["X"][0], "values", "X = E_tok[x] + E_pos")], row_labels=rows, lang=LANG)
+al.figures.figure_matrices([(run["X"][0], "values", "X = E_tok[x] + E_pos")], row_labels=rows, lang=LANG)
 """,
         "입력 CABDDA의 X = E_tok[x] + E_pos: 행은 토큰, 열은 성분입니다.",
         "X = E_tok[x] + E_pos for the input CABDDA: rows are tokens, columns components.",
@@ -166,18 +166,18 @@ Q = X W_Q, K = X W_K, V = X W_V. From here on the computation is that of noteboo
     figure(
         """
 tr = tm.trace(weights, tokens)
-al.plotting.figure_stage_heads(tr, "Qh", row_labels=rows, lang=LANG)
+al.figures.figure_stage_heads(tr, "Qh", row_labels=rows, lang=LANG)
 """,
         "학습된 모델의 Q를 두 head로 나눈 것: Q₁은 Q의 성분 1–4, Q₂는 성분 5–8입니다.",
         "The learned model's Q split into two heads: Q₁ is components 1–4 of Q, Q₂ components 5–8.",
     ),
     figure(
-        'al.plotting.figure_stage_heads(tr, "Kh", row_labels=rows, lang=LANG)',
+        'al.figures.figure_stage_heads(tr, "Kh", row_labels=rows, lang=LANG)',
         "K = X W_K를 두 head로 나눈 것.",
         "K = X W_K split into two heads.",
     ),
     figure(
-        'al.plotting.figure_stage_heads(tr, "Vh", row_labels=rows, lang=LANG)',
+        'al.figures.figure_stage_heads(tr, "Vh", row_labels=rows, lang=LANG)',
         "V = X W_V를 두 head로 나눈 것.",
         "V = X W_V split into two heads.",
     ),
@@ -190,32 +190,32 @@ Now each stage of each head: S = QKᵀ, the division by √dh = 2, adding the ma
 """,
     ),
     figure(
-        'al.plotting.figure_stage_heads(tr, "S", row_labels=rows, lang=LANG)',
+        'al.figures.figure_stage_heads(tr, "S", row_labels=rows, lang=LANG)',
         "S = QKᵀ: head마다 Query 토큰과 Key 토큰의 점수.",
         "S = QKᵀ: each head's score of every Query token with every Key token.",
     ),
     figure(
-        'al.plotting.figure_stage_heads(tr, "S_scaled", row_labels=rows, lang=LANG)',
+        'al.figures.figure_stage_heads(tr, "S_scaled", row_labels=rows, lang=LANG)',
         "S ÷ √dh: 점수를 √4 = 2로 나눈 것.",
         "S ÷ √dh: the scores divided by √4 = 2.",
     ),
     figure(
-        'al.plotting.figure_stage_heads(tr, "S_masked", row_labels=rows, lang=LANG)',
+        'al.figures.figure_stage_heads(tr, "S_masked", row_labels=rows, lang=LANG)',
         "마스크 M을 더한 것: 각 Query 토큰보다 뒤의 Key 토큰은 −∞입니다.",
         "The mask M added: every Key token after the Query token is −∞.",
     ),
     figure(
-        'al.plotting.figure_stage_heads(tr, "P", row_labels=rows, lang=LANG)',
+        'al.figures.figure_stage_heads(tr, "P", row_labels=rows, lang=LANG)',
         "가중치 P = softmax(S ÷ √dh + M): Head 1은 대각선 바로 아래, Head 2는 첫 열에 가중치가 모입니다.",
         "The weights P = softmax(S ÷ √dh + M): Head 1 puts the weight just below the diagonal, Head 2 in the first column.",
     ),
     figure(
-        'al.plotting.figure_stage_heads(tr, "O", row_labels=rows, lang=LANG)',
+        'al.figures.figure_stage_heads(tr, "O", row_labels=rows, lang=LANG)',
         "가중합 O = PV: head마다의 출력입니다.",
         "The weighted sum O = PV: each head's output.",
     ),
     figure(
-        'al.plotting.figure_matrices([(tr.H, "values", "H = Concat(O₁, O₂)")], row_labels=rows, lang=LANG)',
+        'al.figures.figure_matrices([(tr.H, "values", "H = Concat(O₁, O₂)")], row_labels=rows, lang=LANG)',
         "Concat으로 두 head의 O를 나란히 붙인 H: 성분 1–4는 O₁, 5–8은 O₂입니다.",
         "H, the two heads' O put side by side by Concat: components 1–4 are O₁, 5–8 are O₂.",
     ),
@@ -250,7 +250,7 @@ The article ends at H. This model goes on: A = H W_O, H times W_O, is added to X
     ),
     figure(
         """
-al.plotting.figure_matrices([(run["A"][0], "values", "A = H W_O"), (run["R"][0], "values", "R = X + A")],
+al.figures.figure_matrices([(run["A"][0], "values", "A = H W_O"), (run["R"][0], "values", "R = X + A")],
                             row_labels=rows, lang=LANG)
 """,
         "A = H W_O와 residual stream R = X + A: 글이 끝나는 곳의 한 걸음 뒤입니다.",
@@ -280,7 +280,7 @@ One input could be chance. So here is P computed on all 4096 possible inputs, an
     figure(
         """
 P_all = tm.forward(weights, inputs)["P"]
-al.plotting.figure_mean_weights(P_all.mean(axis=0), title=W["nb13_mean_weights"].format(n=len(inputs)), lang=LANG)
+al.figures.figure_mean_weights(P_all.mean(axis=0), title=W["nb13_mean_weights"].format(n=len(inputs)), lang=LANG)
 """,
         "가능한 입력 4096개의 평균 P: Head 1은 바로 앞 토큰, Head 2는 첫 토큰을 봅니다.",
         "The mean P over all 4096 possible inputs: Head 1 looks at the previous token, Head 2 at the first token.",
@@ -352,7 +352,7 @@ The models with a single head got every answer right too. Where does the one hea
     figure(
         """
 P_one = tm.forward(weights_1, inputs)["P"]
-al.plotting.figure_mean_weights(P_one.mean(axis=0), title=W["nb13_mean_weights"].format(n=len(inputs)), lang=LANG)
+al.figures.figure_mean_weights(P_one.mean(axis=0), title=W["nb13_mean_weights"].format(n=len(inputs)), lang=LANG)
 """,
         "head가 하나인 모델(h = 1)의 평균 P: 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 나누어 줍니다.",
         "The mean P of the model with one head (h = 1): each row splits its weight between the first and the previous token.",
