@@ -14,6 +14,7 @@ import pytest
 
 import attention_lab as al
 from attention_lab.live import data
+from attention_lab.look import colors
 from attention_lab.look.words import table
 from attention_lab.numeric import examples
 
@@ -79,3 +80,39 @@ def test_the_sections_a_view_may_list_reach_the_page(fresh_bundle, monkeypatch):
     monkeypatch.setattr(data, "SECTIONS", tuple(s for s in data.SECTIONS if s != "concat"))
     data.look_data.cache_clear()
     assert "concat" not in [s["key"] for s in page_picture(al.explorer().page_config())["sections"]]
+
+
+def _heatmap(key, **kwargs):  # -> the page's heatmap of that key ("Q@0": Q; "P@0": Head 1's P)
+    pic = page_picture(al.explorer(**kwargs).page_config())
+    return next(it for s in pic["sections"] for it in s["items"] if it["key"] == key)
+
+
+def _fill_at(kind, unit):  # the colour table's entry for a place on the scale (0 … 1), as look.colors documents it
+    table = colors.colour_tables()[kind]["fill"]
+    return table[min(int(unit * len(table)), len(table) - 1)]
+
+
+def test_a_scale_that_follows_the_values_reaches_least_vmax_from_python(fresh_bundle, monkeypatch):
+    monkeypatch.setattr(colors, "LEAST_VMAX", 8.0)  # the article's Q lies in −2 … 2: the scale is now ±8
+    data.look_data.cache_clear()
+    Q = _heatmap("Q@0")
+    values = examples.ARTICLE_Q.ravel()
+    assert Q["fill"] == [_fill_at("values", (x + 8) / 16) for x in values]
+    assert len(set(Q["fill"])) > 1
+
+
+def test_a_kinds_fixed_scale_comes_from_python(fresh_bundle, monkeypatch):
+    monkeypatch.setattr(colors, "FIXED_RANGES", {"weights": (0.0, 2.0)})  # weights 0 … 1 now fill half the scale
+    data.look_data.cache_clear()
+    P = _heatmap("P@0")
+    first_row = P["fill"][:P["cols"]]  # causal: Query token 1 sees Key token 1 only, weights [1, 0, 0]
+    assert first_row == [_fill_at("weights", 0.5), _fill_at("weights", 0.0), _fill_at("weights", 0.0)]
+
+
+def test_the_pickers_each_breakdown_follows_come_from_python(fresh_bundle, monkeypatch):
+    assert _heatmap("S@0")["hl"] == [2, 0]  # the dot product's cell: Query token 3 · Key token 1
+    assert _heatmap("P@0")["hl"] == [2, None]  # the softmax's row 3
+    monkeypatch.setattr(data, "PICKS", {"dot": ("query",), "softmax": (), "weighted_sum": ()})
+    data.look_data.cache_clear()
+    assert _heatmap("S@0")["hl"] is None  # no Key token picked: no cell to mark
+    assert _heatmap("P@0")["hl"] is None

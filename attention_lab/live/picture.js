@@ -66,8 +66,8 @@ function heatmapItem(ctx, name, i) {  // one heatmap (its cells are styled when 
   if (stage.heads === "query" || (stage.heads === "kv" && tr.g === tr.h)) title += " · " + fill(L.head_n, { n: i + 1 });
   else if (stage.heads === "kv") title += " · " + fill(L.kv_head_n, { n: tr.kv[i] + 1 });
   let hl = null;
-  if (stage.highlight === "cell" && view.has("dot")) hl = [on.query, on.key];
-  else if (stage.highlight === "row" && (view.has("softmax") || view.has("weighted_sum"))) hl = [on.row, null];
+  if (stage.highlight === "cell" && view.picks.includes("key")) hl = [on.query, on.key];  // a picked cell
+  else if (stage.highlight === "row" && view.picks.includes("row")) hl = [on.row, null];
   const cap = (axis) => (AXIS_WORDS[axis] ? L[AXIS_WORDS[axis]] : "");
   const rows = matrix.length, cols = matrix[0].length;
   return {

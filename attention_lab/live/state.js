@@ -14,8 +14,7 @@ function viewInfo(view) {  // what a view draws and offers
     headStages,
     compared: headStages.filter((x) => STAGE[x].heads !== ""),
     hasHeads: headStages.length > 0 || LOOK.breakdowns.some((x) => items.has(x)),
-    picks: [...(items.has("dot") ? ["query", "key"] : []),
-      ...(items.has("softmax") || items.has("weighted_sum") ? ["row"] : [])],
+    picks: [...new Set(LOOK.breakdowns.filter((b) => items.has(b)).flatMap((b) => LOOK.picks[b]))],
     has: (x) => items.has(x),
   };
 }
