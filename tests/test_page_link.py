@@ -141,8 +141,10 @@ def test_a_held_key_writes_one_address_after_its_last_move(browser, tmp_path):
 @pytest.mark.parametrize("hash_, key, allowed", [
     ("#T=99", "T=99", "1 to 16"), ("#T=six", "T=six", "1 to 16"), ("#mask=foo", "mask=foo", "causal, none, sliding"),
     ("#zz=1", "zz", "scale, source, seed, T"), ("#scale=9", "scale=9", "1 to 3"), ("#seed=-4", "seed=-4", "0 to"),
-    ("#marks=yes", "marks=yes", "0, 1"), ("#mask=sliding:window=40", "sliding.window=40", "1 to")])
-# (the last: its mask is good and taken, its window is not)
+    ("#marks=yes", "marks=yes", "0, 1"), ("#mask=sliding:window=40", "sliding.window=40", "1 to"),
+    ("#T=6&T=8", "T 2 times", "give it once"), ("#mask=sliding:window=1:window=2", "sliding.window 2 times", "once"),
+    ("#scale=2&scale=1.5", "scale 2 times", "once")])
+# (the mask=sliding ones: the mask is good and taken, its window is not; a key given twice: neither value is taken)
 def test_a_bad_link_says_which_key_and_shows_the_pages_own_state(browser, tmp_path, hash_, key, allowed):
     path = make(tmp_path, "--T", "5")
     plain, _, _ = open_at(browser, path)

@@ -63,7 +63,10 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
       problems.push(fill(L.link_bad_key, { key, allowed: ["scale", ...order].join(", ") }));
     }
   }
-  const scaleEntry = entries.find(([key]) => key === "scale");
+  const times = {};  // a key given twice has no one value to take: the page keeps its own and says so
+  for (const [key] of entries) times[key] = (times[key] || 0) + 1;
+  for (const [key, n] of Object.entries(times)) if (n > 1) problems.push(fill(L.link_twice, { key, n }));
+  const scaleEntry = times.scale === 1 && entries.find(([key]) => key === "scale");
   if (scaleEntry) {
     const s = /^\d+(\.\d+)?$/.test(scaleEntry[1]) ? Number(scaleEntry[1]) : NaN;
     if (s >= scale.lo && s <= scale.hi) shown = s;
@@ -71,7 +74,7 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
       allowed: fill(L.link_range, { lo: scale.lo, hi: scale.hi }) }));
   }
   for (const name of order) {  // in the controls' order: T before the picks and the mask's parameters it bounds
-    const entry = entries.find(([key]) => key === name);
+    const entry = times[name] === 1 && entries.find(([key]) => key === name);
     const spec = entry && specsOf(ex, state)[name];
     if (!spec) continue;
     const [value, allowed] = linkValue({ ...spec, lang: ex.lang }, entry[1]);
