@@ -6,7 +6,9 @@ One reader for every command that takes your own Q, K, V (the figures, the works
 may be what a spreadsheet saves: UTF-8 with or without a byte-order mark (Excel's "CSV UTF-8"), UTF-16 (Excel's
 "Unicode text"), a header row, a trailing separator, the minus sign − (U+2212, as the figures print it),
 full-width digits and signs (typed with a Korean or Japanese input method), cells separated by `,`, `;` or tabs
-(with `;`, a comma inside a number is its decimal point: 1,5). Every refusal is one line that names the option,
+(with `;`, a comma inside a number is its decimal point: 1,5; with no `;` or tab a comma always separates, so a
+single column saved with decimal commas, 0,5, reads as two numbers, 0 and 5: no rule can tell the two apart, and
+the README says to save such a column with `;` or decimal points). Every refusal is one line that names the option,
 the file, the row and column (from 1, as a spreadsheet numbers them) and what to do.
 """
 
