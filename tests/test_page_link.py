@@ -16,6 +16,7 @@ import sys
 import numpy as np
 import pytest
 from servers import offline
+from test_live_parity import READ as PICTURE
 from test_page import axe_source, settle
 
 import attention_lab as al
@@ -289,4 +290,108 @@ def test_a_parameter_of_a_mask_the_link_leaves_off_the_page_is_named(browser, tm
     assert read["controls"]["mask"] == "none" and "sliding.window" not in read["controls"]
     assert "sliding.window" in read["message"] and "mask=sliding:window=" in read["message"]
     assert "\n" not in read["message"] and refused == [] and errors == []
+    page.close()
+
+
+# ---- the learned model's page: its input is in the link (input=DDCBAA), an edited row is not and the page says so
+
+EVERYTHING = """() => { attentionLab.mounted[0].draw(true); }"""  # every heatmap drawn, those off screen too
+
+
+def shown(page):  # -> what the page shows: the controls and every heatmap's cells, titles and labels (parity's READ)
+    page.evaluate(EVERYTHING)
+    settle(page)
+    seen = page.evaluate(PICTURE)
+    return page.evaluate(READ)["controls"], seen["shape"], seen["note"], seen["heatmaps"]
+
+
+def cells_of(page, name):  # -> the texts of heatmap `name`'s cells (its first, for a per-head one)
+    return next(h["cells"] for h in shown(page)[3] if h["name"] == name)
+
+
+def type_input(page, typed):
+    box = page.locator('[data-control="tokens"]')
+    box.fill(typed)
+    box.press("Enter")
+
+
+def test_the_learned_input_is_in_the_link_and_the_link_opens_the_state_on_screen(browser, tmp_path):
+    """Type another input and choose head 2: the address names both, and opening it shows the same input, controls
+    and cells of every heatmap as the page it was copied from; back steps back through the inputs."""
+    path = make(tmp_path, "--learned", "CABDDA", "--lang", "en")
+    page, refused, errors = open_at(browser, path)
+    first = shown(page)
+    type_input(page, "ddcbaa")  # read as the box reads it: DDCBAA
+    settled(page)
+    assert page.url.endswith("#input=DDCBAA") and page.locator(".al-link-field").input_value() == page.url
+    page.locator('[data-control="head"]').select_option("1")
+    settled(page)
+    assert page.url.endswith("#input=DDCBAA&head=1")
+    now = shown(page)
+    assert now[0]["tokens"] == "DDCBAA" and now[0]["head"] == "1"
+    assert cells_of(page, "Q") != next(h["cells"] for h in first[3] if h["name"] == "Q")  # so the check can fail
+    opened, refused_opened, errors_opened = open_at(browser, path, "#" + page.url.split("#", 1)[1])
+    assert shown(opened) == now and opened.evaluate(READ)["message"] == ""
+    page.go_back()
+    settle(page)
+    assert page.url.endswith("#input=DDCBAA") and page.evaluate(READ)["controls"]["head"] == "0"
+    page.go_back()
+    settle(page)
+    assert "#" not in page.url and shown(page) == first
+    page.go_forward()
+    settle(page)
+    assert page.evaluate(READ)["controls"]["tokens"] == "DDCBAA" and cells_of(page, "Q") == cells_of(opened, "Q")
+    assert refused == refused_opened == [] and errors == errors_opened == []
+    page.close()
+    opened.close()
+
+
+@pytest.mark.parametrize("hash_, key", [
+    ("#input=DDCBAX", "input=DDCBAX"), ("#input=DDCBA", "input=DDCBA"), ("#input=DDCBAAA", "input=DDCBAAA"),
+    ("#input=EEEEEE", "input=EEEEEE"), ("#input=DDC%20BAA", "input=DDC BAA"), ("#input=", "input="),
+    ("#input=ＤＤＣＢＡ", "input=ＤＤＣＢＡ"), ("#input=DDCBAA&input=ABCDAB", "input 2 times")])
+def test_a_bad_input_in_a_link_says_so_and_keeps_the_pages_own(browser, tmp_path, hash_, key):
+    path = make(tmp_path, "--learned", "CABDDA", "--lang", "en")
+    plain, _, _ = open_at(browser, path)
+    page, refused, errors = open_at(browser, path, hash_)
+    message = page.evaluate(READ)["message"]
+    assert key in message and "\n" not in message
+    assert ("6 of A B C D" in message or "give it once" in message) and "not a setting" not in message
+    assert shown(page) == shown(plain) and page.evaluate(READ)["controls"]["tokens"] == "CABDDA"
+    assert refused == [] and errors == []
+    plain.close()
+    page.close()
+
+
+def test_a_full_width_input_in_a_link_is_read_as_the_box_reads_it(browser, tmp_path):
+    path = make(tmp_path, "--learned", "CABDDA", "--lang", "ko")
+    page, _, errors = open_at(browser, path, "#input=ＤＤｃｂＡＡ")
+    typed, _, _ = open_at(browser, path)
+    type_input(typed, "ＤＤｃｂＡＡ")
+    assert page.evaluate(READ)["message"] == "" and page.evaluate(READ)["controls"]["tokens"] == "DDCBAA"
+    assert shown(page) == shown(typed) and errors == []
+    page.close()
+    typed.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_page_says_the_link_does_not_keep_an_edited_row(browser, tmp_path, lang):
+    """An edited row is not in the link: while the picture holds one the page says so next to the link field, and
+    a new input (new rows, computed afresh) takes the line away."""
+    page, _, errors = open_at(browser, make(tmp_path, "--learned", "CABDDA", "--lang", lang))
+    note = page.locator(".al-link-edits")
+    assert note.is_hidden()
+    page.locator('[data-control="edit_row"]').fill("1, 2, 3, 4, 5, 6, 7, 8")
+    page.locator('[data-control="apply"]').click()
+    settled(page)
+    assert note.is_visible() and note.text_content() == al.words.say("link_no_edits", lang)
+    type_input(page, "DDCBAA")
+    settled(page)
+    assert note.is_hidden() and "input=DDCBAA" in page.url
+    page.locator('[data-control="edit_row"]').fill("1, 2, 3, 4, 5, 6, 7, 8")
+    page.locator('[data-control="apply"]').click()
+    assert note.is_visible()
+    page.go_back()  # back to CABDDA: its rows as computed, no edit
+    settle(page)
+    assert note.is_hidden() and page.evaluate(READ)["controls"]["tokens"] == "CABDDA" and errors == []
     page.close()

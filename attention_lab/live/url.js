@@ -7,9 +7,11 @@
 // A move pushes the new address once the moves settle (SETTLE_MS without another), so the back button steps back
 // through the moves a learner stopped at, and a held key writes it once, after its release, not once per press:
 // writing an address (history.pushState, and the link field) costs a press as much as drawing it does.
+// The learned model's input is in the link too (input=DDCBAA), read by the rule that reads a typed one (learned.js
+// parseTokens); an edited row is not, and the page says so next to the link field while the picture holds one.
 
 const SETTLE_MS = 250;  // longer than a held key's auto-repeat (about 33 ms), shorter than a pause to look
-const UNLINKED = new Set(["button"]);  // the row editor's text and the learned model's input are not in a link
+const UNLINKED = new Set(["button"]);  // the row editor's text is not in a link; the input is, as "input" (below)
 const linkable = (spec) => !UNLINKED.has(spec.type) && spec.name !== "edit_row" && spec.name !== "tokens";
 
 function specsOf(ex, state) {  // the controls a state would show (controls.js), as a name -> spec map
@@ -57,10 +59,11 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
   const L = ex.L, first = specsOf(ex, start), order = Object.keys(first).filter((n) => linkable(first[n]));
   const entries = linkEntries(hash), problems = [];
   let state = { ...start }, shown = scale.start;
-  let source;  // the source the link names, if it does
+  let source, input;  // the source and the learned model's input the link names, if it does
+  const own = ["scale", ...(ex.data.learned ? ["input"] : [])];  // keys of the page, not of a control
   for (const [key, raw] of entries) {
-    if (key !== "scale" && !order.includes(key)) {
-      problems.push(fill(L.link_bad_key, { key, allowed: ["scale", ...order].join(", ") }));
+    if (!own.includes(key) && !order.includes(key)) {
+      problems.push(fill(L.link_bad_key, { key, allowed: [...own, ...order].join(", ") }));
     }
   }
   const times = {};  // a key given twice has no one value to take: the page keeps its own and says so
@@ -72,6 +75,14 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
     if (s >= scale.lo && s <= scale.hi) shown = s;
     else problems.push(fill(L.link_bad_value, { key: "scale", value: scaleEntry[1],
       allowed: fill(L.link_range, { lo: scale.lo, hi: scale.hi }) }));
+  }
+  const inputEntry = own.includes("input") && times.input === 1 && entries.find(([key]) => key === "input");
+  if (inputEntry) {  // read as a typed input is (learned.js), so a link takes what the box takes
+    const learned = ex.data.learned, [letters, problem] = parseTokens(inputEntry[1], learned);
+    if (problem) {
+      problems.push(fill(L.link_bad_value, { key: "input", value: inputEntry[1],
+        allowed: fill(L.link_input, { T: learned.T, letters: learned.tokens.join(" ") }) }));
+    } else input = letters;
   }
   for (const name of order) {  // in the controls' order: T before the picks and the mask's parameters it bounds
     const entry = times[name] === 1 && entries.find(([key]) => key === name);
@@ -97,10 +108,10 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
     if (name === "source") source = value;
     if (name === "seed" && source !== undefined) state = { ...state, source };
   }
-  return { state, scale: shown, problems };
+  return { state, scale: shown, input, problems };
 }
 
-function linkOf(ex, state, start, scale) {  // -> "T=6&mask=sliding:window=2": what differs from the page's start
+function linkOf(ex, state, start, scale) {  // -> "input=DDCBAA&T=6&mask=sliding:window=2": what differs from the start
   const now = specsOf(ex, state), was = specsOf(ex, start);
   const key = (spec) => (spec ? (spec.type === "check" ? (spec.value ? "1" : "0") : optionKey(spec.value)) : null);
   const mask = now.mask, params = mask ? Object.keys(now).filter((n) => n.startsWith(`${mask.value}.`)) : [];
@@ -119,14 +130,14 @@ function linkOf(ex, state, start, scale) {  // -> "T=6&mask=sliding:window=2": w
     missed.forEach((n) => named.add(n));
     more = missed.length > 0;
   }
-  const link = text(named);
-  return scale.now === scale.start ? link : [link, `scale=${scale.now}`].filter(Boolean).join("&");
+  const input = ex.data.learned && ex.data.own.tokens !== scale.input ? `input=${ex.data.own.tokens}` : "";
+  return [input, text(named), scale.now === scale.start ? "" : `scale=${scale.now}`].filter(Boolean).join("&");
 }
 
 function followLink(doc, scale) {  // the page's first explorer follows the address; scale: {lo, hi, start}
   const ex = mounted.find((v) => v instanceof ExplorerView);
   if (!ex) return;
-  const start = { ...ex.state }, root = doc.documentElement, L = ex.L;
+  const start = { ...ex.state }, root = doc.documentElement, L = ex.L, input = ex.data.own?.tokens;
   const field = doc.querySelector(".al-link-field"), said = doc.querySelector(".al-link-said");
   const pick = doc.querySelector(".al-scale-pick");
   const msg = doc.createElement("p");
@@ -134,6 +145,17 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
   msg.setAttribute("role", "alert");
   msg.hidden = true;
   ex.root.before(msg);
+  const edits = doc.createElement("span");  // while the picture holds an edited row: the link does not keep it
+  edits.className = "al-msg al-link-edits";
+  edits.textContent = L.link_no_edits;
+  edits.hidden = true;
+  (said || field)?.after(edits);
+  let rows = ex.data.own && { ...ex.data.own };  // the rows as the page or an input gave them, before any edit
+  const unedited = () => {  // an input (learned.js sends its letters) gives new rows; an edit sends rows alone
+    if (!ex.data.own) return;
+    if ((ex.model.get("own") || {}).tokens !== undefined) rows = { ...ex.data.own };
+    edits.hidden = ["Q", "K", "V"].every((m) => JSON.stringify(ex.data.own[m]) === JSON.stringify(rows[m]));
+  };
   let now = scale.start, applying = false, due = null;
   const show = () => { if (field) field.value = location.href; };
   const zoom = (s) => {  // the page's scale, and the control's choice (a link's 1.3 becomes a choice of its own)
@@ -150,7 +172,7 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
   const push = () => {  // the moves settled: their link, pushed so that back steps back
     clearTimeout(due);
     due = null;
-    const link = linkOf(ex, ex.state, start, { start: scale.start, now });
+    const link = linkOf(ex, ex.state, start, { start: scale.start, now, input });
     if (link !== location.hash.replace(/^#/, "")) {
       history.pushState(null, "", link ? `#${link}` : location.pathname + location.search);
       msg.hidden = true;
@@ -171,10 +193,19 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     msg.hidden = read.problems.length === 0;
     msg.classList.toggle("al-msg-bad", !msg.hidden);
     applying = true;
-    try { ex.setState(read.state); } finally { applying = false; }
+    try {
+      const letters = read.input ?? input;
+      if (ex.data.learned && letters !== ex.data.own.tokens) learnTokens(ex, letters);
+      ex.setState(read.state);
+    } finally { applying = false; }
+    unedited();
     show();
   };
   ex.model.on("change:state", () => { if (!applying) soon(); });
+  ex.model.on("change:own", () => {  // a new input (learned.js) or an edited row (explorer.js)
+    unedited();
+    if (!applying) soon();
+  });
   pick?.addEventListener("change", () => {
     zoom(Number(pick.value));
     push();
