@@ -1,6 +1,6 @@
 """The explorer's controls: which ones a view offers, what each shows for a state, and their Python handles.
 
-`control_specs(spec, state, on, lang, data)` lists every control on the page, in order, as plain data: its name
+`control_specs(view, state, resolved, lang, data)` lists every control on the page, in order, as plain data: its name
 (the page's `data-control`), type ("range", "select", "text", "check", "button"), label, value, choices or bounds,
 and whether it is shown now. The page builds the same list (live/controls.js), and the parity test compares them.
 `Control` is the Python handle of one (`ex.controls["T"].value = 5` moves the page).
@@ -21,8 +21,8 @@ def _tokens(first, n):  # -> [[index, label]] for n rows whose first token is `f
     return [[i, str(first + i)] for i in range(n)]
 
 
-def control_specs(spec, state, on, lang, own=None):  # -> [dict]
-    """Every control of the page for `state` (resolved as `on`), in the page's order."""
+def control_specs(view, state, resolved, lang, own=None):  # -> [dict]
+    """Every control of the page for `state` (and `resolved`, what it puts on screen), in the page's order."""
     L = words.table(lang)
     out = []
 
@@ -34,47 +34,53 @@ def control_specs(spec, state, on, lang, own=None):  # -> [dict]
     if own is not None and "tokens" in own:  # the learned model's input (live/learned.py)
         add("source", "tokens", "text", own["tokens"])
     if own is None:
-        add("source", "source", "select", on.source, options=[["article", L["article"]], ["random", L["random"]]])
-        add("source", "seed", "text", str(on.seed))
+        add("source", "source", "select", resolved.source,
+            options=[["article", L["article"]], ["random", L["random"]]])
+        add("source", "seed", "text", str(resolved.seed))
         add("source", "reset", "button", None)
         for name in LIMITS:
             add("sizes", name, "range", state[name], lo=LIMITS[name][0], hi=LIMITS[name][1])
-        if spec.kv_control:
-            add("sizes", "kv_heads", "select", on.g, options=[[g, str(g)] for g in checks.divisors(on.h)],
-                visible=on.h > 1)
-        if spec.queries:
-            add("sizes", "queries", "range", on.T_q, lo=1, hi=on.T)
-    offered = offered_masks(spec, state["mask"])
+        if view.kv_control:
+            add("sizes", "kv_heads", "select", resolved.g,
+                options=[[g, str(g)] for g in checks.divisors(resolved.h)], visible=resolved.h > 1)
+        if view.queries:
+            add("sizes", "queries", "range", resolved.T_q, lo=1, hi=resolved.T)
+    offered = offered_masks(view, state["mask"])
     if offered:
-        add("mask", "mask", "select", on.mask.name, options=[[m, L[f"mask.{m}"]] for m in offered])
-        if spec.queries:
+        add("mask", "mask", "select", resolved.mask.name, options=[[m, L[f"mask.{m}"]] for m in offered])
+        if view.queries:
             add("mask", "align", "select", state["align"], options=[[a, L[f"align.{a}.choice"]] for a in ALIGNS],
-                visible=on.mask.name != "custom")  # a mask array says itself where its rows sit
+                visible=resolved.mask.name != "custom")  # a mask array says itself where its rows sit
         for name, p in param_names(offered).items():
-            value = param_value(p, state.get(name), on.T)
-            shown = name.split(".")[0] == on.mask.name
+            value = param_value(p, state.get(name), resolved.T)
+            shown = name.split(".")[0] == resolved.mask.name
             if isinstance(p, Lengths):
-                add("mask", name, "select", list(value), options=[[list(v), p.text(v)] for v in p.values(on.T)],
+                add("mask", name, "select", list(value),
+                    options=[[list(v), p.text(v)] for v in p.values(resolved.T)],
                     visible=shown)
             else:
-                add("mask", name, "range", value, lo=p.bounds(on.T)[0], hi=p.bounds(on.T)[1], visible=shown)
-    if spec.has_heads:
-        heads = [[i, L["head_n"].format(n=i + 1)] for i in range(on.h)] + ([[-1, L["all_heads"]]] if on.h > 1 else [])
-        add("picks", "head", "select", on.head, options=heads)
-        if spec.compared:
-            add("picks", "compare", "select", on.compare, options=[[n, L[f"stage.{n}"]] for n in spec.compared],
-                visible=on.head == -1)
-    picked = {"query": (on.query, _tokens(on.first_query, on.T_q)), "key": (on.key, _tokens(1, on.T)),
-              "row": (on.row, _tokens(on.first_query, on.T_q))}
-    for name in spec.picks:
+                lo, hi = p.bounds(resolved.T)
+                add("mask", name, "range", value, lo=lo, hi=hi, visible=shown)
+    if view.has_heads:
+        heads = [[i, L["head_n"].format(n=i + 1)] for i in range(resolved.h)]
+        heads += [[-1, L["all_heads"]]] if resolved.h > 1 else []
+        add("picks", "head", "select", resolved.head, options=heads)
+        if view.compared:
+            add("picks", "compare", "select", resolved.compare,
+                options=[[n, L[f"stage.{n}"]] for n in view.compared],
+                visible=resolved.head == -1)
+    queries = _tokens(resolved.first_query, resolved.T_q)
+    picked = {"query": (resolved.query, queries), "key": (resolved.key, _tokens(1, resolved.T)),
+              "row": (resolved.row, queries)}
+    for name in view.picks:
         add("picks", name, "select", picked[name][0], options=picked[name][1])
-    add("picks", "marks", "check", on.marks)
+    add("picks", "marks", "check", resolved.marks)
     if own is not None:
         matrix = state["edit_matrix"]
         rows = own[matrix].shape[0]
         token = min(state["edit_token"], rows - 1)
         add("edit", "edit_matrix", "select", matrix, options=[[m, m] for m in "QKV"])
-        add("edit", "edit_token", "select", token, options=_tokens(on.first_query if matrix == "Q" else 1, rows))
+        add("edit", "edit_token", "select", token, options=_tokens(resolved.first_query if matrix == "Q" else 1, rows))
         add("edit", "edit_row", "text", None)
         add("edit", "apply", "button", None)
     return out
@@ -85,7 +91,7 @@ _LABEL = {"tokens": "learned_tokens",
           "edit_row": "edit_label"}
 
 
-def pick_of(name, i, j, state, spec):  # -> the state after a click (or arrow key) on cell (i, j) of stage `name`
+def pick_of(name, i, j, state, view):  # -> the state after a click (or arrow key) on cell (i, j) of stage `name`
     """A click on a cell sets the cell the dot product breaks down and the row the other breakdowns follow."""
     stage = STAGES.get(name) if isinstance(name, str) else None
     if stage is None or not stage.highlight:

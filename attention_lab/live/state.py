@@ -9,8 +9,8 @@ state by the same rules (live/state.js), and tests/test_live_parity.py holds wha
 trace of `trace_of`.
 
     state = initial_state(VIEWS["all"])          # the article's example, T = 3, d = 8, h = 2
-    on = resolve(state, VIEWS["all"])            # Resolved(T=3, T_q=3, h=2, dh=4, g=2, mask=Mask('causal'), …)
-    tr = trace_of(on, own=None)                  # the Python reference: attention_trace of what is on screen
+    resolved = resolve(state, VIEWS["all"])      # Resolved(T=3, T_q=3, h=2, dh=4, g=2, mask=Mask('causal'), …)
+    tr = trace_of(resolved, own=None)            # the Python reference: attention_trace of what is on screen
 """
 
 import re
@@ -36,26 +36,26 @@ def param_names(mask_names):  # -> {"sliding.window": Param, …}: every paramet
     return {f"{m}.{p.name}": p for m in mask_names if m in MASKS for p in MASKS[m].params}
 
 
-def offered_masks(spec, mask):  # -> the masks the mask control lists: the view's, and the one asked for
-    offered = spec.offered_masks()
+def offered_masks(view, mask):  # -> the masks the mask control lists: the view's, and the one asked for
+    offered = view.offered_masks()
     return tuple(dict.fromkeys((*offered, mask))) if offered else ()
 
 
-def initial_state(spec, *, T=3, h=2, dh=4, kv_heads=None, mask="causal", params=None, seed=0, source="article",
+def initial_state(view, *, T=3, h=2, dh=4, kv_heads=None, mask="causal", params=None, seed=0, source="article",
                   queries=None, align="bottom-right", marks=True):  # -> dict: control name -> value
     """The state an explorer starts in (the arguments already checked)."""
     state = {"source": source, "seed": seed, "T": T, "h": h, "dh": dh, "kv_heads": kv_heads, "queries": queries,
-             "align": align, "mask": mask, "head": 0, "compare": "P" if "P" in spec.compared else
-             (spec.compared[0] if spec.compared else ""), **ARTICLE_PICKS, "marks": marks,
+             "align": align, "mask": mask, "head": 0, "compare": "P" if "P" in view.compared else
+             (view.compared[0] if view.compared else ""), **ARTICLE_PICKS, "marks": marks,
              "edit_matrix": "Q", "edit_token": 2}
-    for name, p in param_names(offered_masks(spec, mask) or (mask,)).items():
+    for name, p in param_names(offered_masks(view, mask) or (mask,)).items():
         state[name] = p.default if isinstance(p, Param) else None
     for key, value in (params or {}).items():
         state[f"{mask}.{key}"] = list(value) if isinstance(value, tuple) else value
     return state
 
 
-def checked_state(raw, spec, base):  # -> dict, or a ValueError naming what is malformed
+def checked_state(raw, view, base):  # -> dict, or a ValueError naming what is malformed
     """A state sent by the page, checked entry by entry against what the view offers; missing entries from `base`.
 
     Every value must be one the page's controls can produce, so a crafted or corrupted message is refused whole.
@@ -75,7 +75,7 @@ def checked_state(raw, spec, base):  # -> dict, or a ValueError naming what is m
         if state[name] is not None:
             whole(name, state[name], 1, hi)
     checks.choice("align", state["align"], ALIGNS)
-    checks.choice("mask", state["mask"], offered_masks(spec, base["mask"]) or (base["mask"],))
+    checks.choice("mask", state["mask"], offered_masks(view, base["mask"]) or (base["mask"],))
     for name, p in param_names(MASKS).items():
         if name not in state:
             continue
@@ -88,8 +88,8 @@ def checked_state(raw, spec, base):  # -> dict, or a ValueError naming what is m
             for n in state[name]:
                 whole(name, n, 1, LIMITS["T"][1])
     whole("head", state["head"], -1, LIMITS["h"][1] - 1)
-    if spec.compared:
-        checks.choice("compare", state["compare"], spec.compared)
+    if view.compared:
+        checks.choice("compare", state["compare"], view.compared)
     for name in ("query", "key", "row", "edit_token"):
         whole(name, state[name], 0, LIMITS["T"][1] - 1)
     checks.boolean("marks", state["marks"])
@@ -141,7 +141,7 @@ def param_value(p, wanted, T):  # -> the value of a mask parameter for T Key tok
     return min(max(wanted if wanted is not None else p.default, lo), hi)
 
 
-def resolve(state, spec, own=None):  # -> Resolved
+def resolve(state, view, own=None):  # -> Resolved
     """What the controls' asked-for values show: every size, pick and parameter fitted to the others."""
     if own is not None:
         T, T_q = own["K"].shape[0], own["Q"].shape[0]
@@ -151,13 +151,13 @@ def resolve(state, spec, own=None):  # -> Resolved
     else:
         T, h, dh = state["T"], state["h"], state["dh"]
         g = kv_of(state["kv_heads"], h)
-        T_q = T if state["queries"] is None or not spec.queries else min(state["queries"], T)
+        T_q = T if state["queries"] is None or not view.queries else min(state["queries"], T)
     name = state["mask"]
     if name == "custom":
         mask = Mask.of(own["mask"])
     else:
         params = {p.name: param_value(p, state.get(f"{name}.{p.name}"), T) for p in MASKS[name].params}
-        mask = Mask(name, align=state["align"] if spec.queries else "bottom-right", **params).checked(T_q, T)
+        mask = Mask(name, align=state["align"] if view.queries else "bottom-right", **params).checked(T_q, T)
     head = state["head"]
     head = -1 if head == -1 and h > 1 else min(max(head, 0), h - 1)
     return Resolved(source=state["source"], seed=state["seed"], T=T, T_q=T_q, h=h, dh=dh, g=g, mask=mask,
@@ -165,27 +165,28 @@ def resolve(state, spec, own=None):  # -> Resolved
                     key=min(state["key"], T - 1), row=min(state["row"], T_q - 1), marks=state["marks"])
 
 
-def moved(state, name, value, on):  # -> the state after control `name` moved to `value` (state.js: `moved`)
+def moved(state, name, value, resolved):  # -> the state after control `name` moved to `value` (state.js: `moved`)
     """One control moved, with the links between controls: a seed picks the random example; K/V heads = h and
     T_q = T mean "one K/V head per Query head" and "every token's Query row", whatever h and T become."""
     state = {**state, name: value}
     if name == "seed":
         state["source"] = "random"
-    if name == "kv_heads" and value == on.h:
+    if name == "kv_heads" and value == resolved.h:
         state["kv_heads"] = None
-    if name == "queries" and value == on.T:
+    if name == "queries" and value == resolved.T:
         state["queries"] = None
     return state
 
 
-def trace_of(on, own=None):  # -> AttentionTrace: the Python reference of what the page shows
+def trace_of(resolved, own=None):  # -> AttentionTrace: the Python reference of what the page shows
     """attention_trace of what is on screen (your own numbers are within `too_large`'s limit: nothing overflows)."""
-    queries = None if on.T_q == on.T else on.T_q
+    queries = None if resolved.T_q == resolved.T else resolved.T_q
+    T, d, h, mask, kv_heads = resolved.T, resolved.d, resolved.h, resolved.mask, resolved.kv_heads
     if own is not None:
-        return attention_trace(own["Q"], own["K"], own["V"], on.h, mask=on.mask, kv_heads=on.kv_heads)
-    if on.source == "article":
-        return article_example(on.mask, T=on.T, d=on.d, h=on.h, kv_heads=on.kv_heads, queries=queries)
-    return random_example(on.T, on.d, on.h, on.seed, on.mask, kv_heads=on.kv_heads, queries=queries)
+        return attention_trace(own["Q"], own["K"], own["V"], h, mask=mask, kv_heads=kv_heads)
+    if resolved.source == "article":
+        return article_example(mask, T=T, d=d, h=h, kv_heads=kv_heads, queries=queries)
+    return random_example(T, d, h, resolved.seed, mask, kv_heads=kv_heads, queries=queries)
 
 
 def too_large(numbers):  # -> the first number beyond ±OWN_LIMITS["value"], or None

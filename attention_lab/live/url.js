@@ -111,7 +111,8 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
   return { state, scale: shown, input, problems };
 }
 
-function linkOf(ex, state, start, scale) {  // -> "input=DDCBAA&T=6&mask=sliding:window=2": what differs from the start
+// -> "input=DDCBAA&T=6&mask=sliding:window=2": what differs from the page's start; page: {scale, startScale, input}
+function linkOf(ex, state, start, page) {
   const now = specsOf(ex, state), was = specsOf(ex, start);
   const key = (spec) => (spec ? (spec.type === "check" ? (spec.value ? "1" : "0") : optionKey(spec.value)) : null);
   const mask = now.mask, params = mask ? Object.keys(now).filter((n) => n.startsWith(`${mask.value}.`)) : [];
@@ -125,13 +126,13 @@ function linkOf(ex, state, start, scale) {  // -> "input=DDCBAA&T=6&mask=sliding
   // A value equal to the start's can still read back as another (queries = 3 is every token at T = 3, not at T = 9;
   // kv_heads = 2 is one K/V head per Query head at h = 2, not at h = 4): name each control the link would not give.
   for (let more = true; more;) {
-    const read = specsOf(ex, readLink(text(named), ex, start, { start: scale.start }).state);
+    const read = specsOf(ex, readLink(text(named), ex, start, { start: page.startScale }).state);
     const missed = names.filter((n) => !named.has(n) && differs(read, n));
     missed.forEach((n) => named.add(n));
     more = missed.length > 0;
   }
-  const input = ex.data.learned && ex.data.own.tokens !== scale.input ? `input=${ex.data.own.tokens}` : "";
-  return [input, text(named), scale.now === scale.start ? "" : `scale=${scale.now}`].filter(Boolean).join("&");
+  const input = ex.data.learned && ex.data.own.tokens !== page.input ? `input=${ex.data.own.tokens}` : "";
+  return [input, text(named), page.scale === page.startScale ? "" : `scale=${page.scale}`].filter(Boolean).join("&");
 }
 
 function followLink(doc, scale) {  // the page's first explorer follows the address; scale: {lo, hi, start}
@@ -172,7 +173,7 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
   const push = () => {  // the moves settled: their link, pushed so that back steps back
     clearTimeout(due);
     due = null;
-    const link = linkOf(ex, ex.state, start, { start: scale.start, now, input });
+    const link = linkOf(ex, ex.state, start, { scale: now, startScale: scale.start, input });
     if (link !== location.hash.replace(/^#/, "")) {
       history.pushState(null, "", link ? `#${link}` : location.pathname + location.search);
       msg.hidden = true;

@@ -110,7 +110,7 @@ def view_of(view):  # -> (name, View)
     return "custom", View.of(view)
 
 
-def spec_data(spec):  # -> dict of JSON types: what the browser needs to know of a view
+def view_data(view):  # -> dict of JSON types: what the browser needs to know of a view
     """A view as plain data, for the browser (and the stored notebook)."""
-    return {"items": list(spec.items), "mask": spec.mask, "masks": list(spec.offered_masks()),
-            "kv": spec.kv_control, "queries": spec.queries}
+    return {"items": list(view.items), "mask": view.mask, "masks": list(view.offered_masks()),
+            "kv": view.kv_control, "queries": view.queries}

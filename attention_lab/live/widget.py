@@ -43,7 +43,7 @@ from .state import (
     too_large,
     trace_of,
 )
-from .views import LIMITS, OWN_LIMITS, VIEWS, spec_data, view_of
+from .views import LIMITS, OWN_LIMITS, VIEWS, view_data, view_of
 
 log = logging.getLogger("attention_lab.live")
 LARGEST = OWN_LIMITS["value"]
@@ -96,7 +96,7 @@ class Explorer(anywidget.AnyWidget):
         reset = {} if self._own else {"source": "article", **ARTICLE, "kv_heads": None, "queries": None,
                                       "align": "bottom-right", "head": 0, **ARTICLE_PICKS,
                                       "mask": "causal" if "causal" in self._offered else start["mask"]}
-        config = {"kind": "explorer", "lang": self.lang, "view": spec_data(self.spec), "viewName": self.view_name,
+        config = {"kind": "explorer", "lang": self.lang, "view": view_data(self.spec), "viewName": self.view_name,
                   "reset": reset, "data": explorer_data(self._offered, self._own)}
         super().__init__(config=config, state=start)
         self.controls = {s["name"]: Control(self, s["name"]) for s in self._specs()}
