@@ -361,8 +361,8 @@ def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view
     Q, K, V (with h, and kv_heads if K and V have fewer heads): your own numbers, up to 16 tokens and d = 64, each
     within ±1e150 (beyond, a stage could overflow), Q with no more rows than K (its rows are the last T_q tokens'),
     with the same checks as attention_trace; a (T_q, T_k) boolean mask may come with them. One row can be edited
-    as text. A view without the Query-token controls refuses `queries` and a top-left alignment, rather than drop
-    them.
+    as text. A view without the Query-token controls refuses `queries` and a top-left alignment, and one without a
+    mask control (heads, scores, scaling) any mask but its own, rather than drop them or use them unnamed.
     marks: outline the cells that changed at each step (a switch in the page too). lang: "en" or "ko".
     """
     return Explorer(T=T, d=d, h=h, mask=mask, seed=seed, lang=lang, view=view, source=source, kv_heads=kv_heads,
