@@ -144,8 +144,11 @@ def test_a_held_key_writes_one_address_after_its_last_move(browser, tmp_path):
     ("#zz=1", "zz", "scale, source, seed, T"), ("#scale=9", "scale=9", "1 to 3"), ("#seed=-4", "seed=-4", "0 to"),
     ("#marks=yes", "marks=yes", "0, 1"), ("#mask=sliding:window=40", "sliding.window=40", "1 to"),
     ("#T=6&T=8", "T 2 times", "give it once"), ("#mask=sliding:window=1:window=2", "sliding.window 2 times", "once"),
-    ("#scale=2&scale=1.5", "scale 2 times", "once")])
-# (the mask=sliding ones: the mask is good and taken, its window is not; a key given twice: neither value is taken)
+    ("#scale=2&scale=1.5", "scale 2 times", "once"),
+    ("#mask=causal&sliding.window=3", "sliding.window", "mask=sliding:window="),
+    ("#sliding.window=3", "sliding.window", "mask=sliding:window=")])
+# (the mask=sliding ones: the mask is good and taken, its window is not; a key given twice: neither value is taken;
+# a parameter of a mask the link does not show: not taken, though the page keeps a hidden control for it)
 def test_a_bad_link_says_which_key_and_shows_the_pages_own_state(browser, tmp_path, hash_, key, allowed):
     path = make(tmp_path, "--T", "5")
     plain, _, _ = open_at(browser, path)
@@ -276,6 +279,18 @@ def test_a_link_opens_the_state_it_was_made_from(browser, tmp_path, moves, named
     assert errors == errors_opened == []
     page.close()
     opened.close()
+
+
+def test_a_parameter_of_a_mask_the_link_leaves_off_the_page_is_named(browser, tmp_path):
+    """A page that offers the sliding mask only because it starts with it: a link choosing mask=none and giving
+    sliding.window has no control left to show the window, and says so rather than drop it without a word."""
+    path = make(tmp_path, "--view", "softmax", "--mask", "sliding:window=2")
+    page, refused, errors = open_at(browser, path, "#mask=none&sliding.window=1")
+    read = page.evaluate(READ)
+    assert read["controls"]["mask"] == "none" and "sliding.window" not in read["controls"]
+    assert "sliding.window" in read["message"] and "mask=sliding:window=" in read["message"]
+    assert "\n" not in read["message"] and refused == [] and errors == []
+    page.close()
 
 
 # ---- the learned model's page: its input is in the link (input=DDCBAA), an edited row is not and the page says so

@@ -744,6 +744,22 @@ def test_a_view_that_cannot_show_an_argument_says_so(view, kwargs):
     assert al.explorer(view="all", **ok).trace.mask.align == "bottom-right"  # the same numbers, a view that shows all
 
 
+@pytest.mark.parametrize(("view", "kwargs"), [
+    ("scores", {"mask": al.Mask("sliding", window=2)}),  # S comes before any mask: the mask changed nothing shown
+    ("heads", {"mask": al.Mask("sliding", window=2)}),  # O and H under a mask the page names nowhere
+    ("heads", {"mask": None}), ("scaling", {"mask": "causal"}), (["S"], {"mask": None}),
+    ("heads", {**own_numbers(3, 3), "h": 2, "mask": np.tril(np.ones((3, 3), bool))}),
+])
+def test_a_view_without_a_mask_control_refuses_a_mask_other_than_its_own(view, kwargs):
+    """A view with no mask control shows its own mask's numbers and never names the mask: another one passed would
+    be dropped (scores) or change O and H without a word (heads, scaling). It is refused in one line instead."""
+    with pytest.raises(ValueError, match=r"^mask: (the view '\w+'|a view given as a list of names) has no mask "
+                                         r"control[^\n]*'all'"):
+        al.explorer(view=view, T=5, **kwargs) if "Q" not in kwargs else al.explorer(view=view, **kwargs)
+    own = views.VIEWS[view].mask if isinstance(view, str) else "causal"
+    assert al.explorer(view=view, mask=own).mask == (own or "none")  # its own mask, named, is taken
+
+
 def test_a_mask_array_sets_its_own_rows_so_the_alignment_control_hides_and_the_note_says_bottom_right():
     allowed = np.array([[True, True, False, False], [False, True, True, True]])
     ex = al.explorer(**own_numbers(2, 4), h=2, mask=allowed, view="all")

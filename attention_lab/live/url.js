@@ -86,8 +86,18 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
   }
   for (const name of order) {  // in the controls' order: T before the picks and the mask's parameters it bounds
     const entry = times[name] === 1 && entries.find(([key]) => key === name);
-    const spec = entry && specsOf(ex, state)[name];
-    if (!spec) continue;
+    if (!entry) continue;
+    // a mask's parameter counts only beside that mask (its control is hidden, or gone, under another): not taken
+    const [mask, param] = name.split("."), chosen = state.mask;
+    if (param !== undefined && mask !== chosen) {
+      problems.push(fill(L.link_other_mask, { key: name, mask, param, chosen }));
+      continue;
+    }
+    const spec = specsOf(ex, state)[name];
+    if (!spec) {  // no such control once the link's earlier keys are taken (none is known): said, never dropped
+      problems.push(fill(L.link_bad_key, { key: name, allowed: ["scale", ...order].join(", ") }));
+      continue;
+    }
     const [value, allowed] = linkValue({ ...spec, lang: ex.lang }, entry[1]);
     if (allowed !== null) {
       problems.push(fill(L.link_bad_value, { key: name, value: entry[1], allowed }));

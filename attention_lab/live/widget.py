@@ -277,17 +277,29 @@ def _check_sizes(T, d, h, dh, seed, source, kv_heads, queries):  # -> T, h, dh, 
 
 def _check_view_shows(name, spec, queries, mask, align):
     """A view without the Query-token controls shows every token's Query row, bottom-right: it refuses to drop
-    `queries` or a top-left alignment silently."""
+    `queries` or a top-left alignment silently. A view without a mask control never names its mask: it refuses
+    any mask but its own, which would be dropped (S comes before a mask) or change O and H without a word."""
+    view = f"the view {name!r}" if name != "custom" else "a view given as a list of names"
+    if spec.masks == () and not _is_mask(mask, spec.mask):
+        offering = ", ".join(repr(v) for v, shown in VIEWS.items() if shown.masks != ())
+        raise ValueError(f"mask: {view} has no mask control and shows its own mask ({spec.mask or 'none'}) only; "
+                         f"leave mask out, or use a view that offers masks ({offering}).")
     if spec.queries:
         return
     showing = ", ".join(repr(v) for v, view in VIEWS.items() if view.queries)
-    view = f"the view {name!r}" if name != "custom" else "a view given as a list of names"
     if queries is not None:
         raise ValueError(f"queries: {view} shows every token's Query row; leave queries out, or use a view with "
                          f"fewer Query tokens ({showing}).")
     if align != "bottom-right" or isinstance(mask, Mask) and mask.align != "bottom-right":
         raise ValueError(f"align: {view} shows the bottom-right alignment only; leave the alignment out, or use a "
                          f"view that offers it ({showing}).")
+
+
+def _is_mask(mask, name):  # -> bool: `mask` (a name, None, a Mask or an array) is the mask `name` as it stands
+    if not isinstance(mask, (str, Mask)) and mask is not None:
+        return False
+    given, own = to_mask(mask), to_mask(name)
+    return (given.name, given.params, given.align) == (own.name, own.params, own.align)
 
 
 def _in_range(name, array):  # -> array, or a ValueError naming the first number beyond what the explorer takes
@@ -349,8 +361,8 @@ def explorer(T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view
     Q, K, V (with h, and kv_heads if K and V have fewer heads): your own numbers, up to 16 tokens and d = 64, each
     within ±1e150 (beyond, a stage could overflow), Q with no more rows than K (its rows are the last T_q tokens'),
     with the same checks as attention_trace; a (T_q, T_k) boolean mask may come with them. One row can be edited
-    as text. A view without the Query-token controls refuses `queries` and a top-left alignment, rather than drop
-    them.
+    as text. A view without the Query-token controls refuses `queries` and a top-left alignment, and one without a
+    mask control (heads, scores, scaling) any mask but its own, rather than drop them or use them unnamed.
     marks: outline the cells that changed at each step (a switch in the page too). lang: "en" or "ko".
     """
     return Explorer(T=T, d=d, h=h, mask=mask, seed=seed, lang=lang, view=view, source=source, kv_heads=kv_heads,

@@ -38,6 +38,7 @@ WORDS = {
     'link_bad_key': ('링크의 {key}는 이 페이지에 없는 설정입니다. 쓸 수 있는 것: {allowed}.', 'The link\'s {key} is not a setting of this page; use one of {allowed}.'),
     'link_bad_value': ('링크의 {key}={value}는 쓸 수 없어 페이지의 값을 보여 줍니다. 쓸 수 있는 값: {allowed}.', 'The link\'s {key}={value} is not allowed, so the page\'s own value is shown; allowed: {allowed}.'),
     'link_twice': ('링크에 {key}가 {n}번 나와 페이지의 값을 보여 줍니다. 한 번만 쓰세요.', 'The link gives {key} {n} times, so the page\'s own value is shown; give it once.'),
+    'link_other_mask': ('링크의 {key}는 {mask} 마스크의 설정인데 링크의 마스크는 {chosen}이어서 쓰지 않았습니다. mask={mask}:{param}=… 처럼 마스크와 함께 쓰세요.', "The link's {key} is a setting of the {mask} mask, but the link's mask is {chosen}, so it is not taken; give it with its mask, as mask={mask}:{param}=…."),
     'link_input': ('{letters} 중 {T}개 (예: CABDDA)', '{T} of {letters} (e.g. CABDDA)'),
     'link_no_edits': ('고친 행은 링크에 들어가지 않습니다: 링크를 열면 고치기 전의 행이 보입니다.', 'Edited rows are not in the link: it opens with the rows as they were before the edit.'),
     'link_range': ('{lo}부터 {hi}까지', '{lo} to {hi}'),
