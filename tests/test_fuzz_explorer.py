@@ -28,7 +28,7 @@ def act(ex, name, n, stage):
         c["reset"].click()
         return True
     if name == "click":
-        if stage not in ex.spec.items:
+        if stage not in ex.view.items:
             return False
         ex.pick(stage, n % ex.trace.T_q, n % ex.trace.T_k)
         return None

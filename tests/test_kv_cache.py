@@ -106,9 +106,12 @@ def test_counted_costs_are_the_work_the_steps_and_the_trace_do(T, h, dh, data):
     projections = d * d + 2 * d * g * dh  # Q (d × d), K and V (d × g·dh) for one token
     for t, (cost, step) in enumerate(zip(costs, steps, strict=True), start=1):
         assert isinstance(cost, StepCost) and cost.t == t
-        assert cost.macs_with_cache == projections + step.macs
-        assert cost.cache_values == step.cache_values
-        assert cost.values_with_cache == step.cache_values + step.P_row.size
+        # counted from the arrays the step computed (step.macs and step.cache_values are formulas, like the cost's)
+        cached = step.K_cache.size + step.V_cache.size
+        assert step.S_scaled_row.shape == step.P_row.shape == (h, t) and step.q.shape == (h, dh)
+        assert cost.macs_with_cache == projections + step.S_scaled_row.size * dh + step.P_row.size * dh
+        assert cost.cache_values == cached
+        assert cost.values_with_cache == cached + step.P_row.size
         prefix = al.attention_trace(tr.Q[:t], tr.K[:t], tr.V[:t], h, kv_heads=g)  # all t tokens again
         assert cost.macs_without_cache == t * projections + prefix.S.size * dh + prefix.P.size * dh
         assert cost.values_without_cache == prefix.K.size + prefix.V.size + prefix.P.size

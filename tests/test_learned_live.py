@@ -100,11 +100,11 @@ def test_every_stage_in_the_page_is_pythons_for_random_inputs(browser, tmp_path)
             assert not errors, errors
             pic = page_picture(ex.page_config())
             assert found["note"] == pic["note"] == L["note_learned"]
-            want = expected_heatmaps(pic, L, trace_of(resolve(ex.state, ex.spec, ex._own), ex._own), ex.spec)
+            want = expected_heatmaps(pic, L, trace_of(resolve(ex.state, ex.view, ex._own), ex._own), ex.view)
             assert [h["key"] for h in found["heatmaps"]] == [h["key"] for h in want], x
             for got, expected in zip(found["heatmaps"], want, strict=True):
                 assert got == expected, (x, got["key"])
-            specs = control_specs(ex.spec, ex.state, resolve(ex.state, ex.spec, ex._own), lang, ex._own)
+            specs = control_specs(ex.view, ex.state, resolve(ex.state, ex.view, ex._own), lang, ex._own)
             assert seen_controls(found["controls"]) == expected_controls(specs), x
             held = page.evaluate("() => attentionLab.mounted[0].model.get('own')")
             assert held["tokens"] == x and np.allclose(held["Q"], ex._own["Q"], rtol=0, atol=1e-12)

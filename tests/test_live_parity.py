@@ -158,10 +158,10 @@ def test_the_front_ends_picture_is_the_trace_through_look_cells_and_the_referenc
         if "queries" in ex.controls:
             ex.controls["queries"].value = 3
         pic, L = page_picture(ex.page_config()), al.words.table("ko")
-        assert shown_by(pic, L) == expected_heatmaps(pic, L, ex.trace, ex.spec), view
+        assert shown_by(pic, L) == expected_heatmaps(pic, L, ex.trace, ex.view), view
     ex = al.explorer(view="all", T=4)
     pic, L, tr = page_picture(ex.page_config()), al.words.table("en"), ex.trace
-    want = expected_heatmaps(pic, L, tr, ex.spec)
+    want = expected_heatmaps(pic, L, tr, ex.view)
     assert shown_by(pic, L) == want
     s_at = next(k for k, h in enumerate(want) if h["name"] == "S_scaled")
     wrong = []
@@ -181,15 +181,15 @@ def test_the_front_ends_picture_is_the_trace_through_look_cells_and_the_referenc
         else:  # the numbers of another example of the same sizes
             other = al.random_example(T=4, d=8, h=2, seed=3)
             found = shown_by(pic, L)
-            found[s_at]["cells"] = expected_heatmaps(pic, L, other, ex.spec)[s_at]["cells"]
+            found[s_at]["cells"] = expected_heatmaps(pic, L, other, ex.view)[s_at]["cells"]
         wrong.append(found != want)
     assert wrong == [True] * 5
     # breakdowns: the picture's text, with the trace's numbers in order
-    on = ex.on
+    on = ex.resolved
     breakdowns = [[it["key"], text_of(it["html"])] for s in pic["sections"] for it in s["items"]
                   if it["type"] == "breakdown"]
     assert {k.split("@")[0] for k, _ in breakdowns} == {"dot", "softmax", "weighted_sum"}
-    items = ex.spec.items
+    items = ex.view.items
     expected_breakdowns(pic, breakdowns, tr, on, items)
     for wrong_ones in (breakdowns[:-1], breakdowns[::-1],
                        [[k, t.replace("≈ 0.844", "≈ 0.845") if k == "softmax@0" else t] for k, t in breakdowns]):
@@ -248,7 +248,7 @@ def seen_controls(found):
 
 def random_state(rng, ex):
     """Any state the page's controls can reach, and more: asked-for values beyond what the sizes allow."""
-    spec, s = ex.spec, dict(ex.state)
+    spec, s = ex.view, dict(ex.state)
     offered = ex.controls["mask"].options if "mask" in ex.controls else []
     if ex._own is None:
         s.update(T=rng.randint(*LIMITS["T"]), h=rng.randint(*LIMITS["h"]), dh=rng.randint(*LIMITS["dh"]),
@@ -325,19 +325,19 @@ def page_matches_python(browser, tmp_path, name, ex, states):  # -> the stages d
         found = page.evaluate(READ)
         assert not errors, errors
         pic = page_picture({**ex.page_config(), "state": state})
-        on = resolve(state, ex.spec, ex._own)
+        on = resolve(state, ex.view, ex._own)
         tr = trace_of(on, ex._own)
         assert found["shape"] == pic["shape"] == tr.shapes() and found["note"] == pic["note"], state
-        want = expected_heatmaps(pic, L, tr, ex.spec)
+        want = expected_heatmaps(pic, L, tr, ex.view)
         assert [h["key"] for h in found["heatmaps"]] == [h["key"] for h in want], state
         for got, expected in zip(found["heatmaps"], want, strict=True):
             assert got == expected, (state, got["key"])
         stages_seen |= {h["name"] for h in want}
-        expected_breakdowns(pic, found["breakdowns"], tr, on, ex.spec.items)
-        specs = control_specs(ex.spec, state, on, ex.lang, ex._own)
+        expected_breakdowns(pic, found["breakdowns"], tr, on, ex.view.items)
+        specs = control_specs(ex.view, state, on, ex.lang, ex._own)
         assert seen_controls(found["controls"]) == expected_controls(specs), state
         held = page.evaluate("() => attentionLab.mounted[0].model.get('state')")
-        assert checked_state(held, ex.spec, ex._base) == {**ex._base, **state}, state  # Python takes it as it is
+        assert checked_state(held, ex.view, ex._base) == {**ex._base, **state}, state  # Python takes it as it is
     page.close()
     return stages_seen
 

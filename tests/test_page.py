@@ -204,10 +204,10 @@ def test_a_heatmap_off_screen_waits_and_then_shows_what_python_computes(browser,
     concat.scroll_into_view_if_needed()
     page.wait_for_function("() => document.querySelectorAll('.al-hm[data-name=\"H\"] tbody tr').length === 7")
     state = page.evaluate("() => attentionLab.mounted[0].state")
-    tr = trace_of(resolve(state, ex.spec, None))
+    tr = trace_of(resolve(state, ex.view, None))
     assert tr.T_k == 7
     pic = page_picture({**ex.page_config(), "state": state})
-    want = {h["key"]: h for h in expected_heatmaps(pic, al.words.table(ex.lang), tr, ex.spec)}
+    want = {h["key"]: h for h in expected_heatmaps(pic, al.words.table(ex.lang), tr, ex.view)}
     [got] = [h for h in page.evaluate(READ)["heatmaps"] if h["key"] == "H@0"]
     assert got == want["H@0"]
     assert concat.locator("td.al-chg").count() == 0

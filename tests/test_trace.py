@@ -93,11 +93,17 @@ def test_grouped_kv_heads_equal_repeating_k_and_v(h, g):
     K, V = rng.normal(size=(T, g * dh)), rng.normal(size=(T, g * dh))
     tr = al.attention_trace(Q, K, V, h=h, kv_heads=g)
     assert tr.Kh.shape == tr.Vh.shape == (g, T, dh) and tr.kv_heads == g
-    repeat = np.concatenate([np.tile(K[:, k * dh:(k + 1) * dh], h // g) for k in range(g)], axis=1)
-    repeat_v = np.concatenate([np.tile(V[:, k * dh:(k + 1) * dh], h // g) for k in range(g)], axis=1)
-    full = al.attention_trace(Q, repeat, repeat_v, h=h)
-    np.testing.assert_allclose(tr.P, full.P, atol=1e-12)
-    np.testing.assert_allclose(tr.H, full.H, atol=1e-12)
+    # Query head i reads K/V head i // (h/g): give each Query head its own copy of that head's columns, one by one
+    repeat, repeat_v = [[[] for _ in range(T)] for _ in range(2)]
+    for i in range(h):
+        cols = range((i // (h // g)) * dh, (i // (h // g) + 1) * dh)
+        for t in range(T):
+            repeat[t] += [K[t, c] for c in cols]
+            repeat_v[t] += [V[t, c] for c in cols]
+    causal = [[j <= i for j in range(T)] for i in range(T)]
+    P, H = reference_attention(Q.tolist(), repeat, repeat_v, h, causal)
+    np.testing.assert_allclose(tr.P, P, atol=1e-12)
+    np.testing.assert_allclose(tr.H, H, atol=1e-12)
     assert [tr.kv_head_of(i) for i in range(h)] == [i // (h // g) for i in range(h)]
     if g != h:
         assert f"K/V heads g={g}" in tr.shapes()

@@ -59,7 +59,7 @@ def values(control):
 
 
 def check_invariants(ex):
-    tr, c, on = ex.trace, ex.controls, ex.on
+    tr, c, on = ex.trace, ex.controls, ex.resolved
     assert (tr.T_k, tr.h, tr.dh, tr.T_q) == (on.T, on.h, on.dh, on.T_q) and tr.d == tr.h * tr.dh
     assert shows(ex)["shape"] == tr.shapes()
     for name, n in (("query", tr.T_q), ("key", tr.T_k), ("row", tr.T_q)):
@@ -157,11 +157,11 @@ def test_source_and_seed(ex):
     np.testing.assert_array_equal(ex.trace.Q, al.random_example(5, 8, 2, seed=7).Q)
     ex.controls["source"].value = "article"
     ex.controls["seed"].value = "8"  # typed as text, as the seed box gives it; a seed picks the random example
-    assert ex.source == "random" and ex.on.seed == 8 and ex.controls["seed"].value == 8
+    assert ex.source == "random" and ex.resolved.seed == 8 and ex.controls["seed"].value == 8
     for bad in (-5, "abc", "-5", 10**7, 2.5):
         with pytest.raises(ValueError, match="^seed:"):
             ex.controls["seed"].value = bad
-    assert ex.on.seed == 8
+    assert ex.resolved.seed == 8
 
 
 def test_reset_brings_back_the_articles_example(ex):
@@ -579,7 +579,7 @@ def test_numbers_up_to_the_limit_are_taken_and_one_beyond_it_is_not(own):
                            "is unchanged."}
     assert own.state == {**state, "edit_matrix": "K"} and np.array_equal(own.trace.Q, Q)
     own.controls["head"].value = 1  # and every later move works
-    assert own.on.head == 1
+    assert own.resolved.head == 1
 
 
 def largest_sum_of_products(P, V):  # the largest |partial sum| of Σ_j p_j·v_j, left to right and right to left

@@ -10,13 +10,13 @@ const COLOURS = LOOK.colours;
 const LUT_SIZE = COLOURS.weights.fill.length;  // 256
 const UNIT_STEPS = COLOURS.unitSteps;  // 10⁹: every edge k/256 is a whole number of steps
 
-function valueRange(kind, matrices) {  // (vmin, vmax) over every matrix given
-  if (kind === "weights") return [0, 1];
+function valueRange(kind, matrices) {  // (vmin, vmax) over every matrix given: a fixed one, or ±(largest |x|)
+  if (COLOURS.fixedRanges[kind]) return COLOURS.fixedRanges[kind];
   let biggest = 0;
   for (const m of matrices) for (const row of m) for (const x of row) {
     if (Number.isFinite(x) && Math.abs(x) > biggest) biggest = Math.abs(x);
   }
-  const vmax = Math.max(biggest, 1);
+  const vmax = Math.max(biggest, COLOURS.leastVmax);
   return [-vmax, vmax];
 }
 

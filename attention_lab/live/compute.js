@@ -84,7 +84,8 @@ const stepKey = (key, coordinate) => mix(key ^ ((BigInt(coordinate) + GOLDEN) & 
 // {Q, K, V}: flat (T, h, dh) at the given largest sizes, made once per seed, sizes and corner: all three decide
 // the values, so all three are the key (a seed alone would hand one page's sizes or the article's corner to another)
 const seeded = new Map();
-function seedValues(seed, sizes, corner = null) {  // whole numbers −2 … 2 for matrices 0, 1, 2 (Q, K, V)
+function seedValues(seed, sizes, corner = null) {  // whole numbers LOOK.valueRange for matrices 0, 1, 2 (Q, K, V)
+  const [low, high] = LOOK.valueRange, count = BigInt(high - low + 1);
   const key = [String(seed), sizes.T, sizes.h, sizes.dh, corner ? "article corner" : "no corner"].join("|");
   if (!seeded.has(key)) {
     const out = {};
@@ -96,7 +97,7 @@ function seedValues(seed, sizes, corner = null) {  // whole numbers −2 … 2 f
         const k1 = stepKey(k0, t);
         for (let hd = 0; hd < sizes.h; hd++) {
           const k2 = stepKey(k1, hd);
-          for (let c = 0; c < sizes.dh; c++) values[n++] = Number(stepKey(k2, c) % 5n) - 2;
+          for (let c = 0; c < sizes.dh; c++) values[n++] = Number(stepKey(k2, c) % count) + low;
         }
       }
       if (corner) {  // the article's own values over the fill of its stream

@@ -5,8 +5,6 @@
 // text boxes, a checkbox and buttons, each with data-control="<name>", and keeps them in step with the state.
 
 const PARAM_LABEL = (name) => `param.${name}`;
-const LABEL_OF = { tokens: "learned_tokens", query: "pick_query", key: "pick_key", row: "pick_row", edit_matrix: "edit", edit_token: "token",
-  edit_row: "edit_label" };
 const tokensFrom = (first, n) => Array.from({ length: n }, (_, i) => [i, String(first + i)]);
 
 function offeredMasks(view, mask) {  // the view's masks, and the one asked for
@@ -16,14 +14,14 @@ function offeredMasks(view, mask) {  // the view's masks, and the one asked for
 function controlSpecs(ex) {  // every control of the state on screen, in order
   const { view, state, on, data, L } = ex, out = [];
   const add = (group, name, type, value, more = {}) => out.push({ group, name, type, value,
-    label: L[LABEL_OF[name] || (name.includes(".") ? PARAM_LABEL(name) : name)], options: null, min: null, max: null,
+    label: L[LOOK.labels[name] || (name.includes(".") ? PARAM_LABEL(name) : name)], options: null, min: null, max: null,
     visible: true, ...more });
   if (data.own && data.own.tokens !== undefined) add("source", "tokens", "text", data.own.tokens);  // learned.js
   if (!data.own) {
     add("source", "source", "select", on.source, { options: [["article", L.article], ["random", L.random]] });
     add("source", "seed", "text", String(on.seed));
     add("source", "reset", "button", null);
-    for (const name of ["T", "h", "dh"]) {
+    for (const name of Object.keys(LOOK.limits)) {
       add("sizes", name, "range", state[name], { min: LOOK.limits[name][0], max: LOOK.limits[name][1] });
     }
     if (view.kv) {

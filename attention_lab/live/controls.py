@@ -11,7 +11,7 @@ from ..numeric import checks
 from ..numeric.masks import ALIGNS, Lengths
 from ..numeric.pipeline import STAGES
 from .data import param_key
-from .state import offered_masks, param_names, param_value
+from .state import LABELS, offered_masks, param_names, param_value
 from .views import LIMITS
 
 GROUPS = ("source", "sizes", "mask", "picks", "edit")  # the rows of controls, in order
@@ -27,7 +27,7 @@ def control_specs(view, state, resolved, lang, own=None):  # -> [dict]
     out = []
 
     def add(group, name, kind, value, *, options=None, lo=None, hi=None, visible=True):
-        label = L[_LABEL.get(name) or (f"param.{name}" if "." in name else name)]
+        label = L[LABELS.get(name) or (f"param.{name}" if "." in name else name)]
         out.append({"group": group, "name": name, "type": kind, "label": label, "value": value, "options": options,
                     "min": lo, "max": hi, "visible": visible})
 
@@ -84,11 +84,6 @@ def control_specs(view, state, resolved, lang, own=None):  # -> [dict]
         add("edit", "edit_row", "text", None)
         add("edit", "apply", "button", None)
     return out
-
-
-_LABEL = {"tokens": "learned_tokens",
-          "query": "pick_query", "key": "pick_key", "row": "pick_row", "edit_matrix": "edit", "edit_token": "token",
-          "edit_row": "edit_label"}
 
 
 def pick_of(name, i, j, state, view):  # -> the state after a click (or arrow key) on cell (i, j) of stage `name`

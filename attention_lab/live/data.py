@@ -26,7 +26,8 @@ from ..numeric import examples, masks
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
-from .views import LIMITS, OWN_LIMITS
+from .state import LABELS
+from .views import BREAKDOWNS, LIMITS, OWN_LIMITS, PICKS, SECTIONS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
 
@@ -46,7 +47,16 @@ def look_data():  # -> dict of JSON types, the same for every explorer
     return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
-            "font": _font_steps()}
+            "font": _font_steps(), "article": _article_sizes(), "breakdowns": list(BREAKDOWNS), "picks": PICKS,
+            "sections": list(SECTIONS), "valueRange": list(examples.VALUE_RANGE), "labels": LABELS}
+
+
+def _article_sizes():  # -> {"sizes": {"T", "d", "h", "g"}, "corner": [T, h, dh]}: what the page's note names
+    """The article's sizes (the note says "the article's example" there) and its corner (the note says which
+    tokens, heads and components keep the article's numbers): examples.ARTICLE_SIZES, with one K/V head per Query
+    head (g = h, as article_example gives), and examples.ARTICLE_CORNER's shape."""
+    return {"sizes": {**examples.ARTICLE_SIZES, "g": examples.ARTICLE_SIZES["h"]},
+            "corner": list(examples.ARTICLE_CORNER["Q"].shape)}
 
 
 def _font_steps():  # -> [[columns up to, px], …]: look.tables.font_px as data

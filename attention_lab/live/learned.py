@@ -78,7 +78,7 @@ class LearnedExplorer(Explorer):
             return super()._set(name, value)
         x = tm.encode(value)
         own = {**self._own, **learned_qkv(self._weights, x), "tokens": tm.decode(x)}
-        self._own, self.trace = own, trace_of(self.on, own)
+        self._own, self.trace = own, trace_of(self.resolved, own)
         with self._from_python():
             self.own = {n: own[n].tolist() for n in "QKV"} | {"tokens": own["tokens"]}
         self.step += 1

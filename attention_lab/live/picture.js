@@ -20,8 +20,8 @@ function ordinal(n, lang) {  // 1 -> "first" / "첫"
   return `${n}${suffix}`;
 }
 
-function isArticle(on) {  // the article's own sizes, with every Query row
-  return on.T === 3 && on.d === 8 && on.h === 2 && on.g === 2 && on.T_q === on.T;
+function isArticle(on) {  // the article's own sizes (LOOK.article.sizes), with every Query row
+  return Object.entries(LOOK.article.sizes).every(([name, n]) => on[name] === n) && on.T_q === on.T;
 }
 
 function noteText(on, L) {  // the line saying where the numbers come from
@@ -33,9 +33,11 @@ function noteText(on, L) {  // the line saying where the numbers come from
       : fill(L.note_article_mask, { mask: L[`mask.${on.mask}`] });
   } else {
     const span = (key, n) => (n === 1 ? L[`${key}_one`] : fill(L[key], { n }));
-    said = fill(L.note_corner, { tokens: span("tokens", Math.min(on.T, 3)), heads: span("heads", Math.min(on.h, 2)),
-      components: span("components", Math.min(on.dh, 4)) });
-    if (on.g !== on.h) said += " " + fill(L.note_kv, { g: on.g, kv: span("kv_span", Math.min(on.g, 2)) });
+    const [t, heads, c] = LOOK.article.corner;  // the article's numbers: tokens, heads, components
+    const [low, high] = LOOK.valueRange.map(formatValue);
+    said = fill(L.note_corner, { tokens: span("tokens", Math.min(on.T, t)), heads: span("heads", Math.min(on.h, heads)),
+      components: span("components", Math.min(on.dh, c)), low, high });
+    if (on.g !== on.h) said += " " + fill(L.note_kv, { g: on.g, kv: span("kv_span", Math.min(on.g, heads)) });
   }
   if (on.T_q !== on.T) {
     said += " " + fill(L.note_queries, { n: on.T_q, first: on.firstQuery, T: on.T, align: L[`align.${on.align}`] });
@@ -64,8 +66,8 @@ function heatmapItem(ctx, name, i) {  // one heatmap (its cells are styled when 
   if (stage.heads === "query" || (stage.heads === "kv" && tr.g === tr.h)) title += " · " + fill(L.head_n, { n: i + 1 });
   else if (stage.heads === "kv") title += " · " + fill(L.kv_head_n, { n: tr.kv[i] + 1 });
   let hl = null;
-  if (stage.highlight === "cell" && view.has("dot")) hl = [on.query, on.key];
-  else if (stage.highlight === "row" && (view.has("softmax") || view.has("weighted_sum"))) hl = [on.row, null];
+  if (stage.highlight === "cell" && view.picks.includes("key")) hl = [on.query, on.key];  // a picked cell
+  else if (stage.highlight === "row" && view.picks.includes("row")) hl = [on.row, null];
   const cap = (axis) => (AXIS_WORDS[axis] ? L[AXIS_WORDS[axis]] : "");
   const rows = matrix.length, cols = matrix[0].length;
   return {
@@ -179,7 +181,7 @@ function pictureOf(tr, on, view, L, lang, hasMask) {
   const sections = [];
   let placed = false;
   for (const item of view.items) {
-    if (["split", "outputs", "concat", "scaling_note"].includes(item)) sections.push(sectionOf(ctx, item));
+    if (LOOK.sections.includes(item)) sections.push(sectionOf(ctx, item));
     else if (STAGE[item] && wholeTrace(item)) {
       sections.push({ key: item, title: L[`stage.${item}`], color: null, items: [heatmapItem(ctx, item, 0)] });
     } else if (!placed) {

@@ -13,9 +13,8 @@ function viewInfo(view) {  // what a view draws and offers
     ...view,
     headStages,
     compared: headStages.filter((x) => STAGE[x].heads !== ""),
-    hasHeads: headStages.length > 0 || ["dot", "softmax", "weighted_sum"].some((x) => items.has(x)),
-    picks: [...(items.has("dot") ? ["query", "key"] : []),
-      ...(items.has("softmax") || items.has("weighted_sum") ? ["row"] : [])],
+    hasHeads: headStages.length > 0 || LOOK.breakdowns.some((x) => items.has(x)),
+    picks: [...new Set(LOOK.breakdowns.filter((b) => items.has(b)).flatMap((b) => LOOK.picks[b]))],
     has: (x) => items.has(x),
   };
 }

@@ -30,6 +30,9 @@ ARTICLE = {"T": ARTICLE_SIZES["T"], "h": ARTICLE_SIZES["h"], "dh": ARTICLE_SIZES
 ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based)
 SOURCES = ("article", "random", "yours", "learned")  # learned: notebook 13's model (live/learned.py)
 MATRICES = ("Q", "K", "V")
+LABELS = {"tokens": "learned_tokens",  # a control's word, where it is not the control's name (nor param.<name>)
+          "query": "pick_query", "key": "pick_key", "row": "pick_row", "edit_matrix": "edit", "edit_token": "token",
+          "edit_row": "edit_label"}
 
 
 def param_names(mask_names):  # -> {"sliding.window": Param, …}: every parameter of the masks offered

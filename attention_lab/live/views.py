@@ -21,6 +21,7 @@ OWN_LIMITS = {"T": SIZES["T"][1], "d": D[1], "value": 1e150}  # your own Q, K, V
 # largest Value
 BREAKDOWNS = ("dot", "softmax", "weighted_sum")  # below a head's heatmaps, driven by the pickers
 SECTIONS = ("split", "outputs", "concat", "scaling_note")  # whole-trace parts of a view
+PICKS = {"dot": ("query", "key"), "softmax": ("row",), "weighted_sum": ("row",)}  # the pickers each breakdown follows
 ARTICLE_MASKS = ("causal", "none")  # the article teaches the causal mask; the others come in notebook 08
 _MASKED_FROM = list(STAGES).index("M")  # the stages from M on (in the pipeline's order) depend on the mask
 
@@ -80,8 +81,7 @@ class View:
 
     @property
     def picks(self):  # -> the token pickers the breakdowns need
-        items = set(self.items)
-        return (("query", "key") if "dot" in items else ()) + (("row",) if items & {"softmax", "weighted_sum"} else ())
+        return tuple(dict.fromkeys(p for b in BREAKDOWNS if b in self.items for p in PICKS[b]))
 
 
 # One per notebook, each showing only what has been taught so far: 01 heads; 02 S; 03 the scale; 04 M; 05 E and P;

@@ -62,41 +62,41 @@ class Explorer(anywidget.AnyWidget):
     def __init__(self, T=None, d=None, h=None, mask=_VIEW_MASK, seed=None, lang="en", view="all", source=None,
                  kv_heads=None, Q=None, K=None, V=None, marks=True, dh=None, queries=None, align="bottom-right"):
         self.lang = checks.lang(lang)
-        self.view_name, self.spec = view_of(view)
-        mask = self.spec.mask if mask is _VIEW_MASK else mask
+        self.view_name, self.view = view_of(view)
+        mask = self.view.mask if mask is _VIEW_MASK else mask
         marks = checks.boolean("marks", marks)
         align = checks.choice("align", align, ALIGNS)
         self._own = None
-        _check_view_shows(self.view_name, self.spec, queries, mask, align)
+        _check_view_shows(self.view_name, self.view, queries, mask, align)
         if Q is None and K is None and V is None:
             if not isinstance(mask, (str, Mask)) and mask is not None:
                 raise ValueError("mask: a mask array has a fixed size, so it cannot follow the T slider. Pass your "
                                  "own Q=…, K=…, V=… with it, or choose a mask by name.")
             T, h, dh, seed, source, kv_heads, queries = _check_sizes(T, d, h, dh, seed, source, kv_heads, queries)
-            spec_mask = to_mask(mask).checked(queries or T, T)
-            start = initial_state(self.spec, T=T, h=h, dh=dh, kv_heads=kv_heads, mask=spec_mask.name,
-                                  params=dict(spec_mask.params), seed=seed, source=source, queries=queries,
-                                  align=spec_mask.align if spec_mask.align != "bottom-right" else align, marks=marks)
+            view_mask = to_mask(mask).checked(queries or T, T)
+            start = initial_state(self.view, T=T, h=h, dh=dh, kv_heads=kv_heads, mask=view_mask.name,
+                                  params=dict(view_mask.params), seed=seed, source=source, queries=queries,
+                                  align=view_mask.align if view_mask.align != "bottom-right" else align, marks=marks)
         else:
             own, tr = _check_own(Q, K, V, h, kv_heads, mask, align, T=T, d=d, dh=dh, seed=seed, source=source,
                                  queries=queries)
             if tr.mask_name == "custom":
                 own["mask"] = tr.mask.allowed(tr.T_q, tr.T_k)
             self._own = own
-            start = initial_state(self.spec, T=min(tr.T_k, LIMITS["T"][1]), h=tr.h, dh=min(tr.dh, LIMITS["dh"][1]),
+            start = initial_state(self.view, T=min(tr.T_k, LIMITS["T"][1]), h=tr.h, dh=min(tr.dh, LIMITS["dh"][1]),
                                   mask=tr.mask_name, params=tr.mask_params, source="yours", marks=marks,
                                   align=tr.mask.align)
             start["edit_token"] = tr.T_q - 1
         self._base = start
-        self._offered = offered_masks(self.spec, start["mask"]) or (start["mask"],)
+        self._offered = offered_masks(self.view, start["mask"]) or (start["mask"],)
         if start["mask"] == "custom":  # your own mask array stays a choice of the mask control
-            self.spec = replace(self.spec, masks=self._offered)
-        self.trace = trace_of(resolve(start, self.spec, self._own), self._own)
+            self.view = replace(self.view, masks=self._offered)
+        self.trace = trace_of(resolve(start, self.view, self._own), self._own)
         self.step = 0  # states taken (from Python or from the page)
         reset = {} if self._own else {"source": "article", **ARTICLE, "kv_heads": None, "queries": None,
                                       "align": "bottom-right", "head": 0, **ARTICLE_PICKS,
                                       "mask": "causal" if "causal" in self._offered else start["mask"]}
-        config = {"kind": "explorer", "lang": self.lang, "view": view_data(self.spec), "viewName": self.view_name,
+        config = {"kind": "explorer", "lang": self.lang, "view": view_data(self.view), "viewName": self.view_name,
                   "reset": reset, "data": explorer_data(self._offered, self._own)}
         super().__init__(config=config, state=start)
         self.controls = {s["name"]: Control(self, s["name"]) for s in self._specs()}
@@ -110,8 +110,8 @@ class Explorer(anywidget.AnyWidget):
     # ---- what is on screen ----------------------------------------------------------------------------------------
 
     @property
-    def on(self):  # -> state.Resolved: the sizes, mask, head and picks on screen
-        return resolve(self.state, self.spec, self._own)
+    def resolved(self):  # -> state.Resolved: the sizes, mask, head and picks on screen
+        return resolve(self.state, self.view, self._own)
 
     def page_config(self):  # -> the config of this explorer as it is now (live/page.py lists its fields)
         config = {**self.config, "state": dict(self.state)}
@@ -128,18 +128,18 @@ class Explorer(anywidget.AnyWidget):
         return path
 
     def _specs(self):
-        return control_specs(self.spec, self.state, self.on, self.lang, self._own)
+        return control_specs(self.view, self.state, self.resolved, self.lang, self._own)
 
     def _control_spec(self, name):
         return next(s for s in self._specs() if s["name"] == name)
 
-    T = property(lambda self: self.on.T)
-    h = property(lambda self: self.on.h)
-    dh = property(lambda self: self.on.dh)
-    d = property(lambda self: self.on.d)
-    source = property(lambda self: self.on.source)
-    mask = property(lambda self: self.on.mask.name)
-    head = property(lambda self: self.on.head)
+    T = property(lambda self: self.resolved.T)
+    h = property(lambda self: self.resolved.h)
+    dh = property(lambda self: self.resolved.dh)
+    d = property(lambda self: self.resolved.d)
+    source = property(lambda self: self.resolved.source)
+    mask = property(lambda self: self.resolved.mask.name)
+    head = property(lambda self: self.resolved.head)
 
     # ---- moves from Python ------------------------------------------------------------------------------------------
 
@@ -165,11 +165,11 @@ class Explorer(anywidget.AnyWidget):
             if value not in choices or isinstance(value, bool) != isinstance(choices[0], bool):
                 raise ValueError(f"{name}: use one of {[tuple(v) if isinstance(v, list) else v for v in choices]}; "
                                  f"got {value!r:.60}.")
-        self._take(moved(self.state, name, value, self.on))
+        self._take(moved(self.state, name, value, self.resolved))
 
     def _take(self, state):  # a checked state: its trace first (so a failure changes nothing), then the page
-        state = checked_state(state, self.spec, self._base)
-        self.trace = trace_of(resolve(state, self.spec, self._own), self._own)
+        state = checked_state(state, self.view, self._base)
+        self.trace = trace_of(resolve(state, self.view, self._own), self._own)
         with self._from_python():
             self.state = state
         self.step += 1
@@ -184,7 +184,7 @@ class Explorer(anywidget.AnyWidget):
 
     def pick(self, name, i, j):
         """What a click on cell (i, j) of stage `name` does in the page: the breakdowns follow that cell."""
-        self._take(pick_of(name, i, j, self.state, self.spec))
+        self._take(pick_of(name, i, j, self.state, self.view))
 
     # ---- your own numbers: one row as text ----------------------------------------------------------------------
 
@@ -201,7 +201,7 @@ class Explorer(anywidget.AnyWidget):
             raise ValueError("edit_row: only an explorer of your own Q, K, V has rows to edit.")
         L, matrix = words.table(self.lang), self.state["edit_matrix"]
         token = self._control_spec("edit_token")["value"]
-        first = self.on.first_query if matrix == "Q" else 1
+        first = self.resolved.first_query if matrix == "Q" else 1
         what = L["row_of"].format(matrix=matrix, n=first + token, nth=words.ordinal(first + token, self.lang))
         if typed.strip() == self._edit_text():  # the box's own text, rounded as shown: the row stays exact
             return
@@ -216,7 +216,7 @@ class Explorer(anywidget.AnyWidget):
             return
         edited = {**self._own, matrix: self._own[matrix].copy()}
         edited[matrix][token] = row
-        self._own, self.trace = edited, trace_of(self.on, edited)
+        self._own, self.trace = edited, trace_of(self.resolved, edited)
         with self._from_python():
             self.own = {n: self._own[n].tolist() for n in "QKV"}
         self.message = {"kind": "ok", "text": L["edit_done"].format(what=what, row=format_row(row))}
@@ -228,8 +228,8 @@ class Explorer(anywidget.AnyWidget):
         if getattr(self, "_taking", False):
             return
         try:
-            state = checked_state(change["new"], self.spec, self._base)
-            self.trace = trace_of(resolve(state, self.spec, self._own), self._own)
+            state = checked_state(change["new"], self.view, self._base)
+            self.trace = trace_of(resolve(state, self.view, self._own), self._own)
         except (ValueError, TypeError, KeyError) as error:
             log.warning("explorer: ignored a state from the page (%s)", error)
             with self._from_python():
@@ -245,7 +245,7 @@ class Explorer(anywidget.AnyWidget):
             if any(edited[n].shape != self._own[n].shape for n in "QKV"):
                 raise ValueError("own: an edit keeps the shapes of Q, K and V")
             edited = {**self._own, **edited}
-            self.trace = trace_of(self.on, edited)
+            self.trace = trace_of(self.resolved, edited)
         except (ValueError, TypeError, KeyError) as error:
             log.warning("explorer: ignored an edit from the page (%s)", error)
             return

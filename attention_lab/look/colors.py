@@ -61,13 +61,17 @@ def kv_head_color(j, h, g):
 UNIT_STEPS = 10**9
 
 
+FIXED_RANGES = {"weights": (0.0, 1.0)}  # kinds whose scale does not follow the values: weights lie in [0, 1]
+LEAST_VMAX = 1.0  # a scale that follows the values reaches ±1 at least: an all-zero matrix still gets a usable scale
+
+
 def value_range(kind, *matrices):
-    """(vmin, vmax) for a kind: [0, 1] for weights, else symmetric around 0 over the finite values."""
-    if kind == "weights":
-        return 0.0, 1.0
+    """(vmin, vmax) for a kind: FIXED_RANGES's for weights, else symmetric around 0 over the finite values."""
+    if kind in FIXED_RANGES:
+        return FIXED_RANGES[kind]
     finite = [np.abs(m[np.isfinite(m)]) for m in matrices]
     biggest = max((float(f.max()) for f in finite if f.size), default=0.0)
-    vmax = max(biggest, 1.0)  # an all-zero matrix still gets a usable scale
+    vmax = max(biggest, LEAST_VMAX)
     return -vmax, vmax
 
 
@@ -178,6 +182,8 @@ def colour_tables():  # -> {kind: {"fill": [256 × "rrggbb"], "ink": "0101…"},
     tables["inks"] = [INK_LIGHT, INK_DARK]
     tables["unitSteps"] = UNIT_STEPS
     tables["heads"] = list(HEAD_COLORS)
+    tables["fixedRanges"] = {kind: list(limits) for kind, limits in FIXED_RANGES.items()}  # value_range's rule
+    tables["leastVmax"] = LEAST_VMAX
     return tables
 
 

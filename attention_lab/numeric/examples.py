@@ -45,6 +45,8 @@ ARTICLE_CORNER = {name: X.reshape(3, 2, 4) for name, X in (("Q", ARTICLE_Q), ("K
 _MATRIX_INDEX = {"Q": 0, "K": 1, "V": 2}
 ARTICLE_STREAM = 2**64 - 1  # the article's fill beyond its corner: a stream no seed (< 2⁶³) can name
 BYTES_PER_VALUE = 5 * 8  # peak bytes per (token, component) while Q, K, V are made (tracemalloc: 40.0)
+VALUE_RANGE = (-2, 2)  # (low, high): the whole numbers an example's values are drawn from, the page's as well
+_LOW, _HIGH = VALUE_RANGE
 MAX_MAGNITUDE = 2**53  # low and high: every whole number up to 2⁵³ is exact in float64
 
 
@@ -55,7 +57,7 @@ def _mix(x):  # uint64 array -> uint64 array
     return x ^ (x >> np.uint64(31))
 
 
-def cell_values(stream, matrix, T, heads, dh, low=-2, high=2):  # -> [T, heads, dh] ints in [low, high]
+def cell_values(stream, matrix, T, heads, dh, low=_LOW, high=_HIGH):  # -> [T, heads, dh] ints in [low, high]
     """The value at every (token, head, component) of one matrix, a pure function of where it sits.
 
     stream: a seed (or the article's fill); matrix: 0, 1, 2 for Q, K, V.
@@ -70,7 +72,7 @@ def cell_values(stream, matrix, T, heads, dh, low=-2, high=2):  # -> [T, heads, 
 def _grid(name, stream, T, heads, dh, low, high, corner=None):  # -> [T, heads*dh]
     values = cell_values(stream, _MATRIX_INDEX[name], T, heads, dh, low, high)  # (T, heads, dh)
     if corner is not None:
-        t, g, c = min(T, 3), min(heads, 2), min(dh, 4)
+        t, g, c = np.minimum((T, heads, dh), corner.shape)  # the corner's part that these sizes hold
         values[:t, :g, :c] = corner[:t, :g, :c]
     return values.reshape(T, heads * dh)
 
@@ -83,7 +85,7 @@ def _sizes(T, d, h, kv_heads):  # -> (T, d, h, dh, g) as ints, after checking
 
 
 @named_arguments
-def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d], [T, g*dh], [T, g*dh]
+def example_qkv(T, d, h, seed=None, kv_heads=None, low=_LOW, high=_HIGH):  # -> [T, d], [T, g*dh], [T, g*dh]
     """Q, K, V of small integers defined per (token, head, component); seed=None is the article's example grown.
 
     K and V have kv_heads (g) heads of dh components, g = h unless given.
@@ -101,7 +103,7 @@ def example_qkv(T, d, h, seed=None, kv_heads=None, low=-2, high=2):  # -> [T, d]
 
 
 @named_arguments
-def random_qkv(T, d, seed=0, low=-2, high=2, h=1):  # -> [T, d], [T, d], [T, d]
+def random_qkv(T, d, seed=0, low=_LOW, high=_HIGH, h=1):  # -> [T, d], [T, d], [T, d]
     """Q, K, V of small integers in [low, high], the same for the same seed.
 
     Each value depends only on its (token, head, component) for h heads, so a

@@ -86,7 +86,7 @@ WORDS = {
     'row_of': ('{nth} 토큰의 {matrix}', '{matrix} token {n}'),
     'note_article': ('글의 예시 그대로입니다: T = 3, d = 8, h = 2, Causal mask.', "This is exactly the article's example: T = 3, d = 8, h = 2, causal mask."),
     'note_article_mask': ('글의 Q, K, V에 {mask}를 씌웠습니다 (글은 Causal mask를 씁니다).', "The article's Q, K and V, here with the {mask} mask (the article uses the causal mask)."),
-    'note_corner': ('글의 숫자가 그대로인 자리: {tokens}, {heads}, {components}. 나머지는 −2에서 2 사이의 작은 정수이고, 크기를 바꿔도 제자리에 그대로 있습니다.', "{tokens}, {heads} and {components} keep the article's numbers; the rest are small integers from −2 to 2 that stay put when you move a size."),
+    'note_corner': ('글의 숫자가 그대로인 자리: {tokens}, {heads}, {components}. 나머지는 {low}에서 {high} 사이의 작은 정수이고, 크기를 바꿔도 제자리에 그대로 있습니다.', "{tokens}, {heads} and {components} keep the article's numbers; the rest are small integers from {low} to {high} that stay put when you move a size."),
     'note_kv': ('K/V head를 g = {g}개만 두고 Query head들이 나눠 쓰므로, K와 V는 {kv}에만 글의 숫자가 남습니다.', "With g = {g} K/V heads shared by the Query heads, K and V keep the article's numbers only in {kv}."),
     'note_random': ('seed {seed}로 만든 무작위 예시입니다. 값은 −2에서 2 사이의 작은 정수이고 토큰·head·성분 자리마다 정해져 있어서, 크기를 바꿔도 나머지 숫자는 그대로입니다.', 'A random example from seed {seed}: small integers from −2 to 2, each fixed by its token, head and component, so moving a size leaves every other number as it was.'),
     'note_yours': ('직접 넣은 Q, K, V입니다. 아래에서 토큰 하나의 행을 고치면 모든 단계가 함께 바뀝니다.', "Your own Q, K and V. Edit one token's row below and every stage follows."),
