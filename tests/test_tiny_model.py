@@ -56,11 +56,23 @@ def test_forward_against_plain_loops(h, dh):
 
 
 def test_trace_is_the_models_own_attention(shipped):
+    """The trace of "CABDDA" holds the shipped model's Q, K, V, S and −∞ above the diagonal, P and H, each
+    written out here as plain loops over the weights (not taken from tm.forward, which the trace runs)."""
     tokens = "CABDDA"
-    a, tr = tm.forward(shipped, tm.encode(tokens)), tm.trace(shipped, tokens)
-    for name in ("Q", "K", "V", "S", "S_scaled", "S_masked", "P", "O", "H"):
-        np.testing.assert_allclose(getattr(tr, name), a[name][0], rtol=0, atol=1e-12)
+    tr = tm.trace(shipped, tokens)
     assert tr.h == 2 and tr.dh == 4 and tr.T == tm.T
+    seq = [tm.TOKENS.index(c) for c in tokens]
+    X = [[shipped["E_tok"][t][c] + shipped["E_pos"][i][c] for c in range(tm.d)] for i, t in enumerate(seq)]
+    width = shipped["W_Q"].shape[1]
+    Q, K, V = ([[sum(x[k] * shipped[w][k][c] for k in range(tm.d)) for c in range(width)] for x in X]
+               for w in ("W_Q", "W_K", "W_V"))
+    S = [[[sum(Q[i][c] * K[j][c] for c in range(head * 4, head * 4 + 4)) for j in range(tm.T)]
+          for i in range(tm.T)] for head in range(2)]
+    P, H = reference_attention(Q, K, V, 2, [[j <= i for j in range(tm.T)] for i in range(tm.T)])
+    for name, want in (("Q", Q), ("K", K), ("V", V), ("S", S), ("S_scaled", np.divide(S, 2)), ("P", P), ("H", H)):
+        np.testing.assert_allclose(getattr(tr, name), want, rtol=0, atol=1e-12, err_msg=name)
+    above = np.triu(np.ones((tm.T, tm.T), bool), 1)
+    assert np.isneginf(tr.S_masked[:, above]).all() and np.isfinite(tr.S_masked[:, ~above]).all()
 
 
 def test_loss_and_answers_by_hand():
