@@ -20,8 +20,10 @@ is {title, color, panels, notes, steps, step} (and trailTitle, trail for the blo
 
 import atexit
 import json
+import os
 import shutil
 import subprocess
+import tempfile
 
 from attention_lab.live import page as pages
 
@@ -64,9 +66,14 @@ def _node(js):  # -> a running Node process with the bundle `js` and DRIVER load
         node = shutil.which("node")
         if node is None:
             raise RuntimeError("Node.js is needed to run the front-end's picture code: install nodejs.")
-        proc = subprocess.Popen([node, "-e", js + "\n" + DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        # from a file, not `node -e`: one argument holds at most 128 KiB (Linux's MAX_ARG_STRLEN), and the bundle
+        # with its driver is about that size
+        with tempfile.NamedTemporaryFile("w", suffix=".js", encoding="utf-8", delete=False) as script:
+            script.write(js + "\n" + DRIVER)
+        proc = subprocess.Popen([node, script.name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 text=True, encoding="utf-8")
         atexit.register(proc.kill)
+        atexit.register(os.unlink, script.name)
         _running[js] = proc
     return proc
 

@@ -177,3 +177,27 @@ def test_the_page_command_writes_the_learned_model_live(capsys, tmp_path):
     assert main(["--out", str(out), "--learned", "abcdab", "--lang", "ko"]) == 0
     html = out.read_text(encoding="utf-8")
     assert '"tokens":"ABCDAB"' in html and '"learned":' in html and 'lang="ko"' in html
+
+
+def test_enter_on_the_row_boxs_own_rounded_text_changes_no_number(browser, tmp_path):
+    """Issue 27, third fuzz round: Enter in the row box as the page filled it (rounded: 2.401) rewrote the learned
+    row with those numbers and moved 7 cells' last digit. Now nothing changes; a typed row still edits."""
+    path = tmp_path / "learned.html"
+    path.write_text(pages.standalone_html(learned_explorer("CABDDA").page_config()), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1900, "height": 1000})
+    page.goto(path.as_uri())
+
+    def read():
+        return page.evaluate("(read) => { attentionLab.mounted[0].draw(true); return eval(read)(); }", READ)
+
+    def own():
+        return page.evaluate("() => attentionLab.mounted[0].data.own")
+
+    before, rows = read(), own()
+    box = page.locator('[data-control="edit_row"]')
+    box.press("Enter")
+    assert own() == rows and read()["heatmaps"] == before["heatmaps"]
+    box.fill("1, 2, 3, 4, 5, 6, 7, 8")
+    box.press("Enter")
+    assert own()["Q"][-1] == [1, 2, 3, 4, 5, 6, 7, 8] and read()["heatmaps"] != before["heatmaps"]
+    page.close()

@@ -807,3 +807,21 @@ def test_the_softmax_table_shows_shifted_exponentials_when_the_plain_ones_overfl
     assert "최댓값을 뺀 e^(s − 5×10¹⁴⁹)" in ko
     plain = breakdown(al.explorer(view="softmax"), "softmax@0")  # the article's row keeps e^s as the article writes it
     assert "e 1 ≈ 2.718 2.718 / " in plain and "largest" not in plain
+
+
+def test_applying_the_row_boxs_own_rounded_text_keeps_the_row_exact():
+    """Issue 27, third fuzz round: the box shows a learned row rounded (2.401 for 2.40089…); Enter on it unchanged
+    rewrote the row with the rounded numbers, and scores moved in their last digit (12.47 → 12.46) with no edit made.
+    Wrong answers refused: any change of Q, K, V or of the trace; a typed row still edits."""
+    from attention_lab.live.learned import learned_explorer
+    ex = learned_explorer("CABDDA")
+    before = {m: ex._own[m].copy() for m in "QKV"}
+    shown = ex.controls["edit_row"].value
+    assert shown != "[" + ", ".join(repr(float(x)) for x in before["Q"][-1]) + "]"  # it is rounded
+    ex.controls["edit_row"].value = shown
+    ex.controls["apply"].click()
+    for m in "QKV":
+        np.testing.assert_array_equal(ex._own[m], before[m])
+    np.testing.assert_array_equal(ex.trace.S, learned_explorer("CABDDA").trace.S)
+    ex.controls["edit_row"].value = "1, 2, 3, 4, 5, 6, 7, 8"  # a row typed differently still edits
+    assert ex._own["Q"][-1].tolist() == [1, 2, 3, 4, 5, 6, 7, 8]

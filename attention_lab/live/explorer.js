@@ -168,6 +168,7 @@ class ExplorerView {
 
   edit(typed) {  // widget.Explorer._edit: a malformed row, or one that would overflow, changes nothing
     const { matrix, token, what } = this.editTarget(), n = this.data.own[matrix][0].length;
+    if (typed.trim() === this.editShown && this.editKey === matrix + token) return;  // the box's own rounded text
     let [row, problem] = parseRow(typed, n);
     const large = problem ? undefined : row.find((x) => Math.abs(x) > LOOK.largest);  // state.too_large
     if (large !== undefined) problem = ["edit_large", formatValue(large)];
@@ -324,7 +325,7 @@ class ExplorerView {
     const input = this.controls.parts.edit_row.input;
     if (key === this.editKey) return;
     this.editKey = key;
-    input.value = formatRow(this.data.own[matrix][token]).replace(new RegExp(RULES.minus, "g"), "-");
+    input.value = this.editShown = formatRow(this.data.own[matrix][token]).replace(new RegExp(RULES.minus, "g"), "-");
     input.placeholder = fill(this.L.edit_hint, { n: this.data.own[matrix][0].length });
   }
 }
