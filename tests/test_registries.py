@@ -1,6 +1,8 @@
 """The pipeline and the mask registry: one entry per stage or mask, with its words, read by the trace and every
 renderer. Each test runs over every entry, so a new stage or mask is tested with no list edited."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -192,8 +194,13 @@ def test_a_fully_masked_row_has_no_exponentials_and_no_weights():
 
 def test_p_unscaled_is_the_softmax_without_the_scale():
     tr = al.article_example()
-    np.testing.assert_allclose(STAGES["P_unscaled"].matrix(tr, 0)[2], al.softmax(np.array([2.0, 0, 6])))
-    np.testing.assert_allclose(tr.P_unscaled, al.attention_trace(tr.Q, tr.K, tr.V, 2, scaled=False).P)
+    e = [math.exp(s) for s in (2, 0, 6)]  # the article's unscaled scores of Query token 3, Head 1
+    np.testing.assert_allclose(STAGES["P_unscaled"].matrix(tr, 0)[2], [x / sum(e) for x in e])
+    for head in range(2):  # every cell: e^(q·k) over the Key tokens up to i, q·k summed column by column
+        cols = range(head * 4, head * 4 + 4)
+        for i in range(3):
+            e = [math.exp(sum(tr.Q[i, c] * tr.K[j, c] for c in cols)) for j in range(i + 1)]
+            np.testing.assert_allclose(tr.P_unscaled[head, i], [x / sum(e) for x in e] + [0] * (2 - i), rtol=1e-14)
 
 
 def test_a_hook_replaces_a_stage_and_the_later_stages_follow():
