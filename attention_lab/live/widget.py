@@ -278,23 +278,23 @@ def _check_sizes(T, d, h, dh, seed, source, kv_heads, queries):  # -> T, h, dh, 
     return T, h, d // h, seed, source, kv_heads, queries
 
 
-def _check_view_shows(name, spec, queries, mask, align):
+def _check_view_shows(name, view, queries, mask, align):
     """A view without the Query-token controls shows every token's Query row, bottom-right: it refuses to drop
     `queries` or a top-left alignment silently. A view without a mask control never names its mask: it refuses
     any mask but its own, which would be dropped (S comes before a mask) or change O and H without a word."""
-    view = f"the view {name!r}" if name != "custom" else "a view given as a list of names"
-    if spec.masks == () and not _is_mask(mask, spec.mask):
-        offering = ", ".join(repr(v) for v, shown in VIEWS.items() if shown.masks != ())
-        raise ValueError(f"mask: {view} has no mask control and shows its own mask ({spec.mask or 'none'}) only; "
+    named = f"the view {name!r}" if name != "custom" else "a view given as a list of names"
+    if view.masks == () and not _is_mask(mask, view.mask):
+        offering = ", ".join(repr(v) for v, other in VIEWS.items() if other.masks != ())
+        raise ValueError(f"mask: {named} has no mask control and shows its own mask ({view.mask or 'none'}) only; "
                          f"leave mask out, or use a view that offers masks ({offering}).")
-    if spec.queries:
+    if view.queries:
         return
-    showing = ", ".join(repr(v) for v, view in VIEWS.items() if view.queries)
+    showing = ", ".join(repr(v) for v, other in VIEWS.items() if other.queries)
     if queries is not None:
-        raise ValueError(f"queries: {view} shows every token's Query row; leave queries out, or use a view with "
+        raise ValueError(f"queries: {named} shows every token's Query row; leave queries out, or use a view with "
                          f"fewer Query tokens ({showing}).")
     if align != "bottom-right" or isinstance(mask, Mask) and mask.align != "bottom-right":
-        raise ValueError(f"align: {view} shows the bottom-right alignment only; leave the alignment out, or use a "
+        raise ValueError(f"align: {named} shows the bottom-right alignment only; leave the alignment out, or use a "
                          f"view that offers it ({showing}).")
 
 
