@@ -145,8 +145,9 @@ def test_the_page_compares_as_python_does():
                 for step in (table["tol"] * 0.5, table["tol"] * 3 + 1e-3):  # inside, then outside the tolerance
                     near = np.where(np.isinf(want), want, want + step * rng.choice([-1, 1], want.size))
                     got = ["-inf" if x == -math.inf else float(x) for x in near]
-                    cases.append({"drill": table, "seed": seed, "got": got,
-                                  "python_same": drills.same(near, want, table["tol"])})
+                    inside = step <= table["tol"]  # off by tol/2 (0 where tol is 0): right; by 3·tol + 0.001: not
+                    assert drills.same(near, want, table["tol"]) == inside, (exercise_id, seed, step)
+                    cases.append({"drill": table, "seed": seed, "got": got, "within": inside})
                 # what a reader types on the tolerance's edge, and a step past it: decimals, as typed
                 for past, inside in ((Decimal(0), True), (Decimal("1e-9"), False)):
                     sign = [int(s) for s in rng.choice([-1, 1], want.size)]
@@ -154,7 +155,7 @@ def test_the_page_compares_as_python_does():
                              for x, s in zip(example["want"], sign, strict=True)]
                     got = np.array([-math.inf if x == "-inf" else x for x in typed])
                     assert drills.same(got, want, table["tol"]) == inside, (exercise_id, typed)
-                    cases.append({"drill": table, "seed": seed, "got": typed, "python_same": inside})
+                    cases.append({"drill": table, "seed": seed, "got": typed, "within": inside})
     script = f"""
         global.window = {{}};
         const d = require({json.dumps(str(drills.HERE / "drills.js"))});
@@ -172,8 +173,8 @@ def test_the_page_compares_as_python_does():
     for case, (kind, slip, same) in zip(cases, json.loads(result.stdout), strict=True):
         if "expect" in case:
             assert [kind, slip][:len(case["expect"])] == case["expect"], (case["drill"]["id"], case["seed"])
-        else:
-            assert same == case["python_same"], (case["drill"]["id"], case["seed"], case["got"])
+        else:  # the page's rule, like Python's (asserted above), says what the tolerance says
+            assert same == case["within"], (case["drill"]["id"], case["seed"], case["got"])
 
 
 @pytest.mark.skipif(NODE is None, reason="needs Node.js to run live/drills.js")
