@@ -48,7 +48,9 @@ def look_data():  # -> dict of JSON types, the same for every explorer
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
             "font": _font_steps(), "article": _article_sizes(), "breakdowns": list(BREAKDOWNS), "picks": PICKS,
-            "sections": list(SECTIONS), "valueRange": list(examples.VALUE_RANGE), "labels": LABELS}
+            "sections": list(SECTIONS), "valueRange": list(examples.VALUE_RANGE), "labels": LABELS,
+            "ordinals": {lang: [words.ordinal(n, lang) for n in range(1, OWN_LIMITS["T"] + 1)]  # token numbers shown
+                         for lang in words.LANGS}}
 
 
 def _article_sizes():  # -> {"sizes": {"T", "d", "h", "g"}, "corner": [T, h, dh]}: what the page's note names
