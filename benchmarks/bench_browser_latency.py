@@ -173,6 +173,22 @@ def hold(page, row, sweeps, interval=33, first=0):  # -> per-sweep {dom, paint}:
     return results
 
 
+def presses_of(text):  # -> int: --presses, refused below 30 (a median and a 90th percentile need as many)
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of presses, e.g. 30") from None
+    if n < 30:
+        raise argparse.ArgumentTypeError(f"{n} presses: give at least 30, for a median and a 90th percentile")
+    return n
+
+
+def add_common_arguments(parser, presses, holds):  # --presses, --holds and --json, shared with bench_page_frames.py
+    parser.add_argument("--presses", type=presses_of, default=presses, help="key presses per row (≥ 30)")
+    parser.add_argument("--holds", type=int, default=holds, help="held-key sweeps per row (alternately up and down)")
+    parser.add_argument("--json", help="also write every press's and sweep's timings here")
+
+
 def stat(xs):  # -> (median, p90)
     xs = sorted(xs)
     return statistics.median(xs), xs[min(len(xs) - 1, round(0.9 * (len(xs) - 1)))]
@@ -281,14 +297,10 @@ def table(results):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--presses", type=int, default=30, help="key presses per row (≥ 30)")
-    ap.add_argument("--holds", type=int, default=30, help="held-key sweeps per row (alternately up and down)")
+    add_common_arguments(ap, presses=30, holds=30)
     ap.add_argument("--runs", type=int, default=1, help="repeat the key-press rows this many times")
     ap.add_argument("--before", metavar="REF", help="also measure the pages as git commit REF's front-end draws them")
-    ap.add_argument("--json", help="also write every press's timings here")
     args = ap.parse_args()
-    if args.presses < 30:
-        ap.error("--presses: at least 30, for a median and a 90th percentile")
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -107,13 +107,9 @@ def traced(pages, presses):  # -> {tag: {phase: ms per press}}: the presses alte
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--before", required=True, metavar="REF", help="git commit whose front-end is 'before'")
-    ap.add_argument("--presses", type=int, default=60, help="timed presses per page and row (≥ 30)")
+    lat.add_common_arguments(ap, presses=60, holds=20)
     ap.add_argument("--trace", type=int, default=20, help="traced presses per page and row")
-    ap.add_argument("--holds", type=int, default=20, help="held-key sweeps per page (alternately up and down)")
-    ap.add_argument("--json", help="also write every press's and sweep's timings here")
     args = ap.parse_args()
-    if args.presses < 30:
-        ap.error("--presses: at least 30, for a median and a 90th percentile")
     from playwright.sync_api import sync_playwright
     from servers import chromium
 

@@ -11,6 +11,7 @@ import math
 import re
 import shutil
 import subprocess
+from decimal import Decimal
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -144,16 +145,26 @@ def test_the_page_compares_as_python_does():
                 for step in (table["tol"] * 0.5, table["tol"] * 3 + 1e-3):  # inside, then outside the tolerance
                     near = np.where(np.isinf(want), want, want + step * rng.choice([-1, 1], want.size))
                     got = ["-inf" if x == -math.inf else float(x) for x in near]
-                    cases.append({"drill": table, "seed": seed, "got": got,
-                                  "python_same": drills.same(near, want, table["tol"])})
+                    inside = step <= table["tol"]  # off by tol/2 (0 where tol is 0): right; by 3·tol + 0.001: not
+                    assert drills.same(near, want, table["tol"]) == inside, (exercise_id, seed, step)
+                    cases.append({"drill": table, "seed": seed, "got": got, "within": inside})
+                # what a reader types on the tolerance's edge, and a step past it: decimals, as typed
+                for past, inside in ((Decimal(0), True), (Decimal("1e-9"), False)):
+                    sign = [int(s) for s in rng.choice([-1, 1], want.size)]
+                    typed = [x if x == "-inf" else float(Decimal(repr(x)) + s * (Decimal(repr(table["tol"])) + past))
+                             for x, s in zip(example["want"], sign, strict=True)]
+                    got = np.array([-math.inf if x == "-inf" else x for x in typed])
+                    assert drills.same(got, want, table["tol"]) == inside, (exercise_id, typed)
+                    cases.append({"drill": table, "seed": seed, "got": typed, "within": inside})
     script = f"""
         global.window = {{}};
         const d = require({json.dumps(str(drills.HERE / "drills.js"))});
         const cases = JSON.parse(require("fs").readFileSync(0, "utf8"));
         const out = cases.map(c => {{
           const got = c.got.map(x => x === "-inf" ? -Infinity : x);
-          const v = d.judge(got, c.drill.examples[c.seed], c.drill.tol);
-          return [v.kind, v.slip, d.same(got, c.drill.examples[c.seed].want, c.drill.tol)];
+          const within = c.drill.tol + c.drill.edge;
+          const v = d.judge(got, c.drill.examples[c.seed], within);
+          return [v.kind, v.slip, d.same(got, c.drill.examples[c.seed].want, within)];
         }});
         process.stdout.write(JSON.stringify(out));
     """
@@ -162,21 +173,28 @@ def test_the_page_compares_as_python_does():
     for case, (kind, slip, same) in zip(cases, json.loads(result.stdout), strict=True):
         if "expect" in case:
             assert [kind, slip][:len(case["expect"])] == case["expect"], (case["drill"]["id"], case["seed"])
-        else:
-            assert same == case["python_same"], (case["drill"]["id"], case["seed"], case["got"])
+        else:  # the page's rule, like Python's (asserted above), says what the tolerance says
+            assert same == case["within"], (case["drill"]["id"], case["seed"], case["got"])
 
 
 @pytest.mark.skipif(NODE is None, reason="needs Node.js to run live/drills.js")
 def test_the_page_reads_what_a_reader_types():
+    """A typed answer as the reader means it, full-width digits of a Korean input method included; anything else is
+    no number (the page asks again), never another number."""
+    typed = {"1.5": 1.5, " -0.25 ": -0.25, "\u22121": -1, "+2": 2, "2e3": 2000, ".5": 0.5, "1.": 1,
+             "-inf": "-inf", "\u2212\u221e": "-inf", "-Infinity": "-inf", "\uff0d\u221e": "-inf",
+             "\uff11.\uff15": 1.5, "\uff0d\uff10.\uff12\uff15": -0.25, "\u3000\uff13\u3000": 3,
+             "abc": None, "": None, "1,5": None, "1 2": None, "\u2212 1": None, "1e999": None, "\u221e": None,
+             "inf": None, "nan": None, "0x10": None, "1_000": None, "\u0661": None, "2\u00b2": None}
     script = f"""
         global.window = {{}};
         const d = require({json.dumps(str(drills.HERE / "drills.js"))});
-        const texts = ["1.5", " -0.25 ", "\u22121", "-inf", "\u2212\u221e", "-Infinity", "abc", "", "1,5", "2e3", ".5"];
-        const read = t => {{ const x = d.parse(t); return x === -Infinity ? "-inf" : x; }};
-        process.stdout.write(JSON.stringify(texts.map(read)));
+        const grammar = {json.dumps(drills.table("05.row2", "en")["grammar"])};
+        const read = t => {{ const x = d.parse(t, grammar); return x === -Infinity ? "-inf" : x; }};
+        process.stdout.write(JSON.stringify({json.dumps(list(typed))}.map(read)));
     """
     result = subprocess.run([NODE, "-e", script], capture_output=True, text=True, check=True, timeout=60)
-    assert json.loads(result.stdout) == [1.5, -0.25, -1, "-inf", "-inf", "-inf", None, None, None, 2000, 0.5]
+    assert dict(zip(typed, json.loads(result.stdout), strict=True)) == typed
 
 
 def _drill_page(tmp_path, lang):  # -> a page of every drill, as a page without a kernel shows them

@@ -33,14 +33,25 @@ def test_breakdowns_show_the_article_numbers():
     assert "e−∞ = 0" in soft and "0.818" in soft and "0.182" in soft
 
 
+def _luminance(rgb):  # WCAG 2.x relative luminance of 0…255 channels, written out from the definition
+    c = [x / 255 / 12.92 if x / 255 <= 0.03928 else ((x / 255 + 0.055) / 1.055) ** 2.4 for x in rgb]
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]
+
+
 def test_masked_cells_stay_minus_infinity_and_the_cells_match_style(tr):
+    """Head 1's S / √dh + M as the page's cells: the article's numbers (row 3: 1 0 3), masked cells in the grey of
+    the figures, the colours read back from the hex are style's, and the ink is whichever of black and white text
+    contrasts more with the cell's fill."""
     data = cells(tr.S_masked[0], "scores")
     cs = look.cell_style(tr.S_masked[0], "scores")
-    assert data["labels"].split(" ") == [x for row in cs.labels for x in row]
-    assert data["masked"] == "".join("1" if m else "0" for m in cs.masked.ravel()) == "011001000"
-    assert data["ink"] == "".join("1" if m else "0" for m in cs.text_dark.ravel())
-    fills = ["{:02x}{:02x}{:02x}".format(*np.rint(c[:3] * 255).astype(int)) for c in cs.rgba.reshape(-1, 4)]
-    assert data["fill"] == "".join(fills) and (data["rows"], data["cols"], data["width"]) == (3, 3, 3)
+    assert data["labels"] == "1.5 −∞ −∞ 3 1.5 −∞ 1 0 3"
+    assert data["masked"] == "011001000" and (data["rows"], data["cols"], data["width"]) == (3, 3, 3)
+    fills = [tuple(int(data["fill"][k:k + 2], 16) for k in range(at, at + 6, 2)) for at in range(0, 54, 6)]
+    assert len(data["fill"]) == 54
+    np.testing.assert_allclose(fills, cs.rgba.reshape(-1, 4)[:, :3] * 255, atol=0.5)  # style's colours, to the unit
+    assert [fills[k] for k in (1, 2, 5)] == [(0xD1, 0xD1, 0xD1)] * 3  # the masked cells: the figures' grey
+    dark = ["1" if (_luminance(c) + 0.05) / 0.05 >= 1.05 / (_luminance(c) + 0.05) else "0" for c in fills]
+    assert data["ink"] == "".join(dark) and "0" in dark and "1" in dark
     assert "-inf" not in data["labels"] and "1e9" not in data["labels"]
 
 

@@ -159,6 +159,10 @@ def test_the_learned_explorer_refuses_what_the_model_cannot_take():
     (["--learned", ""], "it has 0 letters"),
     (["--learned", "CABDDA", "--T", "4"], "--learned: the learned model's sizes and numbers are its own"),
     (["--learned", "CABDDA", "--seed", "3"], "leave out --seed"),
+    # each option named as the user types it, and none accepted only to be ignored
+    (["--learned", "CABDDA", "--kv-heads", "1"], "leave out --kv-heads."),
+    (["--learned", "CABDDA", "--align", "top-left"], "leave out --align."),
+    (["--learned", "CABDDA", "--align", "bottom-right"], "leave out --align."),
 ])
 def test_the_page_command_refuses_a_wrong_learned_input_in_one_line(argv, words, capsys, tmp_path):
     from attention_lab.live.command import main

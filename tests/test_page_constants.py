@@ -14,7 +14,7 @@ import pytest
 
 import attention_lab as al
 from attention_lab.live import data
-from attention_lab.look import colors
+from attention_lab.look import colors, words
 from attention_lab.look.words import table
 from attention_lab.numeric import examples
 
@@ -116,3 +116,17 @@ def test_the_pickers_each_breakdown_follows_come_from_python(fresh_bundle, monke
     data.look_data.cache_clear()
     assert _heatmap("S@0")["hl"] is None  # no Key token picked: no cell to mark
     assert _heatmap("P@0")["hl"] is None
+
+
+def _titles(**kwargs):  # -> the page's breakdown titles, Query token 12 and Key token 1 picked
+    ex = al.explorer(lang="ko", T=16, **kwargs)
+    ex.controls["query"].value = 11
+    pic = page_picture(ex.page_config())
+    return [it["title"] for s in pic["sections"] for it in s["items"] if it.get("type") != "heatmap"]
+
+
+def test_the_ordinals_reach_the_page_from_words(fresh_bundle, monkeypatch):
+    assert _titles()[0] == "열두 번째 Query 토큰과 첫 번째 Key 토큰의 점수"  # as Korean writes 12th and 1st
+    monkeypatch.setattr(words, "ordinal", lambda n, lang: f"<{n}>")
+    data.look_data.cache_clear()
+    assert _titles()[0] == "<12> Query 토큰과 <1> Key 토큰의 점수"

@@ -143,14 +143,17 @@ def test_a_mask_is_one_value_and_compares_as_one():
 
 @pytest.mark.parametrize("stage", PIPELINE, ids=lambda s: s.name)
 def test_every_stage_is_a_field_of_the_trace_with_its_words(stage):
-    tr = al.article_example(T=4, d=12, h=3, kv_heads=1)
+    tr = al.article_example(T=5, d=12, h=3, kv_heads=1)  # dh = 4, g = 1: each size its own number but dh and g·dh
     ko, en = words.WORDS[f"stage.{stage.name}"]
     assert ko.strip() and en.strip()
     assert stage.kind in colors.CMAPS and stage.heads in ("query", "kv", "") and len(stage.axes) == 2
-    value = getattr(tr, stage.name)
-    np.testing.assert_array_equal(value, tr.arrays()[stage.name])
+    # The field's shape is what the stage's heads and axes say: h Query heads or g K/V heads first; 5 rows (Query
+    # or Key tokens); 5 columns of Key tokens, or components: dh = 4 in a head, d = 12 in Q and H, g·dh = 4 in K, V.
+    heads = {"query": (3,), "kv": (1,), "": ()}[stage.heads]
+    cols = 5 if stage.axes[1] == "key" else 4 if stage.heads or stage.name in ("K", "V") else 12
+    assert getattr(tr, stage.name).shape == (*heads, 5, cols), stage.name
     for head in range(tr.h):
-        assert stage.matrix(tr, head).ndim == 2
+        assert stage.matrix(tr, head).shape == (5, cols)
     if stage.expression is not None:  # computed from the stages before it, and from nothing later
         earlier = [s.name for s in PIPELINE[:PIPELINE.index(stage)]]
         assert set(stage.inputs) <= set(earlier), stage.name
@@ -159,8 +162,12 @@ def test_every_stage_is_a_field_of_the_trace_with_its_words(stage):
 
 
 def test_the_trace_has_exactly_the_pipelines_stages_in_its_order():
+    """The article's order, written out: the inputs, the heads' parts, one head's way from S to O (P_unscaled, the
+    softmax without the scale, beside P), then H. tr.arrays() is built from the pipeline's list, so that list would
+    be no reference."""
     tr = al.article_example()
-    assert list(tr.arrays()) == [s.name for s in PIPELINE]
+    assert list(tr.arrays()) == ["Q", "K", "V", "Qh", "Kh", "Vh", "S", "S_scaled", "M", "S_masked", "E", "P",
+                                 "P_unscaled", "O", "H"]
 
 
 def test_a_kv_stage_reads_the_kv_head_of_each_query_head():

@@ -22,8 +22,14 @@ import numpy as np
 from ..look import words
 from ..numeric.core import softmax
 from ..numeric.examples import article_example, random_example
+from ..numeric.own_numbers import READ_AS, ROW_GRAMMAR
+from . import read
 from .define import LANGS
 
+# A typed answer: one number of the row editor's grammar, or −∞ (a masked score), read after the same folding of
+# full-width digits and the typographic minus (a Korean input method types "－０.５"). The page reads it as data.
+ANSWER_GRAMMAR = {"readAs": READ_AS, "number": ROW_GRAMMAR["number"],
+                  "minusInfinity": r"-(?:[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|∞)"}
 SEEDS = 20  # examples a reader can ask for: seed 0 (the article's) to SEEDS − 1
 WEIGHTS = 3  # decimals a reader types a weight with
 HERE = Path(__file__).resolve().parent.parent / "live"
@@ -299,9 +305,9 @@ NOTEBOOK_DRILLS = {n: tuple(i for i in DRILLS if i[:2] == n) for n in sorted({i[
 
 
 def same(got, want, tol):
-    """The page's rule: every entry within tol, and −∞ exactly where −∞ is (as read.same)."""
-    got, want = np.asarray(got, dtype=float), np.asarray(want, dtype=float)
-    return got.shape == want.shape and bool(np.isclose(got, want, rtol=0.0, atol=tol).all())
+    """The page's rule, the checker's (read.same): every entry within tol (its edge, read.EDGE, included), and −∞
+    exactly where −∞ is."""
+    return read.same(np.asarray(got, dtype=float), np.asarray(want, dtype=float), tol)
 
 
 def _number(x):  # -> a JSON number, or "-inf"
@@ -355,7 +361,8 @@ def table(exercise_id, lang):  # -> dict: one drill in one language, as the page
     def pick(text):
         return text[lang]
 
-    return {"id": exercise_id, "tol": drill["tol"], "decimals": drill["decimals"], "seeds": SEEDS,
+    return {"id": exercise_id, "tol": drill["tol"], "edge": read.EDGE, "grammar": ANSWER_GRAMMAR,
+            "decimals": drill["decimals"], "seeds": SEEDS,
             "task": TASKS.get(exercise_id, get(exercise_id).task)[lang], "hints": [pick(h) for h in drill["hints"]],
             "slips": [pick(s) for s in drill["slip_words"]], "words": _words(lang),
             "examples": [{**e, "given": [{"label": pick(g["label"]), "values": g["values"]} for g in e["given"]]}

@@ -35,7 +35,7 @@ def parse_args(argv):
     parser.add_argument("--d", type=int, help="model width h·dh (give --d or --dh)")
     parser.add_argument("--kv-heads", type=int, help="K/V heads shared by the Query heads, dividing h")
     parser.add_argument("--queries", type=int, help="Query tokens T_q ≤ T: the last T_q tokens' Query rows")
-    parser.add_argument("--align", default="bottom-right", choices=ALIGNS, help="where the Query rows sit")
+    parser.add_argument("--align", choices=ALIGNS, help=f"where the Query rows sit (default: {ALIGNS[0]})")
     parser.add_argument("--seed", type=int, help=f"a random example from this seed (0 … {SEED_CONTROL[1]})")
     parser.add_argument("--mask", help="NAME:PARAM=VALUE…, e.g. sliding:window=2 (default: the view's)")
     for name in "qkv":
@@ -60,17 +60,18 @@ def main(argv=None):
     def body():
         args = parse_args(sys.argv[1:] if argv is None else argv)
         if args.learned is not None:
-            given = [f"--{n}" for n in ("T", "h", "dh", "d", "kv_heads", "queries", "seed", "mask", "q", "k", "v")
-                     if getattr(args, n) is not None]
+            given = [f"--{n.replace('_', '-')}" for n in ("T", "h", "dh", "d", "kv_heads", "queries", "align", "seed",
+                                                          "mask", "q", "k", "v") if getattr(args, n) is not None]
             if given:
                 raise ArgumentError(f"--learned: the learned model's sizes and numbers are its own; leave out "
                                     f"{', '.join(given)}.")
             return write(learned_explorer(args.learned, lang=args.lang, view=args.view), args)
-        mask = _VIEW_MASK if args.mask is None else parse_mask(args.mask, args.align)
+        align = ALIGNS[0] if args.align is None else args.align  # None above: given or not, for --learned
+        mask = _VIEW_MASK if args.mask is None else parse_mask(args.mask, align)
         own = {n.upper(): read_matrix(getattr(args, n), f"--{n}", OWN_LIMITS["T"], OWN_LIMITS["d"])
                for n in "qkv" if getattr(args, n) is not None}
         ex = Explorer(T=args.T, d=args.d, h=args.h, dh=args.dh, kv_heads=args.kv_heads, queries=args.queries,
-                      align=args.align, seed=args.seed, mask=mask, lang=args.lang, view=args.view, **own)
+                      align=align, seed=args.seed, mask=mask, lang=args.lang, view=args.view, **own)
         if str(args.out) in ("", ".") or args.out.is_dir():
             raise ArgumentError(f"--out: give a file name such as explorer.html, got {str(args.out)!r}.")
         write(ex, args)

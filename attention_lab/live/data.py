@@ -48,7 +48,9 @@ def look_data():  # -> dict of JSON types, the same for every explorer
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
             "font": _font_steps(), "article": _article_sizes(), "breakdowns": list(BREAKDOWNS), "picks": PICKS,
-            "sections": list(SECTIONS), "valueRange": list(examples.VALUE_RANGE), "live": _live_rules()}
+            "sections": list(SECTIONS), "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
+            "ordinals": {lang: [words.ordinal(n, lang) for n in range(1, OWN_LIMITS["T"] + 1)]  # token numbers shown
+                         for lang in words.LANGS}}
 
 
 def _live_rules():  # -> the controls and the rules that fit a state to its sizes, as data (live/state.py's language)

@@ -3,32 +3,34 @@
 window.alDrills = window.alDrills || (function () {
   "use strict";
 
-  // A typed number: "1.5", "-0.25", "−1", "-inf", "−∞" (a minus sign or a hyphen); null if it is not one.
-  function parse(text) {
-    var t = String(text).trim().replace(/\u2212/g, "-").replace(/\s+/g, "");
-    if (/^-(inf|infinity|∞)$/i.test(t)) return -Infinity;
-    if (!/^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(t)) return null;
-    return Number(t);
+  // A typed answer: a number or −∞ by the drill's grammar (its data), after reading each full-width character and
+  // the typographic minus as its ASCII twin; null if it is neither. "1 2" is not a number (not 12).
+  function parse(text, grammar) {
+    var t = Array.from(String(text), function (c) { return grammar.readAs[c] || c; }).join("").trim();
+    if (new RegExp("^(?:" + grammar.minusInfinity + ")$").test(t)) return -Infinity;
+    if (!new RegExp("^(?:" + grammar.number + ")$").test(t)) return null;
+    var x = Number(t);
+    return isFinite(x) ? x : null;
   }
 
   function value(x) { return x === "-inf" ? -Infinity : x; }
 
-  // The rule: every entry within tol, and −∞ exactly where −∞ is.
-  function same(got, want, tol) {
+  // The rule: every entry within `within` (the drill's tol and edge), and −∞ exactly where −∞ is.
+  function same(got, want, within) {
     if (got.length !== want.length) return false;
     for (var i = 0; i < want.length; i++) {
       var w = value(want[i]), g = got[i];
       if (w === -Infinity || g === -Infinity) { if (g !== w) return false; continue; }
-      if (!(Math.abs(g - w) <= tol + 1e-12)) return false;
+      if (!(Math.abs(g - w) <= within)) return false;
     }
     return true;
   }
 
   // -> {kind: "right" | "slip" | "wrong", slip: index}
-  function judge(got, example, tol) {
-    if (same(got, example.want, tol)) return { kind: "right" };
+  function judge(got, example, within) {
+    if (same(got, example.want, within)) return { kind: "right" };
     for (var i = 0; i < example.slips.length; i++) {
-      if (same(got, example.slips[i][0], tol)) return { kind: "slip", slip: example.slips[i][1] };
+      if (same(got, example.slips[i][0], within)) return { kind: "slip", slip: example.slips[i][1] };
     }
     return { kind: "wrong" };
   }
@@ -109,11 +111,11 @@ window.alDrills = window.alDrills || (function () {
       var got = [];
       for (var i = 0; i < inputs.length; i++) {
         if (!inputs[i].value.trim()) { say(W.count, "wrong"); inputs[i].focus(); return; }
-        var x = parse(inputs[i].value);
+        var x = parse(inputs[i].value, d.grammar);
         if (x === null) { say(W.unreadable.replace("{n}", String(i + 1)), "wrong"); inputs[i].focus(); return; }
         got.push(x);
       }
-      var verdict = judge(got, d.examples[seed], d.tol);
+      var verdict = judge(got, d.examples[seed], d.tol + d.edge);
       if (verdict.kind === "right") { tries = 0; say(W.right, "right"); return; }
       tries += 1;
       if (verdict.kind === "slip") { say("✗ " + d.slips[verdict.slip], "wrong"); return; }

@@ -8,17 +8,7 @@ const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&
   "'": "&#x27;" })[c]);
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
 const AXIS_WORDS = { query: "query", key: "key", token: "token", component: "" };
-const KO_ORDINALS = ["첫", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열"];
-
-function ordinal(n, lang) {  // 1 -> "first" / "첫"
-  if (lang === "ko") {
-    if (n <= 10) return `${KO_ORDINALS[n - 1]} 번째`;
-    if (n < 20) return `열${n === 11 ? "한" : KO_ORDINALS[n - 11]} 번째`;
-    return `${n}번째`;
-  }
-  const suffix = n % 100 >= 10 && n % 100 <= 20 ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
-  return `${n}${suffix}`;
-}
+const ordinal = (n, lang) => LOOK.ordinals[lang][n - 1];  // 1 -> "1st" / "첫 번째" (LOOK.ordinals: the words' rule)
 
 function isArticle(on) {  // the article's own sizes (LOOK.article.sizes), with every Query row
   return Object.entries(LOOK.article.sizes).every(([name, n]) => on[name] === n) && on.T_q === on.T;
