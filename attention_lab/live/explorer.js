@@ -168,7 +168,8 @@ class ExplorerView {
 
   edit(typed) {  // widget.Explorer._edit: a malformed row, or one that would overflow, changes nothing
     const { matrix, token, what } = this.editTarget(), n = this.data.own[matrix][0].length;
-    if (typed.trim() === this.editShown && this.editKey === matrix + token) return;  // the box's own rounded text
+    const own = rowPieces(typed).join(" ") === rowPieces(this.editShown).join(" ");  // the box's own rounded numbers
+    if (own && this.editKey === matrix + token) return;
     let [row, problem] = parseRow(typed, n);
     const large = problem ? undefined : row.find((x) => Math.abs(x) > LOOK.largest);  // state.too_large
     if (large !== undefined) problem = ["edit_large", formatValue(large)];

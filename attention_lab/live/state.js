@@ -96,10 +96,13 @@ const GRAMMAR = RULES.rowGrammar;
 const SEPARATORS = new RegExp(GRAMMAR.separators), NOT_FINITE = new RegExp(`^(?:${GRAMMAR.notFinite})$`);
 const NUMBER = new RegExp(`^(?:${GRAMMAR.number})$`);
 
+function rowPieces(source) {  // "［-1, １］" -> ["-1", "1"]: readAs folded, split at the separators (state.row_pieces)
+  return Array.from(String(source), (c) => GRAMMAR.readAs[c] ?? c).join("").split(SEPARATORS).filter(Boolean);
+}
+
 function parseRow(source, n) {  // one typed row -> [numbers, null] or [null, [message key, detail]]
-  const text = Array.from(String(source), (c) => GRAMMAR.readAs[c] ?? c).join("");
   const values = [];
-  for (const token of text.split(SEPARATORS).filter(Boolean)) {
+  for (const token of rowPieces(source)) {
     if (NOT_FINITE.test(token)) return [null, ["edit_finite", token]];
     if (!NUMBER.test(token)) return [null, ["edit_number", token]];
     values.push(Number(token));

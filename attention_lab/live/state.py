@@ -271,14 +271,20 @@ def too_large(numbers):  # -> the first number beyond ±OWN_LIMITS["value"], or 
     return float(np.asarray(numbers, dtype=float)[beyond][0]) if beyond.any() else None
 
 
+def row_pieces(source):  # "［-1, １］" -> ["-1", "1"]: the pieces of a typed row, each a number or not
+    """A row's text as ROW_GRAMMAR reads it: READ_AS folded, split at its separators. Two texts with the same pieces
+    say the same numbers (how the row box tells its own text, typed back, from an edit; state.js: rowPieces)."""
+    text = "".join(READ_AS.get(c, c) for c in str(source))
+    return [piece for piece in re.split(ROW_GRAMMAR["separators"], text) if piece]
+
+
 def parse_row(source, n):  # -> (float array [n], None) or (None, (message key, detail))
     """One row typed as text ("[-1, 1, 1, 2]", "−1 1 1 2", "－１，１") → n finite numbers, or what is wrong.
 
     The grammar is ROW_GRAMMAR (numeric.own_numbers), the page's and a file's cells' too.
     """
-    text = "".join(READ_AS.get(c, c) for c in str(source))
     values = []
-    for token in filter(None, re.split(ROW_GRAMMAR["separators"], text)):
+    for token in row_pieces(source):
         if re.fullmatch(ROW_GRAMMAR["notFinite"], token):
             return None, ("edit_finite", token)
         if not re.fullmatch(ROW_GRAMMAR["number"], token):

@@ -40,6 +40,7 @@ from .state import (
     offered_masks,
     parse_row,
     resolve,
+    row_pieces,
     too_large,
     trace_of,
 )
@@ -196,14 +197,14 @@ class Explorer(anywidget.AnyWidget):
 
     def _edit(self, typed):
         """Parse the edited row; a malformed one, or one that would overflow, gets one line and changes nothing; the
-        box's own text, unchanged (rounded as shown), changes nothing either."""
+        box's own numbers typed back (rounded as shown: the same pieces, row_pieces) change nothing either."""
         if self._own is None:
             raise ValueError("edit_row: only an explorer of your own Q, K, V has rows to edit.")
         L, matrix = words.table(self.lang), self.state["edit_matrix"]
         token = self._control_spec("edit_token")["value"]
         first = self.resolved.first_query if matrix == "Q" else 1
         what = L["row_of"].format(matrix=matrix, n=first + token, nth=words.ordinal(first + token, self.lang))
-        if typed.strip() == self._edit_text():  # the box's own text, rounded as shown: the row stays exact
+        if row_pieces(typed) == row_pieces(self._edit_text()):  # the box's own rounded numbers: the row stays exact
             return
         n = self._own[matrix].shape[1]
         row, problem = parse_row(typed, n)
