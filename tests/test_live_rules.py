@@ -38,7 +38,7 @@ const ASKED = {
   resolve: (q) => { const ex = pageParts(q.config); return resolve(ex.state, ex.view, ex.data); },
   controls: (q) => {
     const ex = pageParts(q.config);
-    ex.on = resolve(ex.state, ex.view, ex.data);
+    ex.resolved = resolve(ex.state, ex.view, ex.data);
     return controlSpecs(ex);
   },
   moved: (q) => {

@@ -22,9 +22,10 @@ function optionsOf(how, context, L) {  // [[value, label]] of a control's option
 }
 
 function controlContext(ex) {  // the names the controls' expressions read
-  const { view, state, on, data } = ex;
-  return { ...on, first_query: on.firstQuery, asked: state, mine: Boolean(data.own), tokens: data.own?.tokens ?? null,
-    aligns: LOOK.aligns, matrices: ["Q", "K", "V"], rows: data.own ? data.own[state.edit_matrix].length : null,
+  const { view, state, resolved, data } = ex;
+  return { ...resolved, first_query: resolved.firstQuery, asked: state, mine: Boolean(data.own),
+    tokens: data.own?.tokens ?? null, aligns: LOOK.aligns, matrices: ["Q", "K", "V"],
+    rows: data.own ? data.own[state.edit_matrix].length : null,
     view: { kv: view.kv, queries: view.queries, heads: view.hasHeads, masks: offeredMasks(view, state.mask),
       compared: view.compared, picks: view.picks } };
 }
@@ -179,7 +180,7 @@ class Controls {
         input.value = spec.value;
       }
     }
-    if (this.dLabel) setText(this.dLabel, `${this.ex.L.d} = ${this.ex.on.d}`);
+    if (this.dLabel) setText(this.dLabel, `${this.ex.L.d} = ${this.ex.resolved.d}`);
   }
 
   say(name, kind, words) {  // the line beside the seed box, the learned model's input or under the row editor

@@ -64,19 +64,19 @@ function maskParams(data, name) {
 function resolve(state, view, data) {  // what is on screen: sizes, mask, head and picks fitted to each other
   const own = data.own && { T: data.own.K.length, T_q: data.own.Q.length, width_q: data.own.Q[0].length,
     width_k: data.own.K[0].length };
-  const on = evaluateRules(LOOK.live.resolve,
+  const fitted = evaluateRules(LOOK.live.resolve,
     { asked: state, mine: Boolean(data.own), own, view: { queries: view.queries } });
-  const { T, T_q, h, dh, g } = on, mask = state.mask;
+  const { T, T_q, h, dh, g } = fitted, mask = state.mask;
   return {
     source: state.source, seed: state.seed, T, T_q, h, dh, g, d: h * dh, mask,
-    params: maskParams(data, mask).map((p) => paramValue(p, state[`${mask}.${p.name}`], T)), align: on.align,
-    head: on.head, compare: state.compare, query: on.query, key: on.key, row: on.row, marks: state.marks,
-    firstQuery: on.first_query,
+    params: maskParams(data, mask).map((p) => paramValue(p, state[`${mask}.${p.name}`], T)), align: fitted.align,
+    head: fitted.head, compare: state.compare, query: fitted.query, key: fitted.key, row: fitted.row,
+    marks: state.marks, firstQuery: fitted.first_query,
   };
 }
 
-function moved(state, name, value, on) {  // one control moved: the new state, with the links of LOOK.live.moves
-  const next = { ...state, [name]: value }, context = { value, h: on.h, T: on.T };
+function moved(state, name, value, resolved) {  // one control moved: the new state, with the links of LOOK.live.moves
+  const next = { ...state, [name]: value }, context = { value, h: resolved.h, T: resolved.T };
   for (const link of LOOK.live.moves) {
     if (link.moved === name && evaluateRule(link.if, context)) next[link.set] = evaluateRule(link.to, context);
   }
