@@ -20,20 +20,20 @@ from html import unescape
 import numpy as np
 import pytest
 from frontend import page_picture
+from test_live_rules import random_state  # any state the page's controls can reach
 
 import attention_lab as al
 from attention_lab import look
 from attention_lab.live import page as pages
 from attention_lab.live.controls import control_specs, param_option_key
-from attention_lab.live.state import checked_state, param_names, resolve, trace_of
-from attention_lab.live.views import LIMITS, VIEWS
+from attention_lab.live.state import checked_state, resolve, trace_of
+from attention_lab.live.views import VIEWS
 from attention_lab.look import colors
 from attention_lab.look.cells import cells as styled_cells
 from attention_lab.look.formats import format_value
 from attention_lab.numeric.checks import divisors
 from attention_lab.numeric.examples import example_qkv
-from attention_lab.numeric.limits import SEED_CONTROL
-from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS, Lengths, Param
+from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS
 from attention_lab.numeric.pipeline import STAGES
 
 STATES = 5  # random states per (view, language)
@@ -244,31 +244,6 @@ def seen_controls(found):
             entry["value"] = c["value"]
         out.append(entry)
     return out
-
-
-def random_state(rng, ex):
-    """Any state the page's controls can reach, and more: asked-for values beyond what the sizes allow."""
-    spec, s = ex.view, dict(ex.state)
-    offered = ex.controls["mask"].options if "mask" in ex.controls else []
-    if ex._own is None:
-        s.update(T=rng.randint(*LIMITS["T"]), h=rng.randint(*LIMITS["h"]), dh=rng.randint(*LIMITS["dh"]),
-                 kv_heads=rng.choice([None, rng.randint(1, 8)]), queries=rng.choice([None, rng.randint(1, 16)]),
-                 source=rng.choice(["article", "random"]), seed=rng.choice([0, 7, rng.randint(*SEED_CONTROL)]))
-    s["align"] = rng.choice(ALIGNS)
-    if offered:
-        s["mask"] = rng.choice([v for _, v in offered])
-    for name, p in param_names([v for _, v in offered]).items():
-        if isinstance(p, Param):
-            s[name] = rng.randint(p.lo, max(p.lo, 16 + p.hi_T))
-        elif isinstance(p, Lengths):
-            s[name] = rng.choice([None, list(rng.choice(p.values(rng.randint(1, 16))))])
-    s.update(head=rng.randint(-1, 7), query=rng.randint(0, 15), key=rng.randint(0, 15), row=rng.randint(0, 15),
-             marks=rng.random() < 0.5)
-    if spec.compared:
-        s["compare"] = rng.choice(spec.compared)
-    if ex._own is not None:
-        s.update(edit_matrix=rng.choice("QKV"), edit_token=rng.randint(0, 15))
-    return s
 
 
 def explorers():  # -> [(id, explorer)]: every view, both languages, a view of every stage, your own numbers
