@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab.live import controls, data
+from attention_lab.live import controls, data, state
 from attention_lab.live import page as pages
 from attention_lab.live.controls import control_specs
 from attention_lab.live.state import RULE_OPERATIONS, evaluate_rule, moved, param_names, resolve
@@ -226,6 +226,15 @@ def test_the_states_resolve_as_their_sizes_allow(table):  # against the rules wr
                 assert p.lo <= value <= max(p.lo, r.T + p.hi_T), s
         seen |= {(r.mask.name, r.head == -1, r.T_q < r.T, r.g < r.h)}
     assert {m for m, *_ in seen} >= {*MASKS} and {x for _, *rest in seen for x in rest} == {True, False}
+
+
+@pytest.mark.parametrize("name", [n for n, kind in MASKS.items() for p in kind.params if isinstance(p, Lengths)])
+def test_lengths_not_asked_for_or_not_fitting_t_fall_back_to_the_masks_own_default(name):
+    [p] = MASKS[name].params
+    for T in range(1, LIMITS["T"][1] + 1):  # masks.Lengths.default_for: T = 6 -> (3, 3), T = 3 -> (2, 1), T = 1 -> (1,)
+        for wanted in (None, [T + 1], [1] * (p.most_parts + 1)):
+            assert state.param_value(p, wanted, T) == p.default_for(T), (T, wanted)
+        assert state.param_value(p, [T], T) == (T,)
 
 
 def test_the_table_of_states_asks_every_control_and_link():

@@ -5,8 +5,8 @@ learner asked for, e.g. {"T": 5, "h": 2, "dh": 4, "mask": "sliding", "sliding.wi
 Asked-for values are kept as asked: a picker at token 9 stays at 9 when T drops to 4 (it shows token 4) and
 shows token 9 again when T grows back; the same holds for the head, the K/V heads, the number of Query tokens
 and every mask parameter. `resolve` says what is on screen for a state; the browser's front-end resolves a
-state by the same rules (live/state.js), and tests/test_live_parity.py holds what the page then shows to the
-trace of `trace_of`.
+state from the same tables (below), and tests/test_live_parity.py holds what the page then shows to the trace
+of `trace_of`.
 
     state = initial_state(VIEWS["all"])          # the article's example, T = 3, d = 8, h = 2
     resolved = resolve(state, VIEWS["all"])      # Resolved(T=3, T_q=3, h=2, dh=4, g=2, mask=Mask('causal'), …)
