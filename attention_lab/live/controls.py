@@ -16,7 +16,7 @@ from ..numeric.masks import ALIGNS, Lengths
 from ..numeric.pipeline import STAGES
 from .data import param_key
 from .state import LABELS, MATRICES, PARAMS, evaluate_rule, offered_masks, param_data, param_names
-from .views import LIMITS
+from .views import LIMITS, view_data
 
 GROUPS = ("source", "sizes", "mask", "picks", "edit")  # the rows of controls, in order
 EXAMPLE = ["not", "mine"]  # the article's or a random example (not your own numbers)
@@ -81,9 +81,7 @@ def control_context(view, state, resolved, own):  # -> the names CONTROLS' expre
     return {**fields, "mask": resolved.mask.name, "first_query": resolved.first_query, "asked": state,
             "mine": own is not None, "tokens": (own or {}).get("tokens"), "aligns": list(ALIGNS),
             "matrices": list(MATRICES), "rows": own[state["edit_matrix"]].shape[0] if own is not None else None,
-            "view": {"kv": view.kv_control, "queries": view.queries, "heads": view.has_heads,
-                     "masks": list(offered_masks(view, state["mask"])), "compared": list(view.compared),
-                     "picks": list(view.picks)}}
+            "view": {**view_data(view), "masks": list(offered_masks(view, state["mask"]))}}  # as the page has it
 
 
 def control_specs(view, state, resolved, lang, own=None):  # -> [dict]
