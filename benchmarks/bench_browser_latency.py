@@ -213,18 +213,20 @@ def open_file(browser, path):  # -> a page showing the standalone page or site p
 def front_end_of(ref, tmp):  # the standalone pages written inside use git commit `ref`'s front-end files
     folder = tmp / f"front-end-{ref}"
     folder.mkdir()
-    for name in pages.FILES + pages.STYLES:
+    for name in (*pages.FILES, *pages.STYLES, *pages.CHROME):
         text = subprocess.run(["git", "-C", str(REPO), "show", f"{ref}:attention_lab/live/{name}"], check=True,
                               capture_output=True, text=True).stdout
         (folder / name).write_text(text, encoding="utf-8")
-    here = pages.HERE
+    here, cached = pages.HERE, (pages.bundle, pages.page_chrome, pages.module, pages.esm)
     pages.HERE = folder
-    pages.bundle.cache_clear()
+    for read in cached:  # each reads HERE once: "before" must not get today's files from a cache, nor today's theirs
+        read.cache_clear()
     try:
         yield
     finally:
         pages.HERE = here
-        pages.bundle.cache_clear()
+        for read in cached:
+            read.cache_clear()
 
 
 def write_pages(tmp, tag):  # -> {row: path}: the standalone pages, as the front-end in use draws them

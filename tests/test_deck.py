@@ -10,13 +10,11 @@ import pytest
 
 import attention_lab as al
 from attention_lab.figures import command, deck
-from attention_lab.look import formats, words
+from attention_lab.look import words
 
 ARTICLE = Path("/work/shared/seed/000_26358a138a15d90c.txt")
 SIZES = {"article": [], "T8": ["--T", "8", "--d", "16", "--h", "4"]}
 TRACES = {"article": al.article_example(), "T8": al.article_example(T=8, d=16, h=4)}
-KINDS = {"Qh": "values", "KhT": "values", "Vh": "values", "O": "values", "H": "values", "S": "scores",
-         "S_scaled": "scores", "M": "scores", "S_masked": "scores", "P": "weights"}
 
 
 LATIN_FONT = {"ko": "Noto Sans CJK KR", "en": "DejaVu Sans"}  # the fonts the deck measures Latin letters in
@@ -28,14 +26,32 @@ def write(folder, lang, size, kind):  # -> the deck's path, written by the comma
     return folder / f"deck_{lang}.{kind}"
 
 
-def expected(tr, name, head, rows, cols):  # -> labels of that part of the trace, by the one label rule
-    """The reference: the trace's own arrays, sliced by hand, each number formatted by look.formats."""
+def values(tr, name, head, rows, cols):  # -> that part of the trace: the numbers a table's labels must show
+    """The reference: the trace's own arrays, sliced by hand (a K/V stage at the article's sizes and at T = 8 has
+    one K/V head per Query head)."""
     arrays = {"Qh": tr.Qh, "Vh": tr.Vh, "O": tr.O, "S": tr.S, "S_scaled": tr.S_scaled, "S_masked": tr.S_masked,
               "P": tr.P, "KhT": np.swapaxes(tr.Kh, 1, 2), "M": tr.M, "H": tr.H}
     matrix = arrays[name]
-    if name in ("Qh", "KhT", "Vh") or matrix.ndim == 3:
-        matrix = matrix[tr.kv_head_of(head) if name in ("KhT", "Vh") else head]
-    return [[formats.format_value(x, KINDS[name]) for x in row] for row in matrix[rows][:, cols]]
+    if matrix.ndim == 3:
+        matrix = matrix[head]
+    return matrix[rows][:, cols]
+
+
+def misread(labels, numbers):  # -> the labels that are not their number to their last shown digit
+    """Each label read back as a number ("−" is a minus sign, "−∞" is −inf) must be its number rounded to the
+    digits it shows: not compared with look.formats, which writes the deck's labels."""
+    if np.shape(labels) != np.shape(numbers):
+        return [("shape", np.shape(labels), np.shape(numbers))]
+    wrong = []
+    for label, x in zip(np.ravel(labels), np.ravel(numbers), strict=True):
+        if x == -np.inf or label == "−∞":
+            ok = label == "−∞" and x == -np.inf
+        else:
+            ok = re.fullmatch(r"−?\d+(\.\d+)?", label) is not None and abs(
+                float(label.replace("−", "-")) - x) <= 0.5 * 10.0 ** -len(label.partition(".")[2]) + 1e-12
+        if not ok:
+            wrong.append((label, x))
+    return wrong
 
 
 def missing(labels, text):  # -> the labels a page's text does not show, in reading order
@@ -64,19 +80,24 @@ def test_every_table_holds_the_traces_numbers_and_every_matrix_is_whole(lang, si
     """The plan: each table block is that part of the trace, labelled by the one rule; the blocks of a matrix cover
     it; nothing is under 10 pt."""
     tr = TRACES[size]
-    covered = {}
+    covered, shown = {}, {}
     for page in deck.pages(tr, lang):
         for item in page.items:
             assert item.pt >= 10, page.title
             if isinstance(item, deck.Placed) and item.table.name != "softmax_row":
                 t = item.table
-                assert [list(row) for row in t.labels] == expected(tr, t.name, t.head or 0, t.rows, t.cols), t.title
+                assert misread(t.labels, values(tr, t.name, t.head or 0, t.rows, t.cols)) == [], t.title
                 key = (page.title[0].split(" (")[0], t.name, t.head)
                 covered.setdefault(key, set()).update((i, j) for i in t.rows for j in t.cols)
+                shown.update(((t.name, t.head, i, j), t.labels[a][b]) for a, i in enumerate(t.rows)
+                             for b, j in enumerate(t.cols))
     for (title, name, head), cells in covered.items():
-        shape = expected(tr, name, head or 0, slice(None), slice(None))
-        assert cells == {(i, j) for i in range(len(shape)) for j in range(len(shape[0]))}, (title, name)
+        rows, cols = values(tr, name, head or 0, slice(None), slice(None)).shape
+        assert cells == {(i, j) for i in range(rows) for j in range(cols)}, (title, name)
     assert ("QKᵀ", "H") not in covered and any(name == "H" for _, name, _ in covered)
+    if size == "article":  # Query token 3 of Head 1, as the article writes it
+        for name, row in (("S", ["2", "0", "6"]), ("S_scaled", ["1", "0", "3"]), ("P", ["0.114", "0.042", "0.844"])):
+            assert [shown[(name, 0, 2, j)] for j in range(3)] == row, name
 
 
 def test_the_softmax_row_is_built_up_in_the_articles_steps():
@@ -103,7 +124,19 @@ def test_the_softmax_row_shows_shifted_exponentials_when_the_plain_ones_overflow
     assert m == 5e153  # token 3's row: 1e154 / √4, 0, 0
     assert table.labels[1] == ("1", "0", "0")  # e^(s − m): e⁰ = 1, e^(−5×10¹⁵³) = 0, written as the deck must
     lines = " ".join(line for i in steps[3].items if isinstance(i, deck.Text) for line in i.lines)
-    assert f"e^(s − {formats.format_value(m, 'scores')}) is shown instead" in lines and "∞" not in lines, lines
+    assert "e^(s − 5×10¹⁵³) is shown instead" in lines and "∞" not in lines, lines
+
+
+def test_the_label_reader_refuses_a_label_that_is_not_its_number():
+    """The wrong labels misread must find, beside the right ones it must pass."""
+    right = [(["0.114", "0.042", "0.844"], [0.11420, 0.04200, 0.84379]), (["−2", "0", "−∞"], [-2.0, 0.0, -np.inf]),
+             (["20.09", "1.5"], [np.exp(3), 1.5])]
+    for labels, numbers in right:
+        assert misread([labels], [numbers]) == [], labels
+    for label, x in (("0.115", 0.1142), ("0.12", 0.1142), ("2", -2.0), ("−∞", 0.0), ("0", -np.inf),
+                     ("-inf", -np.inf), ("-1e9", -1e9), ("1.5e0", 1.5), ("", 0.0), ("1,5", 1.5)):
+        assert misread([[label]], [[x]]) != [], (label, x)
+    assert misread([["1", "2"]], [[1.0, 2.0, 3.0]]) != []  # a number left out
 
 
 def test_the_checker_refuses_a_page_that_lost_a_number():
@@ -178,7 +211,8 @@ def test_the_pptx_is_native_tables_under_titled_slides_with_notes_that_teach(ppt
             cells = [[cell.text for cell in row.cells][1:] for row in list(shape.table.rows)[1:]]
             if name != "softmax_row":
                 head = int(head) - 1 if head else 0
-                assert cells == expected(tr, name, head, slice(int(r0) - 1, int(r1)), slice(int(c0) - 1, int(c1)))
+                part = values(tr, name, head, slice(int(r0) - 1, int(r1)), slice(int(c0) - 1, int(c1)))
+                assert misread(cells, part) == [], shape.name
             for row in list(shape.table.rows)[1:]:
                 for cell in list(row.cells)[1:]:
                     assert cell.fill.fore_color.rgb is not None  # a fill a lecturer can change

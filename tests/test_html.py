@@ -9,6 +9,7 @@ from frontend import page_picture
 
 import attention_lab as al
 from attention_lab import look
+from attention_lab.look import colors
 from attention_lab.look.cells import cells
 
 
@@ -56,7 +57,12 @@ def test_masked_cells_stay_minus_infinity_and_the_cells_match_style(tr):
 
 
 def test_nan_cells_show_nan_in_a_colour_of_their_own_as_in_the_figures():
+    """NaN is written "NaN" and filled with a colour that no scale has and that is not the masked grey: it is
+    never read as a value (nor as a masked score). The colours are style's (the page's and the figures' alike)."""
     data = cells(np.array([[1.0, np.nan], [np.inf, -np.inf]]), "values")
-    assert data["labels"].split(" ") == ["1", look.NAN_LABEL, "∞", look.NEG_INF_LABEL]
-    nan_fill = "{:02x}{:02x}{:02x}".format(*np.rint(np.array(look.NAN_RGBA[:3]) * 255).astype(int))
-    assert data["fill"][6:12] == nan_fill and data["masked"] == "0001"
+    assert data["labels"] == "1 NaN ∞ −∞" and data["masked"] == "0001"
+    fills = [data["fill"][k:k + 6] for k in range(0, 24, 6)]
+    scales = {c for kind in colors.CMAPS for c in colors.colour_tables()[kind]["fill"]}
+    assert fills[1] not in scales and fills[1] != fills[3] == "d1d1d1" and {fills[0], fills[2]} <= scales
+    np.testing.assert_allclose([int(fills[1][k:k + 2], 16) for k in (0, 2, 4)], np.array(look.NAN_RGBA[:3]) * 255,
+                               atol=0.5)  # the figures' NaN colour, read back

@@ -20,20 +20,20 @@ from html import unescape
 import numpy as np
 import pytest
 from frontend import page_picture
+from test_live_rules import random_state  # any state the page's controls can reach
 
 import attention_lab as al
 from attention_lab import look
 from attention_lab.live import page as pages
 from attention_lab.live.controls import control_specs, param_option_key
-from attention_lab.live.state import checked_state, param_names, resolve, trace_of
-from attention_lab.live.views import LIMITS, VIEWS
+from attention_lab.live.state import checked_state, resolve, trace_of
+from attention_lab.live.views import VIEWS
 from attention_lab.look import colors
 from attention_lab.look.cells import cells as styled_cells
 from attention_lab.look.formats import format_value
 from attention_lab.numeric.checks import divisors
 from attention_lab.numeric.examples import example_qkv
-from attention_lab.numeric.limits import SEED_CONTROL
-from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS, Lengths, Param
+from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS
 from attention_lab.numeric.pipeline import STAGES
 
 STATES = 5  # random states per (view, language)
@@ -103,26 +103,26 @@ def expected_heatmaps(pic, L, tr, spec):
     return out
 
 
-def breakdown_numbers(key, tr, on, items):  # -> what a breakdown must write of the trace's numbers, in order
+def breakdown_numbers(key, tr, resolved, items):  # -> what a breakdown must write of the trace's numbers, in order
     name, head = key.split("@")
     i = int(head)
     if name == "dot":  # the score, then (where the view shows them) the scaled and the masked score, each after = or ≈
         shown = [tr.S, *([tr.S_scaled] if "S_scaled" in items else []),
                  *([tr.S_masked] if {"M", "S_masked"} & set(items) else [])]
-        return [f" {format_value(x[i, on.query, on.key], 'scores')}" for x in shown]
+        return [f" {format_value(x[i, resolved.query, resolved.key], 'scores')}" for x in shown]
     if name == "softmax":  # each weight of the picked row, after = or ≈
-        return [f" {format_value(x, 'weights')}" for x in tr.P[i, on.row]]
-    return ["[" + ", ".join(format_value(x, "values") for x in tr.O[i, on.row]) + "]"]  # the output row
+        return [f" {format_value(x, 'weights')}" for x in tr.P[i, resolved.row]]
+    return ["[" + ", ".join(format_value(x, "values") for x in tr.O[i, resolved.row]) + "]"]  # the output row
 
 
-def expected_breakdowns(pic, found, tr, on, items):
+def expected_breakdowns(pic, found, tr, resolved, items):
     """Each breakdown is the picture's text, and writes the trace's numbers: the picked score, the picked row's
     weights, or the picked row's output, each as look.formats labels it, in order."""
     made = [it for s in pic["sections"] for it in s["items"] if it["type"] == "breakdown"]
     for key, html in ((it["key"], it["html"]) for it in made):
         said = unescape(re.sub(r"<[^>]+>", " ", html))  # each cell's text apart from the next
         at = 0
-        for label in breakdown_numbers(key, tr, on, items):
+        for label in breakdown_numbers(key, tr, resolved, items):
             hits = [m.end() for m in re.finditer(("[=≈]" if label.startswith(" ") else "") + re.escape(label), said)
                     if m.end() > at and (m.end() == len(said) or not said[m.end()].isdigit() and said[m.end()] != ".")]
             assert hits, (key, label, said)
@@ -185,16 +185,16 @@ def test_the_front_ends_picture_is_the_trace_through_look_cells_and_the_referenc
         wrong.append(found != want)
     assert wrong == [True] * 5
     # breakdowns: the picture's text, with the trace's numbers in order
-    on = ex.resolved
+    resolved = ex.resolved
     breakdowns = [[it["key"], text_of(it["html"])] for s in pic["sections"] for it in s["items"]
                   if it["type"] == "breakdown"]
     assert {k.split("@")[0] for k, _ in breakdowns} == {"dot", "softmax", "weighted_sum"}
     items = ex.view.items
-    expected_breakdowns(pic, breakdowns, tr, on, items)
+    expected_breakdowns(pic, breakdowns, tr, resolved, items)
     for wrong_ones in (breakdowns[:-1], breakdowns[::-1],
                        [[k, t.replace("≈ 0.844", "≈ 0.845") if k == "softmax@0" else t] for k, t in breakdowns]):
         with pytest.raises(AssertionError):
-            expected_breakdowns(pic, wrong_ones, tr, on, items)
+            expected_breakdowns(pic, wrong_ones, tr, resolved, items)
     for key, wrong_text in (("softmax@0", "≈ 0.844"), ("dot@0", "= 2"), ("weighted_sum@0", "0.844, 1]")):
         said = dict(breakdowns)[key]  # the picture itself writing a wrong number
         assert wrong_text in said
@@ -203,10 +203,10 @@ def test_the_front_ends_picture_is_the_trace_through_look_cells_and_the_referenc
             if it["key"] == key else it for it in s["items"]]} for s in pic["sections"]]}
         with pytest.raises(AssertionError):
             expected_breakdowns(bad, [[k, text_of(it["html"])] for s in bad["sections"] for it in s["items"]
-                                      if it["type"] == "breakdown" for k in [it["key"]]], tr, on, items)
+                                      if it["type"] == "breakdown" for k in [it["key"]]], tr, resolved, items)
     other = al.random_example(T=4, d=8, h=2, seed=3)
     with pytest.raises(AssertionError):  # the picture's text does not write another example's numbers
-        expected_breakdowns(pic, breakdowns, other, on, items)
+        expected_breakdowns(pic, breakdowns, other, resolved, items)
 
 
 def expected_controls(specs):
@@ -244,31 +244,6 @@ def seen_controls(found):
             entry["value"] = c["value"]
         out.append(entry)
     return out
-
-
-def random_state(rng, ex):
-    """Any state the page's controls can reach, and more: asked-for values beyond what the sizes allow."""
-    spec, s = ex.view, dict(ex.state)
-    offered = ex.controls["mask"].options if "mask" in ex.controls else []
-    if ex._own is None:
-        s.update(T=rng.randint(*LIMITS["T"]), h=rng.randint(*LIMITS["h"]), dh=rng.randint(*LIMITS["dh"]),
-                 kv_heads=rng.choice([None, rng.randint(1, 8)]), queries=rng.choice([None, rng.randint(1, 16)]),
-                 source=rng.choice(["article", "random"]), seed=rng.choice([0, 7, rng.randint(*SEED_CONTROL)]))
-    s["align"] = rng.choice(ALIGNS)
-    if offered:
-        s["mask"] = rng.choice([v for _, v in offered])
-    for name, p in param_names([v for _, v in offered]).items():
-        if isinstance(p, Param):
-            s[name] = rng.randint(p.lo, max(p.lo, 16 + p.hi_T))
-        elif isinstance(p, Lengths):
-            s[name] = rng.choice([None, list(rng.choice(p.values(rng.randint(1, 16))))])
-    s.update(head=rng.randint(-1, 7), query=rng.randint(0, 15), key=rng.randint(0, 15), row=rng.randint(0, 15),
-             marks=rng.random() < 0.5)
-    if spec.compared:
-        s["compare"] = rng.choice(spec.compared)
-    if ex._own is not None:
-        s.update(edit_matrix=rng.choice("QKV"), edit_token=rng.randint(0, 15))
-    return s
 
 
 def explorers():  # -> [(id, explorer)]: every view, both languages, a view of every stage, your own numbers
@@ -325,16 +300,16 @@ def page_matches_python(browser, tmp_path, name, ex, states):  # -> the stages d
         found = page.evaluate(READ)
         assert not errors, errors
         pic = page_picture({**ex.page_config(), "state": state})
-        on = resolve(state, ex.view, ex._own)
-        tr = trace_of(on, ex._own)
+        resolved = resolve(state, ex.view, ex._own)
+        tr = trace_of(resolved, ex._own)
         assert found["shape"] == pic["shape"] == tr.shapes() and found["note"] == pic["note"], state
         want = expected_heatmaps(pic, L, tr, ex.view)
         assert [h["key"] for h in found["heatmaps"]] == [h["key"] for h in want], state
         for got, expected in zip(found["heatmaps"], want, strict=True):
             assert got == expected, (state, got["key"])
         stages_seen |= {h["name"] for h in want}
-        expected_breakdowns(pic, found["breakdowns"], tr, on, ex.view.items)
-        specs = control_specs(ex.view, state, on, ex.lang, ex._own)
+        expected_breakdowns(pic, found["breakdowns"], tr, resolved, ex.view.items)
+        specs = control_specs(ex.view, state, resolved, ex.lang, ex._own)
         assert seen_controls(found["controls"]) == expected_controls(specs), state
         held = page.evaluate("() => attentionLab.mounted[0].model.get('state')")
         assert checked_state(held, ex.view, ex._base) == {**ex._base, **state}, state  # Python takes it as it is

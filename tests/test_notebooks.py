@@ -357,6 +357,22 @@ def test_korean_prose_uses_korean_ordinals_and_no_approximately_for_exact_values
     assert "√4 ≈" not in prose and "√dh ≈" not in prose
 
 
+# A Korean particle has two forms chosen by the sound before it (은/는, 이/가, 을/를, 과/와, 으로/로), so it cannot
+# follow a slot whose value is a number, a key or a name the sentence does not know: "{key}는" is wrong for
+# input (인풋은), "{i}는" for 1 (일은). The sentence puts a Korean noun between: "{key} 설정은", "{i}번 Query head는".
+PARTICLE_ON_A_SLOT = re.compile(r"\{\w+\}(?:은|는|이|가|을|를|과|와|으로|로)(?![가-힣])")
+
+
+def test_no_korean_particle_follows_a_slot_of_the_word_table():
+    wrong = ["링크의 {key}는 없습니다", "{mask}를 씌웠습니다", "{file}을 여세요", "√dh = {root}로 나눕니다",
+             "{name}와 가장 큰 차이", "seed {seed}로 만든", "{chosen}이 아니어서"]
+    right = ["{n}개", "{key} 설정은", "{i}번 Query head는", "노트북({file})을", "{seed}입니다", "{n}번째",
+             "{mask}의 값을", "seed {seed}에서", "{what}: 이것"]
+    assert [bool(PARTICLE_ON_A_SLOT.search(t)) for t in wrong + right] == [True] * len(wrong) + [False] * len(right)
+    hanging = {key: PARTICLE_ON_A_SLOT.findall(ko) for key, (ko, _en) in al.words.WORDS.items()}
+    assert {key: found for key, found in hanging.items() if found} == {}
+
+
 def _build_tool():
     spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "tools" / "build_notebooks.py")
     module = importlib.util.module_from_spec(spec)

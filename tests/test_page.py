@@ -159,7 +159,7 @@ def test_the_page_works_offline_and_with_the_keyboard_alone(browser, tmp_path):
         seed.press("Enter")
         settle(page)
         said = page.locator(".al-msg-bad").text_content()
-        assert f"'{bad}'" in said and "seed 0" in said and seed.input_value() == "0"
+        assert f"'{bad}'" in said and "seed는 그대로 0입니다" in said and seed.input_value() == "0"
     seed.fill("7")
     seed.press("Enter")
     settle(page)

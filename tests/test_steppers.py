@@ -12,6 +12,7 @@ import re
 import numpy as np
 import pytest
 from frontend import page_picture
+from reference import reference_attention
 
 import attention_lab as al
 from attention_lab.live import page, stepper_data
@@ -43,7 +44,7 @@ def words_of(picture):
 
 def test_decode_starts_at_the_first_step_of_the_articles_example():
     w = al.decode_view()
-    assert w.state == {"T": 3, "step": 0, "head": 0} and w.data["Tmax"] == stepper_data.MAX_T
+    assert w.state == {"T": 3, "step": 0, "head": 0} and w.data["Tmax"] == 8  # the T slider ends at 8 (9 refused)
     p = shows(w)
     assert p["title"] == "Head 1 · Step 1 of 3: the output at position 1"
     assert panel(p, "K_cache") == ["1", "−1", "2", "1"] and panel(p, "P_row") == ["1"]
@@ -76,7 +77,9 @@ def test_decode_words_say_what_a_step_computes():
 
 @pytest.mark.parametrize("T", range(1, stepper_data.MAX_T + 1))
 def test_every_T_the_slider_offers_is_the_first_T_tokens(T):
-    """The page slices one set of records for every T: exact, since step t never depends on later tokens."""
+    """The page slices one set of records for every T: exact, since step t never depends on later tokens. The full
+    computation's P of T tokens is held to the plain loops of tests/reference.py (causal: Key token j <= i), and each
+    "equals the full computation" flag to the test's own comparison of the step's row with that P."""
     data = stepper_data.decode_data(al.article_example())
     tr = al.article_example(T=T)  # grows from the article's corner
     for step in al.decode_steps(tr.Q, tr.K, tr.V, tr.h):
@@ -85,7 +88,11 @@ def test_every_T_the_slider_offers_is_the_first_T_tokens(T):
         assert np.array_equal(np.array(data["K"])[:, : t + 1], step.K_cache)
         assert np.allclose(data["P"][t], step.P_row, rtol=0, atol=1e-15)
         assert np.allclose(data["O"][t], step.O_row, rtol=0, atol=1e-15)
-    assert np.allclose(data["P_full"][T - 1], tr.P, rtol=0, atol=1e-15) and all(data["same"][T - 1])
+    causal = [[j <= i for j in range(T)] for i in range(T)]
+    P, _ = reference_attention(tr.Q.tolist(), tr.K.tolist(), tr.V.tolist(), tr.h, causal)
+    assert np.allclose(data["P_full"][T - 1], P, rtol=0, atol=1e-12)
+    rows_equal = [np.allclose(data["P"][t], np.array(P)[:, t, : t + 1], rtol=0, atol=1e-12) for t in range(T)]
+    assert data["same"][T - 1] == rows_equal == [True] * T
     w = al.decode_view()
     w.T, w.step = T, T - 1
     p = shows(w)
@@ -214,10 +221,14 @@ def test_the_trace_mask_and_kv_heads_are_followed():
 
 def test_a_mask_of_the_first_T_tokens_is_the_corner_of_the_traces():
     tr = al.random_example(5, 4, 1, mask=al.Mask("sliding", window=2))
-    for small in stepper_data.traces_by_size(tr):
-        assert np.array_equal(small.M, tr.M[: small.T, : small.T])
-        assert np.allclose(small.O, al.attention_trace(tr.Q[: small.T], tr.K[: small.T], tr.V[: small.T], 1,
-                                                       mask=tr.M[: small.T, : small.T] == 0).O)
+    sizes = stepper_data.traces_by_size(tr)
+    assert [small.T for small in sizes] == [1, 2, 3, 4, 5]
+    for small in sizes:
+        n = small.T
+        assert np.array_equal(small.M, tr.M[:n, :n])
+        allowed = [[0 <= i - j < 2 for j in range(n)] for i in range(n)]  # a window of 2: itself and the one before
+        _, H = reference_attention(tr.Q[:n].tolist(), tr.K[:n].tolist(), tr.V[:n].tolist(), 1, allowed)
+        assert np.allclose(small.H, H, rtol=0, atol=1e-12)
 
 
 def test_korean_words_and_the_head_choice():

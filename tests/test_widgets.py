@@ -59,8 +59,8 @@ def values(control):
 
 
 def check_invariants(ex):
-    tr, c, on = ex.trace, ex.controls, ex.resolved
-    assert (tr.T_k, tr.h, tr.dh, tr.T_q) == (on.T, on.h, on.dh, on.T_q) and tr.d == tr.h * tr.dh
+    tr, c, resolved = ex.trace, ex.controls, ex.resolved
+    assert (tr.T_k, tr.h, tr.dh, tr.T_q) == (resolved.T, resolved.h, resolved.dh, resolved.T_q) and tr.d == tr.h * tr.dh
     assert shows(ex)["shape"] == tr.shapes()
     for name, n in (("query", tr.T_q), ("key", tr.T_k), ("row", tr.T_q)):
         if name in c:

@@ -144,35 +144,36 @@ function rowsOf(hex, T_k) {  // "00010003…" -> [[bool × T_k] per row]
 }
 
 // Which Key tokens each of T_q Query rows may see: the table's rows at the Query rows' positions.
-function allowedOf(data, on) {
-  if (on.mask === "custom") return rowsOf(data.own.mask, on.T);
-  const kind = data.masks[on.mask], key = on.params.map(paramKey).join(";");
-  const table = kind.tables[kind.byT ? `${on.T}|${key}` : key];  // a rule that ignores T: the T × T corner
-  const square = rowsOf(table, on.T).slice(0, on.T);
-  const first = on.align === "bottom-right" ? on.T - on.T_q : 0;
-  return square.slice(first, first + on.T_q);
+function allowedOf(data, resolved) {
+  if (resolved.mask === "custom") return rowsOf(data.own.mask, resolved.T);
+  const kind = data.masks[resolved.mask], key = resolved.params.map(paramKey).join(";");
+  const table = kind.tables[kind.byT ? `${resolved.T}|${key}` : key];  // a rule that ignores T: the T × T corner
+  const square = rowsOf(table, resolved.T).slice(0, resolved.T);
+  const first = resolved.align === "bottom-right" ? resolved.T - resolved.T_q : 0;
+  return square.slice(first, first + resolved.T_q);
 }
 
 // The trace of what is on screen: {arrays, T_q, T, h, dh, g, kv}.
-function traceOf(on, data, scaled = true) {
+function traceOf(resolved, data, scaled = true) {
   let Q, K, V;
   if (data.own) {
     ({ Q, K, V } = data.own);
   } else {
     const article = data.article;
-    const values = on.source === "article"
+    const values = resolved.source === "article"
       ? seedValues(BigInt(article.stream), data.sizes, { ...article.corner, sizes: article.cornerSizes })
-      : seedValues(on.seed, data.sizes);
-    Q = corner(values.Q, data.sizes, on.T, on.h, on.dh).slice(on.T - on.T_q);
-    K = corner(values.K, data.sizes, on.T, on.g, on.dh);
-    V = corner(values.V, data.sizes, on.T, on.g, on.dh);
+      : seedValues(resolved.seed, data.sizes);
+    Q = corner(values.Q, data.sizes, resolved.T, resolved.h, resolved.dh).slice(resolved.T - resolved.T_q);
+    K = corner(values.K, data.sizes, resolved.T, resolved.g, resolved.dh);
+    V = corner(values.V, data.sizes, resolved.T, resolved.g, resolved.dh);
   }
-  const kv = Array.from({ length: on.h }, (_, i) => Math.floor(i / (on.h / on.g)));
-  const c = { h: on.h, g: on.g, dh: on.dh, kv, scaled, allowed: allowedOf(data, on) };
+  const kv = Array.from({ length: resolved.h }, (_, i) => Math.floor(i / (resolved.h / resolved.g)));
+  const c = { h: resolved.h, g: resolved.g, dh: resolved.dh, kv, scaled, allowed: allowedOf(data, resolved) };
   const arrays = runPipeline({ Q, K, V }, c);
   const finite = (m) => m.every((row) => row.every(Number.isFinite));
   if (!arrays.S.every(finite) || !finite(arrays.H)) return { overflow: true };
-  return { arrays, T_q: on.T_q, T: on.T, h: on.h, dh: on.dh, g: on.g, kv, d: on.h * on.dh };
+  const { T_q, T, h, dh, g } = resolved;
+  return { arrays, T_q, T, h, dh, g, kv, d: h * dh };
 }
 
 function shapesText(tr) {  // the shape line: sizes, then each stage's shape

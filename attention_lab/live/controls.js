@@ -1,75 +1,67 @@
 // ---- controls.js: the explorer's controls, native and labelled, owned by the page ---------------------------------
 //
-// controlSpecs lists every control for a state (name, type, label, value, choices or bounds, shown or not; the
-// parity test holds the list to the widget's); Controls puts them on the page as <input type=range>, <select>,
-// text boxes, a checkbox and buttons, each with data-control="<name>", and keeps them in step with the state.
+// controlSpecs evaluates the table of controls (LOOK.live.controls) for a state: name, type, label, value, choices
+// or bounds, shown or not. Controls puts them on the page as <input type=range>, <select>, text boxes, a checkbox
+// and buttons, each with data-control="<name>", and keeps them in step with the state.
 
-const PARAM_LABEL = (name) => `param.${name}`;
 const tokensFrom = (first, n) => Array.from({ length: n }, (_, i) => [i, String(first + i)]);
 
 function offeredMasks(view, mask) {  // the view's masks, and the one asked for
   return view.masks.length ? [...new Set([...view.masks, mask])] : [];
 }
 
-function controlSpecs(ex) {  // every control of the state on screen, in order
-  const { view, state, on, data, L } = ex, out = [];
-  const add = (group, name, type, value, more = {}) => out.push({ group, name, type, value,
-    label: L[LOOK.labels[name] || (name.includes(".") ? PARAM_LABEL(name) : name)], options: null, min: null, max: null,
-    visible: true, ...more });
-  if (data.own && data.own.tokens !== undefined) add("source", "tokens", "text", data.own.tokens);  // learned.js
-  if (!data.own) {
-    add("source", "source", "select", on.source, { options: [["article", L.article], ["random", L.random]] });
-    add("source", "seed", "text", String(on.seed));
-    add("source", "reset", "button", null);
-    for (const name of Object.keys(LOOK.limits)) {
-      add("sizes", name, "range", state[name], { min: LOOK.limits[name][0], max: LOOK.limits[name][1] });
-    }
-    if (view.kv) {
-      add("sizes", "kv_heads", "select", on.g, { options: divisors(on.h).map((g) => [g, String(g)]),
-        visible: on.h > 1 });
-    }
-    if (view.queries) add("sizes", "queries", "range", on.T_q, { min: 1, max: on.T });
+function optionsOf(how, context, L) {  // [[value, label]] of a control's options entry (LOOK.live.controls)
+  const [kind, ...args] = how;
+  if (kind === "heads") {
+    const heads = Array.from({ length: context.h }, (_, i) => [i, fill(L.head_n, { n: i + 1 })]);
+    return context.h > 1 ? [...heads, [-1, L.all_heads]] : heads;
   }
-  const offered = offeredMasks(view, state.mask);
-  if (offered.length) {
-    add("mask", "mask", "select", on.mask, { options: offered.map((m) => [m, L[`mask.${m}`]]) });
-    if (view.queries) {
-      add("mask", "align", "select", state.align, { options: LOOK.aligns.map((a) => [a, L[`align.${a}.choice`]]),
-        visible: on.mask !== "custom" });
+  const [a, b] = args.map((x) => evaluateRule(x, context));
+  if (kind === "tokens") return tokensFrom(a, b);
+  return a.map((x) => [x, b === null ? String(x) : L[b.replace("{}", x)]]);
+}
+
+function controlContext(ex) {  // the names the controls' expressions read
+  const { view, state, resolved, data } = ex;
+  return { ...resolved, first_query: resolved.firstQuery, asked: state, mine: Boolean(data.own),
+    tokens: data.own?.tokens ?? null, aligns: LOOK.aligns, matrices: ["Q", "K", "V"],
+    rows: data.own ? data.own[state.edit_matrix].length : null,
+    view: { kv: view.kv, queries: view.queries, heads: view.hasHeads, masks: offeredMasks(view, state.mask),
+      compared: view.compared, picks: view.picks } };
+}
+
+function controlSpecs(ex) {  // every control of the state on screen, in order: LOOK.live.controls evaluated
+  const context = controlContext(ex), L = ex.L, out = [];
+  for (const c of LOOK.live.controls) {
+    if (!evaluateRule(c.when, context)) continue;
+    if (c.type === "params") {
+      out.push(...paramSpecs(c, context, ex));
+      continue;
     }
-    for (const m of offered) {
-      for (const p of maskParams(data, m)) {
-        const name = `${m}.${p.name}`, value = paramValue(p, state[name], on.T), visible = m === on.mask;
-        if (p.type === "lengths") {
-          const options = data.masks[m].options[on.T - 1][maskParams(data, m).indexOf(p)]
-            .map(([key, label]) => [key.split("+").map(Number), label]);
-          add("mask", name, "select", value, { options, visible });
-        } else {
-          add("mask", name, "range", value, { min: p.lo, max: Math.max(p.lo, on.T + p.hiT), visible });
-        }
+    const value = evaluateRule(c.value, context);
+    out.push({ group: c.group, name: c.name, type: c.type, label: L[c.label],
+      value: c.type === "text" && value !== null ? String(value) : value,
+      options: c.options && optionsOf(c.options, context, L), min: evaluateRule(c.min, context),
+      max: evaluateRule(c.max, context), visible: Boolean(evaluateRule(c.visible, context)) });
+  }
+  return out;
+}
+
+function paramSpecs(c, context, ex) {  // the controls of every parameter of the masks offered (LOOK.live.params)
+  const out = [], T = context.T;
+  for (const m of context.view.masks) {
+    maskParams(ex.data, m).forEach((p, k) => {
+      const name = `${m}.${p.name}`, rule = LOOK.live.params[p.type], where = { p, wanted: ex.state[name] ?? null, T };
+      const spec = { group: c.group, name, label: ex.L[`param.${name}`], value: paramValue(p, ex.state[name], T),
+        options: null, min: null, max: null, visible: m === context.mask };
+      if (p.type === "lengths") {  // the mask's table has the choices (data.mask_tables)
+        spec.type = "select";
+        spec.options = ex.data.masks[m].options[T - 1][k].map(([key, label]) => [key.split("+").map(Number), label]);
+      } else {
+        Object.assign(spec, { type: "range", min: evaluateRule(rule.min, where), max: evaluateRule(rule.max, where) });
       }
-    }
-  }
-  if (view.hasHeads) {
-    const heads = Array.from({ length: on.h }, (_, i) => [i, fill(L.head_n, { n: i + 1 })]);
-    if (on.h > 1) heads.push([-1, L.all_heads]);
-    add("picks", "head", "select", on.head, { options: heads });
-    if (view.compared.length) {
-      add("picks", "compare", "select", on.compare, { options: view.compared.map((n) => [n, L[`stage.${n}`]]),
-        visible: on.head === -1 });
-    }
-  }
-  const picked = { query: [on.query, tokensFrom(on.firstQuery, on.T_q)], key: [on.key, tokensFrom(1, on.T)],
-    row: [on.row, tokensFrom(on.firstQuery, on.T_q)] };
-  for (const name of view.picks) add("picks", name, "select", picked[name][0], { options: picked[name][1] });
-  add("picks", "marks", "check", on.marks);
-  if (data.own) {
-    const matrix = state.edit_matrix, rows = data.own[matrix].length;
-    add("edit", "edit_matrix", "select", matrix, { options: ["Q", "K", "V"].map((m) => [m, m]) });
-    add("edit", "edit_token", "select", Math.min(state.edit_token, rows - 1),
-      { options: tokensFrom(matrix === "Q" ? on.firstQuery : 1, rows) });
-    add("edit", "edit_row", "text", null);
-    add("edit", "apply", "button", null);
+      out.push(spec);
+    });
   }
   return out;
 }
@@ -188,7 +180,7 @@ class Controls {
         input.value = spec.value;
       }
     }
-    if (this.dLabel) setText(this.dLabel, `${this.ex.L.d} = ${this.ex.on.d}`);
+    if (this.dLabel) setText(this.dLabel, `${this.ex.L.d} = ${this.ex.resolved.d}`);
   }
 
   say(name, kind, words) {  // the line beside the seed box, the learned model's input or under the row editor

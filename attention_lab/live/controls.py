@@ -1,88 +1,125 @@
 """The explorer's controls: which ones a view offers, what each shows for a state, and their Python handles.
 
-`control_specs(view, state, resolved, lang, data)` lists every control on the page, in order, as plain data: its name
-(the page's `data-control`), type ("range", "select", "text", "check", "button"), label, value, choices or bounds,
-and whether it is shown now. The page builds the same list (live/controls.js), and the parity test compares them.
-`Control` is the Python handle of one (`ex.controls["T"].value = 5` moves the page).
+`CONTROLS` is the page's controls as data, in order, one entry each: its name (the page's `data-control`), group
+(the row it sits in), type ("range", "select", "text", "check", "button"), label (a word's key), and expressions
+(live/state.py's language) for when the view has it, its value, bounds and whether it is shown now; its options
+are one of `OPTIONS`' generators. The entry "params" stands for every parameter of the masks offered (state.PARAMS).
+`control_specs(view, state, resolved, lang, own)` evaluates the table for a state: every control as plain data.
+The page evaluates the same table, sent in LOOK.live (live/controls.js), and tests/test_live_rules.py holds the two
+lists to each other. `Control` is the Python handle of one (`ex.controls["T"].value = 5` moves the page).
+
+Adding a control is one entry here and its words (and its element's behaviour in controls.js's `make`, if new).
 """
 
 from ..look import words
-from ..numeric import checks
 from ..numeric.masks import ALIGNS, Lengths
 from ..numeric.pipeline import STAGES
 from .data import param_key
-from .state import LABELS, offered_masks, param_names, param_value
+from .state import LABELS, MATRICES, PARAMS, evaluate_rule, offered_masks, param_data, param_names
 from .views import LIMITS
 
 GROUPS = ("source", "sizes", "mask", "picks", "edit")  # the rows of controls, in order
+EXAMPLE = ["not", "mine"]  # the article's or a random example (not your own numbers)
 
 
-def _tokens(first, n):  # -> [[index, label]] for n rows whose first token is `first` (1-based)
-    return [[i, str(first + i)] for i in range(n)]
+def _control(group, name, kind, *, when=True, value=None, options=None, lo=None, hi=None, visible=True):
+    return {"group": group, "name": name, "type": kind, "label": LABELS.get(name, name), "when": when,
+            "value": value, "options": options, "min": lo, "max": hi, "visible": visible}
+
+
+# Options: [generator, *expressions]. "named": [[x, label]] for x in a list, the label the word `template` names
+# with x for {} (None: x itself); "tokens": [[i, first + i]] for i < count; "heads": Head 1 … h, and "all heads".
+CONTROLS = [
+    _control("source", "tokens", "text", when=["!=", "tokens", None], value="tokens"),  # live/learned.py's input
+    _control("source", "source", "select", when=EXAMPLE, value="source",
+             options=["named", ["list", "'article'", "'random'"], "'{}'"]),
+    _control("source", "seed", "text", when=EXAMPLE, value="seed"),
+    _control("source", "reset", "button", when=EXAMPLE),
+    *(_control("sizes", name, "range", when=EXAMPLE, value=name, lo=lo, hi=hi) for name, (lo, hi) in LIMITS.items()),
+    _control("sizes", "kv_heads", "select", when=["and", EXAMPLE, "view.kv"], value="g",
+             options=["named", ["divisors", "h"], None], visible=[">", "h", 1]),
+    _control("sizes", "queries", "range", when=["and", EXAMPLE, "view.queries"], value="T_q", lo=1, hi="T"),
+    _control("mask", "mask", "select", when=["len", "view.masks"], value="mask",
+             options=["named", "view.masks", "'mask.{}'"]),
+    _control("mask", "align", "select", when=["and", ["len", "view.masks"], "view.queries"], value="asked.align",
+             options=["named", "aligns", "'align.{}.choice'"],
+             visible=["!=", "mask", "'custom'"]),  # a mask array says itself where its rows sit
+    _control("mask", "params", "params", when=["len", "view.masks"]),
+    _control("picks", "head", "select", when="view.heads", value="head", options=["heads"]),
+    _control("picks", "compare", "select", when=["and", "view.heads", ["len", "view.compared"]], value="compare",
+             options=["named", "view.compared", "'stage.{}'"], visible=["==", "head", -1]),
+    _control("picks", "query", "select", when=["has", "view.picks", "'query'"], value="query",
+             options=["tokens", "first_query", "T_q"]),
+    _control("picks", "key", "select", when=["has", "view.picks", "'key'"], value="key", options=["tokens", 1, "T"]),
+    _control("picks", "row", "select", when=["has", "view.picks", "'row'"], value="row",
+             options=["tokens", "first_query", "T_q"]),
+    _control("picks", "marks", "check", value="marks"),
+    _control("edit", "edit_matrix", "select", when="mine", value="asked.edit_matrix",
+             options=["named", "matrices", None]),
+    _control("edit", "edit_token", "select", when="mine", value=["min", "asked.edit_token", ["-", "rows", 1]],
+             options=["tokens", ["?", ["==", "asked.edit_matrix", "'Q'"], "first_query", 1], "rows"]),
+    _control("edit", "edit_row", "text", when="mine"),
+    _control("edit", "apply", "button", when="mine"),
+]
+
+
+def _options(how, context, L):  # -> [[value, label]] of a control's OPTIONS entry
+    kind, *args = how
+    if kind == "heads":
+        h = context["h"]
+        return [[i, L["head_n"].format(n=i + 1)] for i in range(h)] + ([[-1, L["all_heads"]]] if h > 1 else [])
+    if kind == "tokens":
+        first, count = (evaluate_rule(a, context) for a in args)
+        return [[i, str(first + i)] for i in range(count)]
+    items, template = (evaluate_rule(a, context) for a in args)
+    return [[x, str(x) if template is None else L[template.replace("{}", str(x))]] for x in items]
+
+
+def control_context(view, state, resolved, own):  # -> the names CONTROLS' expressions read
+    """The resolved state's fields (mask: its name), the state as asked, and what the view and own numbers offer."""
+    fields = {name: getattr(resolved, name) for name in resolved.__dataclass_fields__}
+    return {**fields, "mask": resolved.mask.name, "first_query": resolved.first_query, "asked": state,
+            "mine": own is not None, "tokens": (own or {}).get("tokens"), "aligns": list(ALIGNS),
+            "matrices": list(MATRICES), "rows": own[state["edit_matrix"]].shape[0] if own is not None else None,
+            "view": {"kv": view.kv_control, "queries": view.queries, "heads": view.has_heads,
+                     "masks": list(offered_masks(view, state["mask"])), "compared": list(view.compared),
+                     "picks": list(view.picks)}}
 
 
 def control_specs(view, state, resolved, lang, own=None):  # -> [dict]
-    """Every control of the page for `state` (and `resolved`, what it puts on screen), in the page's order."""
+    """Every control of the page for `state` (and `resolved`, what it puts on screen), in the page's order: name,
+    group, type, label, value, options ([value, label]), min, max and visible, evaluated from CONTROLS."""
     L = words.table(lang)
+    context = control_context(view, state, resolved, own)
     out = []
+    for c in CONTROLS:
+        if not evaluate_rule(c["when"], context):
+            continue
+        if c["type"] == "params":
+            out += _param_specs(c, context, state, L)
+            continue
+        value = evaluate_rule(c["value"], context)
+        out.append({"group": c["group"], "name": c["name"], "type": c["type"], "label": L[c["label"]],
+                    "value": str(value) if c["type"] == "text" and value is not None else value,
+                    "options": c["options"] and _options(c["options"], context, L),
+                    "min": evaluate_rule(c["min"], context), "max": evaluate_rule(c["max"], context),
+                    "visible": bool(evaluate_rule(c["visible"], context))})
+    return out
 
-    def add(group, name, kind, value, *, options=None, lo=None, hi=None, visible=True):
-        label = L[LABELS.get(name) or (f"param.{name}" if "." in name else name)]
-        out.append({"group": group, "name": name, "type": kind, "label": label, "value": value, "options": options,
-                    "min": lo, "max": hi, "visible": visible})
 
-    if own is not None and "tokens" in own:  # the learned model's input (live/learned.py)
-        add("source", "tokens", "text", own["tokens"])
-    if own is None:
-        add("source", "source", "select", resolved.source,
-            options=[["article", L["article"]], ["random", L["random"]]])
-        add("source", "seed", "text", str(resolved.seed))
-        add("source", "reset", "button", None)
-        for name in LIMITS:
-            add("sizes", name, "range", state[name], lo=LIMITS[name][0], hi=LIMITS[name][1])
-        if view.kv_control:
-            add("sizes", "kv_heads", "select", resolved.g,
-                options=[[g, str(g)] for g in checks.divisors(resolved.h)], visible=resolved.h > 1)
-        if view.queries:
-            add("sizes", "queries", "range", resolved.T_q, lo=1, hi=resolved.T)
-    offered = offered_masks(view, state["mask"])
-    if offered:
-        add("mask", "mask", "select", resolved.mask.name, options=[[m, L[f"mask.{m}"]] for m in offered])
-        if view.queries:
-            add("mask", "align", "select", state["align"], options=[[a, L[f"align.{a}.choice"]] for a in ALIGNS],
-                visible=resolved.mask.name != "custom")  # a mask array says itself where its rows sit
-        for name, p in param_names(offered).items():
-            value = param_value(p, state.get(name), resolved.T)
-            shown = name.split(".")[0] == resolved.mask.name
-            if isinstance(p, Lengths):
-                add("mask", name, "select", list(value),
-                    options=[[list(v), p.text(v)] for v in p.values(resolved.T)],
-                    visible=shown)
-            else:
-                lo, hi = p.bounds(resolved.T)
-                add("mask", name, "range", value, lo=lo, hi=hi, visible=shown)
-    if view.has_heads:
-        heads = [[i, L["head_n"].format(n=i + 1)] for i in range(resolved.h)]
-        heads += [[-1, L["all_heads"]]] if resolved.h > 1 else []
-        add("picks", "head", "select", resolved.head, options=heads)
-        if view.compared:
-            add("picks", "compare", "select", resolved.compare,
-                options=[[n, L[f"stage.{n}"]] for n in view.compared],
-                visible=resolved.head == -1)
-    queries = _tokens(resolved.first_query, resolved.T_q)
-    picked = {"query": (resolved.query, queries), "key": (resolved.key, _tokens(1, resolved.T)),
-              "row": (resolved.row, queries)}
-    for name in view.picks:
-        add("picks", name, "select", picked[name][0], options=picked[name][1])
-    add("picks", "marks", "check", resolved.marks)
-    if own is not None:
-        matrix = state["edit_matrix"]
-        rows = own[matrix].shape[0]
-        token = min(state["edit_token"], rows - 1)
-        add("edit", "edit_matrix", "select", matrix, options=[[m, m] for m in "QKV"])
-        add("edit", "edit_token", "select", token, options=_tokens(resolved.first_query if matrix == "Q" else 1, rows))
-        add("edit", "edit_row", "text", None)
-        add("edit", "apply", "button", None)
+def _param_specs(c, context, state, L):  # -> the controls of every parameter of the masks offered (PARAMS)
+    out, T = [], context["T"]
+    for name, p in param_names(context["view"]["masks"]).items():
+        rule, where = PARAMS[param_data(p)["type"]], {"p": param_data(p), "wanted": state.get(name), "T": T}
+        value = evaluate_rule(rule["value"], where)
+        spec = {"group": c["group"], "name": name, "label": L[f"param.{name}"], "options": None,
+                "min": None, "max": None, "visible": name.split(".")[0] == context["mask"]}
+        if isinstance(p, Lengths):  # the page reads these choices from the mask's table (data.mask_tables)
+            spec.update(type="select", value=list(value), options=[[list(v), p.text(v)] for v in p.values(T)])
+        else:
+            spec.update(type="range", value=value, min=evaluate_rule(rule["min"], where),
+                        max=evaluate_rule(rule["max"], where))
+        out.append(spec)
     return out
 
 

@@ -26,7 +26,7 @@ from ..numeric import examples, masks
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
-from .state import LABELS
+from .state import MOVES, PARAMS, RESOLVE, param_data
 from .views import BREAKDOWNS, LIMITS, OWN_LIMITS, PICKS, SECTIONS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
@@ -48,9 +48,15 @@ def look_data():  # -> dict of JSON types, the same for every explorer
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
             "font": _font_steps(), "article": _article_sizes(), "breakdowns": list(BREAKDOWNS), "picks": PICKS,
-            "sections": list(SECTIONS), "valueRange": list(examples.VALUE_RANGE), "labels": LABELS,
+            "sections": list(SECTIONS), "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
             "ordinals": {lang: [words.ordinal(n, lang) for n in range(1, OWN_LIMITS["T"] + 1)]  # token numbers shown
                          for lang in words.LANGS}}
+
+
+def _live_rules():  # -> the controls and the rules that fit a state to its sizes, as data (live/state.py's language)
+    from .controls import CONTROLS  # here: controls.py reads this module
+
+    return {"controls": CONTROLS, "resolve": RESOLVE, "params": PARAMS, "moves": MOVES}
 
 
 def _article_sizes():  # -> {"sizes": {"T", "d", "h", "g"}, "corner": [T, h, dh]}: what the page's note names
@@ -93,8 +99,7 @@ def mask_tables(name):  # -> {"params": […], "byT": bool, "tables": {key: rows
     browser takes the corner. A rule that reads T (its corner differs somewhere) keeps one table per T and value,
     under "T|key" ("byT": true)."""
     kind = MASKS[name]
-    params = [{"name": p.name, "type": "lengths", "most": p.most_parts} if isinstance(p, Lengths) else
-              {"name": p.name, "type": "int", "lo": p.lo, "hiT": p.hi_T, "default": p.default} for p in kind.params]
+    params = [param_data(p) for p in kind.params]
     per_T, options = {}, []
     for T in range(1, LIMITS["T"][1] + 1):
         for values in itertools.product(*(p.values(T) for p in kind.params)):

@@ -161,7 +161,7 @@ class ExplorerView {
 
   editTarget() {
     const matrix = this.state.edit_matrix, rows = this.data.own[matrix].length;
-    const token = Math.min(this.state.edit_token, rows - 1), first = matrix === "Q" ? this.on.firstQuery : 1;
+    const token = Math.min(this.state.edit_token, rows - 1), first = matrix === "Q" ? this.resolved.firstQuery : 1;
     const what = fill(this.L.row_of, { matrix, n: first + token, nth: ordinal(first + token, this.lang) });
     return { matrix, token, what };
   }
@@ -195,8 +195,8 @@ class ExplorerView {
   // ---- the picture ----------------------------------------------------------------------------------------------
 
   draw(everything = false) {  // everything: the heatmaps off screen too
-    const on = this.on = resolve(this.state, this.view, this.data);
-    const tr = traceOf(on, this.data);
+    const resolved = this.resolved = resolve(this.state, this.view, this.data);
+    const tr = traceOf(resolved, this.data);
     if (tr.overflow) {  // numbers beyond what the explorer takes (a page written by hand): say so, draw nothing
       this.note.textContent = fill(this.L.overflow_note, { largest: formatValue(LOOK.largest) });
       this.body.replaceChildren();
@@ -206,7 +206,7 @@ class ExplorerView {
       return;
     }
     const hasMask = offeredMasks(this.view, this.state.mask).length > 0;
-    const pic = this.picture = pictureOf(tr, on, this.view, this.L, this.lang, hasMask);
+    const pic = this.picture = pictureOf(tr, resolved, this.view, this.L, this.lang, hasMask);
     this.controls.update(controlSpecs(this));
     if (this.data.own) this.fillEditRow();
     const narrow = this.width < NARROW_PX;
@@ -229,7 +229,7 @@ class ExplorerView {
       const across = section.key === "compare" ? Math.max(1, Math.min(section.items.length, Math.floor(width / 280))) : 1;
       const itemWidth = across > 1 ? Math.floor(width / across) - 18 : width;
       for (const item of section.items) {
-        const node = this.itemNode(item, itemWidth, on.marks, changed, seen, everything);
+        const node = this.itemNode(item, itemWidth, resolved.marks, changed, seen, everything);
         place(part.row, node, before);
         before = node;
       }
@@ -244,7 +244,7 @@ class ExplorerView {
     for (const key of [...this.sections.keys()]) if (!seen.has(key)) this.sections.delete(key);
     this.mark(changed);
     this.root.dataset.step = ++this.step;
-    this.root.dataset.marked = on.marks ? "1" : "0";
+    this.root.dataset.marked = resolved.marks ? "1" : "0";
   }
 
   section(key) {

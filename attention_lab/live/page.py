@@ -79,9 +79,12 @@ def bundle():  # -> (js, css)
     return "\n".join(parts), css
 
 
+CHROME = ("page.css", "theme.js")  # what a whole page adds around the widgets: its theme and the theme's toggle
+
+
 @functools.cache
-def page_chrome():  # -> (css, js): what a whole page adds around the widgets: its theme and the theme's toggle
-    return tuple((HERE / name).read_text(encoding="utf-8") for name in ("page.css", "theme.js"))
+def page_chrome():  # -> (css, js) of CHROME
+    return tuple((HERE / name).read_text(encoding="utf-8") for name in CHROME)
 
 
 @functools.cache

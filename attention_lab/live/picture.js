@@ -10,33 +10,39 @@ const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => valu
 const AXIS_WORDS = { query: "query", key: "key", token: "token", component: "" };
 const ordinal = (n, lang) => LOOK.ordinals[lang][n - 1];  // 1 -> "1st" / "첫 번째" (LOOK.ordinals: the words' rule)
 
-function isArticle(on) {  // the article's own sizes (LOOK.article.sizes), with every Query row
-  return Object.entries(LOOK.article.sizes).every(([name, n]) => on[name] === n) && on.T_q === on.T;
+function isArticle(resolved) {  // the article's own sizes (LOOK.article.sizes), with every Query row
+  return Object.entries(LOOK.article.sizes).every(([name, n]) => resolved[name] === n) && resolved.T_q === resolved.T;
 }
 
-function noteText(on, L) {  // the line saying where the numbers come from
+function noteText(resolved, L) {  // the line saying where the numbers come from
   let said;
-  if (on.source === "yours" || on.source === "learned") said = L[`note_${on.source}`];
-  else if (on.source === "random") said = fill(L.note_random, { seed: on.seed });
-  else if (isArticle(on)) {
-    said = on.mask === "causal" ? L.note_article : on.mask === "none" ? L.note_article_nomask
-      : fill(L.note_article_mask, { mask: L[`mask.${on.mask}`] });
+  if (resolved.source === "yours" || resolved.source === "learned") said = L[`note_${resolved.source}`];
+  else if (resolved.source === "random") said = fill(L.note_random, { seed: resolved.seed });
+  else if (isArticle(resolved)) {
+    said = resolved.mask === "causal" ? L.note_article : resolved.mask === "none" ? L.note_article_nomask
+      : fill(L.note_article_mask, { mask: L[`mask.${resolved.mask}`] });
   } else {
     const span = (key, n) => (n === 1 ? L[`${key}_one`] : fill(L[key], { n }));
     const [t, heads, c] = LOOK.article.corner;  // the article's numbers: tokens, heads, components
     const [low, high] = LOOK.valueRange.map(formatValue);
-    said = fill(L.note_corner, { tokens: span("tokens", Math.min(on.T, t)), heads: span("heads", Math.min(on.h, heads)),
-      components: span("components", Math.min(on.dh, c)), low, high });
-    if (on.g !== on.h) said += " " + fill(L.note_kv, { g: on.g, kv: span("kv_span", Math.min(on.g, heads)) });
+    said = fill(L.note_corner, { tokens: span("tokens", Math.min(resolved.T, t)),
+      heads: span("heads", Math.min(resolved.h, heads)),
+      components: span("components", Math.min(resolved.dh, c)), low, high });
+    if (resolved.g !== resolved.h) {
+      said += " " + fill(L.note_kv, { g: resolved.g, kv: span("kv_span", Math.min(resolved.g, heads)) });
+    }
   }
-  if (on.T_q !== on.T) {
-    said += " " + fill(L.note_queries, { n: on.T_q, first: on.firstQuery, T: on.T, align: L[`align.${on.align}`] });
+  if (resolved.T_q !== resolved.T) {
+    said += " " + fill(L.note_queries, { n: resolved.T_q, first: resolved.firstQuery, T: resolved.T,
+      align: L[`align.${resolved.align}`] });
   }
   return said;
 }
 
-function tokenLabels(on, axis, n) {  // the token numbers along an axis
-  if (axis === "query" || (axis === "token" && n === on.T_q)) return Array.from({ length: n }, (_, r) => String(on.firstQuery + r));
+function tokenLabels(resolved, axis, n) {  // the token numbers along an axis
+  if (axis === "query" || (axis === "token" && n === resolved.T_q)) {
+    return Array.from({ length: n }, (_, r) => String(resolved.firstQuery + r));
+  }
   return Array.from({ length: n }, (_, r) => String(r + 1));
 }
 
@@ -49,23 +55,23 @@ function bars(tr, stage, i, nCols) {  // the bars beside a heatmap
 }
 
 function heatmapItem(ctx, name, i) {  // one heatmap (its cells are styled when drawn)
-  const { L, tr, on, view } = ctx, stage = STAGE[name];
+  const { L, tr, resolved, view } = ctx, stage = STAGE[name];
   const matrix = stageMatrix(tr, name, i);
   let title = L[`stage.${name}`];
-  if (!ctx.hasMask && on.mask === "none") title = title.replace(" + M", "");
+  if (!ctx.hasMask && resolved.mask === "none") title = title.replace(" + M", "");
   if (stage.heads === "query" || (stage.heads === "kv" && tr.g === tr.h)) title += " · " + fill(L.head_n, { n: i + 1 });
   else if (stage.heads === "kv") title += " · " + fill(L.kv_head_n, { n: tr.kv[i] + 1 });
   let hl = null;
-  if (stage.highlight === "cell" && view.picks.includes("key")) hl = [on.query, on.key];  // a picked cell
-  else if (stage.highlight === "row" && view.picks.includes("row")) hl = [on.row, null];
+  if (stage.highlight === "cell" && view.picks.includes("key")) hl = [resolved.query, resolved.key];  // a picked cell
+  else if (stage.highlight === "row" && view.picks.includes("row")) hl = [resolved.row, null];
   const cap = (axis) => (AXIS_WORDS[axis] ? L[AXIS_WORDS[axis]] : "");
   const rows = matrix.length, cols = matrix[0].length;
   return {
     type: "heatmap", key: `${name}@${i}`, name, head: i, title, matrix, kind: stage.kind,
     range: stage.kind === "scores" ? ctx.scores : null, rowCap: cap(stage.axes[0]), colCap: cap(stage.axes[1]),
-    rowLabels: tokenLabels(on, stage.axes[0], rows),
+    rowLabels: tokenLabels(resolved, stage.axes[0], rows),
     colLabels: stage.axes[1] === "component" ? Array.from({ length: cols }, (_, c) => String(c + 1))
-      : tokenLabels(on, stage.axes[1], cols),
+      : tokenLabels(resolved, stage.axes[1], cols),
     bars: bars(tr, stage, i, cols), hl,
   };
 }
@@ -75,7 +81,7 @@ const paren = (t) => (t.startsWith(RULES.minus) ? `(${t})` : t);
 const is = (x, t) => `${equalsSign(x, t)} ${t}`;
 
 function dotHtml(ctx, i) {  // the picked score as a dot product, written out
-  const { L, tr, on, lang, view } = ctx, q = on.query, k = on.key, n = on.firstQuery + q;
+  const { L, tr, resolved, lang, view } = ctx, q = resolved.query, k = resolved.key, n = resolved.firstQuery + q;
   const Q = tr.arrays.Qh[i][q], K = tr.arrays.Kh[tr.kv[i]][k], score = tr.arrays.S[i][q][k];
   const lines = [
     `${esc(fill(L.query_n, { n, nth: ordinal(n, lang) }))} = ${formatRow(Q)} · `
@@ -96,7 +102,7 @@ function dotHtml(ctx, i) {  // the picked score as a dot product, written out
 }
 
 function softmaxHtml(ctx, i) {  // the picked row's softmax, written out
-  const { L, tr, on, lang } = ctx, r = on.row, n = on.firstQuery + r;
+  const { L, tr, resolved, lang } = ctx, r = resolved.row, n = resolved.firstQuery + r;
   const scores = tr.arrays.S_masked[i][r], weights = tr.arrays.P[i][r];
   let exps = scores.map((x) => Math.exp(x)), shift = null;  // e^s as the article writes them; e^−∞ = 0
   if (exps.some((e, j) => e === Infinity && Number.isFinite(scores[j]))) {  // ∞ / ∞ is no weight: e^(s − m)
@@ -120,7 +126,7 @@ function softmaxHtml(ctx, i) {  // the picked row's softmax, written out
 }
 
 function weightedSumHtml(ctx, i) {  // the picked row's weighted sum of Value rows
-  const { L, tr, on, lang } = ctx, r = on.row, n = on.firstQuery + r;
+  const { L, tr, resolved, lang } = ctx, r = resolved.row, n = resolved.firstQuery + r;
   const weights = tr.arrays.P[i][r], values = tr.arrays.Vh[tr.kv[i]], out = tr.arrays.O[i][r];
   const output = fill(L.output_n, { n, nth: ordinal(n, lang) });
   const body = weights.map((p, j) => `<tr><th>${esc(L.value)} ${j + 1}</th><td>${V(p, "weights")} ×</td>`
@@ -163,10 +169,10 @@ function headSection(ctx, i) {  // one head's section
   return { key: `head@${i}`, title, color: headColour(i), items };
 }
 
-// The picture of trace `tr` as resolved state `on` shows it.
-function pictureOf(tr, on, view, L, lang, hasMask) {
+// The picture of trace `tr` as resolved state `resolved` shows it.
+function pictureOf(tr, resolved, view, L, lang, hasMask) {
   const scoreStages = view.items.filter((x) => STAGE[x] && STAGE[x].kind === "scores");
-  const ctx = { tr, on, view, L, lang, hasMask,
+  const ctx = { tr, resolved, view, L, lang, hasMask,
     scores: valueRange("scores", scoreStages.flatMap((x) => (STAGE[x].heads ? tr.arrays[x] : [tr.arrays[x]]))) };
   const sections = [];
   let placed = false;
@@ -176,14 +182,14 @@ function pictureOf(tr, on, view, L, lang, hasMask) {
       sections.push({ key: item, title: L[`stage.${item}`], color: null, items: [heatmapItem(ctx, item, 0)] });
     } else if (!placed) {
       placed = true;
-      if (on.head === -1 && view.compared.length) {
-        sections.push({ key: "compare", title: `${L.all_heads} · ${L[`stage.${on.compare}`]}`, color: null,
-          items: Array.from({ length: tr.h }, (_, i) => heatmapItem(ctx, on.compare, i)) });
+      if (resolved.head === -1 && view.compared.length) {
+        sections.push({ key: "compare", title: `${L.all_heads} · ${L[`stage.${resolved.compare}`]}`, color: null,
+          items: Array.from({ length: tr.h }, (_, i) => heatmapItem(ctx, resolved.compare, i)) });
       } else {
-        const heads = on.head === -1 ? Array.from({ length: tr.h }, (_, i) => i) : [on.head];
+        const heads = resolved.head === -1 ? Array.from({ length: tr.h }, (_, i) => i) : [resolved.head];
         for (const i of heads) sections.push(headSection(ctx, i));
       }
     }
   }
-  return { shape: shapesText(tr), note: noteText(on, L), sections };
+  return { shape: shapesText(tr), note: noteText(resolved, L), sections };
 }

@@ -19,17 +19,42 @@ function viewInfo(view) {  // what a view draws and offers
   };
 }
 
-function defaultLengths(T) {  // T = 6 -> [3, 3]; T = 3 -> [2, 1]
-  return [Math.floor((T + 1) / 2), Math.floor(T / 2)].filter((n) => n > 0);
+// The rules are data (LOOK.live: resolve, params, moves, controls): an expression is a name (a path into the
+// context), a number, null, a string literal "'custom'", or [operation, ...arguments].
+const RULE_OPERATIONS = {
+  "+": (a, b) => a + b, "-": (a, b) => a - b, "//": (a, b) => Math.floor(a / b), "==": (a, b) => a === b,
+  "!=": (a, b) => a !== b, ">": (a, b) => a > b, "<=": (a, b) => a <= b, not: (a) => !a,
+  min: (...xs) => Math.min(...xs), max: (...xs) => Math.max(...xs), clamp: (x, lo, hi) => Math.min(Math.max(x, lo), hi),
+  "??": (x, otherwise) => x ?? otherwise,
+  divisor: (x, n) => (x === null ? n : Math.max(...divisors(n).filter((g) => g <= x))),  // the largest g | n, g ≤ x
+  divisors, has: (xs, x) => xs.includes(x), len: (xs) => xs.length, sum: (xs) => xs.reduce((s, n) => s + n, 0),
+  list: (...xs) => xs, nonzero: (xs) => xs.filter((x) => x), isList: (x) => Array.isArray(x),
+};
+
+function evaluateRule(x, context) {  // the value of expression x in context (an object of names)
+  if (typeof x === "string") {
+    if (x.startsWith("'")) return x.slice(1, -1);
+    return x.split(".").reduce((at, part) => {
+      if (!(part in at)) throw new Error(`the rules name "${x}", which the context has not`);
+      return at[part];
+    }, context);
+  }
+  if (!Array.isArray(x)) return x;  // a number, true, false or null
+  const [op, ...args] = x;
+  if (op === "?") return evaluateRule(evaluateRule(args[0], context) ? args[1] : args[2], context);
+  if (op === "and") return args.every((a) => evaluateRule(a, context));
+  return RULE_OPERATIONS[op](...args.map((a) => evaluateRule(a, context)));
 }
 
-function paramValue(p, wanted, T) {  // the value asked for, or the default, fitted to T
-  if (p.type === "lengths") {
-    const fits = Array.isArray(wanted) && wanted.reduce((s, n) => s + n, 0) === T && wanted.length <= p.most;
-    return fits ? wanted.slice() : defaultLengths(T);
-  }
-  const lo = p.lo, hi = Math.max(p.lo, T + p.hiT);
-  return Math.min(Math.max(wanted ?? p.default, lo), hi);
+function evaluateRules(rules, context) {  // context with each rule's name set to its value, in order
+  const out = { ...context };
+  for (const [name, x] of Object.entries(rules)) out[name] = evaluateRule(x, out);
+  return out;
+}
+
+function paramValue(p, wanted, T) {  // the value asked for, or the default, fitted to T (LOOK.live.params)
+  const value = evaluateRule(LOOK.live.params[p.type].value, { p, wanted: wanted ?? null, T });
+  return Array.isArray(value) ? value.slice() : value;
 }
 
 function maskParams(data, name) {
@@ -37,35 +62,24 @@ function maskParams(data, name) {
 }
 
 function resolve(state, view, data) {  // what is on screen: sizes, mask, head and picks fitted to each other
-  let T, T_q, h, dh, g;
-  if (data.own) {
-    T = data.own.K.length;
-    T_q = data.own.Q.length;
-    h = state.h;
-    dh = data.own.Q[0].length / h;
-    g = data.own.K[0].length / dh;
-  } else {
-    ({ T, h, dh } = state);
-    g = state.kv_heads === null ? h : Math.max(...divisors(h).filter((k) => k <= state.kv_heads));
-    T_q = state.queries === null || !view.queries ? T : Math.min(state.queries, T);
-  }
-  const mask = state.mask;
-  const params = maskParams(data, mask).map((p) => paramValue(p, state[`${mask}.${p.name}`], T));
-  const head = state.head === -1 && h > 1 ? -1 : Math.min(Math.max(state.head, 0), h - 1);
+  const own = data.own && { T: data.own.K.length, T_q: data.own.Q.length, width_q: data.own.Q[0].length,
+    width_k: data.own.K[0].length };
+  const fitted = evaluateRules(LOOK.live.resolve,
+    { asked: state, mine: Boolean(data.own), own, view: { queries: view.queries } });
+  const { T, T_q, h, dh, g } = fitted, mask = state.mask;
   return {
-    source: state.source, seed: state.seed, T, T_q, h, dh, g, d: h * dh, mask, params,
-    align: view.queries && mask !== "custom" ? state.align : "bottom-right", head, compare: state.compare,
-    query: Math.min(state.query, T_q - 1), key: Math.min(state.key, T - 1), row: Math.min(state.row, T_q - 1),
-    marks: state.marks, firstQuery: T - T_q + 1,
+    source: state.source, seed: state.seed, T, T_q, h, dh, g, d: h * dh, mask,
+    params: maskParams(data, mask).map((p) => paramValue(p, state[`${mask}.${p.name}`], T)), align: fitted.align,
+    head: fitted.head, compare: state.compare, query: fitted.query, key: fitted.key, row: fitted.row,
+    marks: state.marks, firstQuery: fitted.first_query,
   };
 }
 
-// One control moved: the new state (the links between controls, e.g. K/V heads back to "as many as h").
-function moved(state, name, value, on) {
-  const next = { ...state, [name]: value };
-  if (name === "seed") next.source = "random";  // a seed is the random example's own setting
-  if (name === "kv_heads" && value === on.h) next.kv_heads = null;  // one K/V head per Query head, whatever h
-  if (name === "queries" && value === on.T) next.queries = null;  // every token's Query row, whatever T
+function moved(state, name, value, resolved) {  // one control moved: the new state, with the links of LOOK.live.moves
+  const next = { ...state, [name]: value }, context = { value, h: resolved.h, T: resolved.T };
+  for (const link of LOOK.live.moves) {
+    if (link.moved === name && evaluateRule(link.if, context)) next[link.set] = evaluateRule(link.to, context);
+  }
   return next;
 }
 

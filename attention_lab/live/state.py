@@ -5,14 +5,23 @@ learner asked for, e.g. {"T": 5, "h": 2, "dh": 4, "mask": "sliding", "sliding.wi
 Asked-for values are kept as asked: a picker at token 9 stays at 9 when T drops to 4 (it shows token 4) and
 shows token 9 again when T grows back; the same holds for the head, the K/V heads, the number of Query tokens
 and every mask parameter. `resolve` says what is on screen for a state; the browser's front-end resolves a
-state by the same rules (live/state.js), and tests/test_live_parity.py holds what the page then shows to the
-trace of `trace_of`.
+state from the same tables (below), and tests/test_live_parity.py holds what the page then shows to the trace
+of `trace_of`.
 
     state = initial_state(VIEWS["all"])          # the article's example, T = 3, d = 8, h = 2
     resolved = resolve(state, VIEWS["all"])      # Resolved(T=3, T_q=3, h=2, dh=4, g=2, mask=Mask('causal'), …)
     tr = trace_of(resolved, own=None)            # the Python reference: attention_trace of what is on screen
+
+The rules that fit a state to its sizes are data, read by a small interpreter on each side: `RESOLVE` (each resolved
+size and pick, one expression each), `PARAMS` (a mask parameter's value and bounds), `MOVES` (the links between
+controls when one moves) and, in live/controls.py, `CONTROLS`. An expression is a name ("T", "asked.queries": a
+path into the context), a number, None, a string literal written "'custom'", or a list [operation, *arguments] of
+`RULE_OPERATIONS` ("?" and "and" read only what they need). The page gets the tables in LOOK.live and evaluates
+them with state.js's `evaluateRule`; tests/test_live_rules.py holds the two interpreters to each other, operation
+by operation and state by state.
 """
 
+import operator
 import re
 from dataclasses import dataclass
 
@@ -44,8 +53,8 @@ def offered_masks(view, mask):  # -> the masks the mask control lists: the view'
     return tuple(dict.fromkeys((*offered, mask))) if offered else ()
 
 
-def initial_state(view, *, T=3, h=2, dh=4, kv_heads=None, mask="causal", params=None, seed=0, source="article",
-                  queries=None, align="bottom-right", marks=True):  # -> dict: control name -> value
+def initial_state(view, *, T=ARTICLE["T"], h=ARTICLE["h"], dh=ARTICLE["dh"], kv_heads=None, mask="causal", params=None,
+                  seed=0, source="article", queries=None, align="bottom-right", marks=True):  # -> dict: name -> value
     """The state an explorer starts in (the arguments already checked)."""
     state = {"source": source, "seed": seed, "T": T, "h": h, "dh": dh, "kv_heads": kv_heads, "queries": queries,
              "align": align, "mask": mask, "head": 0, "compare": "P" if "P" in view.compared else
@@ -128,56 +137,120 @@ class Resolved:
         return None if self.g == self.h else self.g
 
     @property
-    def first_query(self):  # the token number (1-based) of the first Query row
-        return self.T - self.T_q + 1
+    def first_query(self):  # the token number (1-based) of the first Query row (RESOLVE's rule)
+        return evaluate_rule(RESOLVE["first_query"], {"T": self.T, "T_q": self.T_q})
 
 
-def kv_of(wanted, h):  # -> the K/V heads shown: the largest divisor of h not above what was asked (h if None)
-    return h if wanted is None else max(g for g in checks.divisors(h) if g <= wanted)
+RULE_OPERATIONS = {
+    "+": operator.add, "-": operator.sub, "//": operator.floordiv, "==": operator.eq, "!=": operator.ne,
+    ">": operator.gt, "<=": operator.le, "not": operator.not_, "min": min, "max": max,
+    "clamp": lambda x, lo, hi: min(max(x, lo), hi),  # x fitted to lo … hi (hi wins when lo > hi)
+    "??": lambda x, otherwise: otherwise if x is None else x,  # x, or `otherwise` where x is None
+    "divisor": lambda x, n: n if x is None else max(g for g in checks.divisors(n) if g <= x),  # largest g | n, g ≤ x
+    "divisors": lambda n: list(checks.divisors(n)), "has": lambda xs, x: x in xs, "len": len, "sum": sum,
+    "list": lambda *xs: list(xs), "nonzero": lambda xs: [x for x in xs if x],
+    "isList": lambda x: isinstance(x, (list, tuple)),
+}
+
+
+def evaluate_rule(x, context):  # -> the value of expression `x` (see the module) in `context`, a dict of names
+    if isinstance(x, str):
+        if x.startswith("'"):
+            return x[1:-1]
+        for part in x.split("."):
+            context = context[part]
+        return context
+    if not isinstance(x, list):
+        return x  # a number, True, False or None
+    op, *args = x
+    if op == "?":  # [?, condition, then, otherwise]
+        return evaluate_rule(args[1] if evaluate_rule(args[0], context) else args[2], context)
+    if op == "and":
+        return all(evaluate_rule(a, context) for a in args)
+    return RULE_OPERATIONS[op](*(evaluate_rule(a, context) for a in args))
+
+
+def evaluate_rules(rules, context):  # -> context with each rule's name set to its value, in order (each sees the last)
+    context = dict(context)
+    for name, x in rules.items():
+        context[name] = evaluate_rule(x, context)
+    return context
+
+
+# What a state puts on screen, in order. Context: asked (the state), mine (your own numbers), own (their sizes: T,
+# T_q, width_q, width_k), view (queries: the view offers T_q and the alignment).
+RESOLVE = {
+    "T": ["?", "mine", "own.T", "asked.T"],
+    "h": "asked.h",
+    "dh": ["?", "mine", ["//", "own.width_q", "h"], "asked.dh"],
+    "g": ["?", "mine", ["//", "own.width_k", "dh"], ["divisor", "asked.kv_heads", "h"]],  # K/V heads: g divides h
+    "T_q": ["?", "mine", "own.T_q",
+            ["?", ["and", "view.queries", ["!=", "asked.queries", None]], ["min", "asked.queries", "T"], "T"]],
+    "first_query": ["+", ["-", "T", "T_q"], 1],  # the token number (1-based) of the first Query row
+    "align": ["?", ["and", "view.queries", ["!=", "asked.mask", "'custom'"]], "asked.align", "'bottom-right'"],
+    "head": ["?", ["and", ["==", "asked.head", -1], [">", "h", 1]], -1, ["clamp", "asked.head", 0, ["-", "h", 1]]],
+    "query": ["min", "asked.query", ["-", "T_q", 1]],
+    "key": ["min", "asked.key", ["-", "T", 1]],
+    "row": ["min", "asked.row", ["-", "T_q", 1]],
+}
+# A mask parameter for T Key tokens, from the one asked for (`wanted`); p is its entry of data.mask_tables' "params".
+PARAMS = {
+    "int": {"value": ["clamp", ["??", "wanted", "p.default"], "p.lo", ["max", "p.lo", ["+", "T", "p.hiT"]]],
+            "min": "p.lo", "max": ["max", "p.lo", ["+", "T", "p.hiT"]]},
+    "lengths": {"value": ["?", ["and", ["isList", "wanted"], ["==", ["sum", "wanted"], "T"],
+                                ["<=", ["len", "wanted"], "p.most"]],
+                          "wanted", ["nonzero", ["list", ["//", ["+", "T", 1], 2], ["//", "T", 2]]]]},
+}
+# The links between controls: when `moved` moves (to `value`, and `if` holds of it and the resolved state), `set`
+# becomes `to`: a seed picks the random example; K/V heads = h and T_q = T mean "one K/V head per Query head" and
+# "every token's Query row", whatever h and T become.
+MOVES = [
+    {"moved": "seed", "if": True, "set": "source", "to": "'random'"},
+    {"moved": "kv_heads", "if": ["==", "value", "h"], "set": "kv_heads", "to": None},
+    {"moved": "queries", "if": ["==", "value", "T"], "set": "queries", "to": None},
+]
+
+
+def param_data(p):  # -> a mask parameter as the page gets it (data.mask_tables' "params", PARAMS' p)
+    if isinstance(p, Lengths):
+        return {"name": p.name, "type": "lengths", "most": p.most_parts}
+    return {"name": p.name, "type": "int", "lo": p.lo, "hiT": p.hi_T, "default": p.default}
 
 
 def param_value(p, wanted, T):  # -> the value of a mask parameter for T Key tokens, from the one asked for
-    if isinstance(p, Lengths):
-        fits = wanted is not None and sum(wanted) == T and len(wanted) <= p.most_parts
-        return tuple(wanted) if fits else p.default_for(T)
-    lo, hi = p.bounds(T)
-    return min(max(wanted if wanted is not None else p.default, lo), hi)
+    value = evaluate_rule(PARAMS[param_data(p)["type"]]["value"], {"p": param_data(p), "wanted": wanted, "T": T})
+    return tuple(value) if isinstance(p, Lengths) else value
+
+
+def kv_of(wanted, h):  # -> the K/V heads shown: the largest divisor of h not above what was asked (h if None)
+    return RULE_OPERATIONS["divisor"](wanted, h)
 
 
 def resolve(state, view, own=None):  # -> Resolved
-    """What the controls' asked-for values show: every size, pick and parameter fitted to the others."""
+    """What the controls' asked-for values show: every size, pick and parameter fitted to the others (RESOLVE)."""
+    context = {"asked": state, "mine": own is not None, "view": {"queries": view.queries}}
     if own is not None:
-        T, T_q = own["K"].shape[0], own["Q"].shape[0]
-        h = state["h"]
-        g = own["K"].shape[1] // (own["Q"].shape[1] // h)
-        dh = own["Q"].shape[1] // h
-    else:
-        T, h, dh = state["T"], state["h"], state["dh"]
-        g = kv_of(state["kv_heads"], h)
-        T_q = T if state["queries"] is None or not view.queries else min(state["queries"], T)
-    name = state["mask"]
+        context["own"] = {"T": own["K"].shape[0], "T_q": own["Q"].shape[0], "width_q": own["Q"].shape[1],
+                          "width_k": own["K"].shape[1]}
+    on = evaluate_rules(RESOLVE, context)
+    T, T_q, name = on["T"], on["T_q"], state["mask"]
     if name == "custom":
         mask = Mask.of(own["mask"])
     else:
         params = {p.name: param_value(p, state.get(f"{name}.{p.name}"), T) for p in MASKS[name].params}
-        mask = Mask(name, align=state["align"] if view.queries else "bottom-right", **params).checked(T_q, T)
-    head = state["head"]
-    head = -1 if head == -1 and h > 1 else min(max(head, 0), h - 1)
-    return Resolved(source=state["source"], seed=state["seed"], T=T, T_q=T_q, h=h, dh=dh, g=g, mask=mask,
-                    head=head, compare=state["compare"], query=min(state["query"], T_q - 1),
-                    key=min(state["key"], T - 1), row=min(state["row"], T_q - 1), marks=state["marks"])
+        mask = Mask(name, align=on["align"], **params).checked(T_q, T)
+    return Resolved(source=state["source"], seed=state["seed"], T=T, T_q=T_q, h=on["h"], dh=on["dh"], g=on["g"],
+                    mask=mask, head=on["head"], compare=state["compare"], query=on["query"], key=on["key"],
+                    row=on["row"], marks=state["marks"])
 
 
-def moved(state, name, value, resolved):  # -> the state after control `name` moved to `value` (state.js: `moved`)
-    """One control moved, with the links between controls: a seed picks the random example; K/V heads = h and
-    T_q = T mean "one K/V head per Query head" and "every token's Query row", whatever h and T become."""
+def moved(state, name, value, resolved):  # -> the state after control `name` moved to `value`, with MOVES' links
+    """One control moved, and the controls linked to it (MOVES)."""
     state = {**state, name: value}
-    if name == "seed":
-        state["source"] = "random"
-    if name == "kv_heads" and value == resolved.h:
-        state["kv_heads"] = None
-    if name == "queries" and value == resolved.T:
-        state["queries"] = None
+    context = {"value": value, "h": resolved.h, "T": resolved.T}
+    for link in MOVES:
+        if link["moved"] == name and evaluate_rule(link["if"], context):
+            state[link["set"]] = evaluate_rule(link["to"], context)
     return state
 
 

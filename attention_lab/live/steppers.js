@@ -22,7 +22,8 @@ function stepperHeatmap(name, title, rows, kind, o) {  // one heatmap, its cells
 }
 
 function decodePicture(data, state, L) {  // one decoding step: the new Query row against the cache
-  const on = stepperOnScreen(data, state), T = on.T, t = on.step, i = on.head, j = data.kv[i], n = t + 1;
+  const resolved = stepperOnScreen(data, state), T = resolved.T, t = resolved.step, i = resolved.head;
+  const j = data.kv[i], n = t + 1;
   const keys = numbered(n), comps = numbered(data.dh), one = { rowLabels: [String(n)], head: i };
   const headName = fill(L.head_n, { n: i + 1 });
   const shown = data.g === data.h ? headName : fill(L.kv_head_n, { n: j + 1 });
@@ -60,7 +61,8 @@ const RUNNING = [["m_old", "m_old", "scores"], ["m", "m_new", "scores"], ["resca
   ["l", "running_sum", "values"]];
 
 function blockwisePicture(data, state, L) {  // one block of the online softmax
-  const on = stepperOnScreen(data, state), { T, head: i, block: b, row: r, steps: n } = on, k = on.step;
+  const resolved = stepperOnScreen(data, state), k = resolved.step;
+  const { T, head: i, block: b, row: r, steps: n } = resolved;
   const size = data.sizes[T - 1], blocks = size.blocks[b - 1], record = blocks.steps[k];
   const [start, stop] = record.keys, tokens = numbered(T), comps = numbered(data.dh), hl = [r, null];
   const panels = [stepperHeatmap("S_block", L.block_scores, record.S[i], "scores",
@@ -164,7 +166,7 @@ class Stepper {
     input.type = "button";
     input.dataset.control = name;
     input.textContent = label;
-    input.addEventListener("click", () => this.move("step", this.on.step + delta));
+    input.addEventListener("click", () => this.move("step", this.resolved.step + delta));
     this.controls.append(input);
     this.inputs[name] = { input };
   }
@@ -188,7 +190,7 @@ class Stepper {
   move(name, value) {  // one control moved: the asked-for state, drawn at once, then sent to Python if it listens
     const state = { ...this.model.get("state"), [name]: value };
     if (name === "block") state.step = 0;  // new blocks: from the first one
-    if (name === "step") state.step = clamp(value, 0, this.on.steps - 1);
+    if (name === "step") state.step = clamp(value, 0, this.resolved.steps - 1);
     this.model.set("state", state);  // draws (change:state)
     try {
       this.model.save_changes();
@@ -203,23 +205,23 @@ class Stepper {
 
   draw() {
     const state = this.model.get("state"), data = this.data;
-    this.on = stepperOnScreen(data, state);
-    const p = this.picture(data, state, this.L), on = this.on;
+    this.resolved = stepperOnScreen(data, state);
+    const p = this.picture(data, state, this.L), resolved = this.resolved;
     const { T, block, row } = this.inputs;
-    T.input.value = on.T;
-    T.out.value = on.T;
+    T.input.value = resolved.T;
+    T.out.value = resolved.T;
     if (block) {
-      block.input.max = on.T;
-      block.input.value = on.block;
-      block.out.value = on.block;
+      block.input.max = resolved.T;
+      block.input.value = resolved.block;
+      block.out.value = resolved.block;
       const rows = row.input;
-      while (rows.options.length > on.T) rows.remove(rows.options.length - 1);
-      while (rows.options.length < on.T) rows.add(new Option(String(rows.options.length + 1), String(rows.options.length)));
-      rows.value = String(on.row);
+      while (rows.options.length > resolved.T) rows.remove(rows.options.length - 1);
+      while (rows.options.length < resolved.T) rows.add(new Option(String(rows.options.length + 1), String(rows.options.length)));
+      rows.value = String(resolved.row);
     }
-    this.inputs.head.input.value = String(on.head);
-    this.inputs.previous.input.disabled = on.step === 0;
-    this.inputs.next.input.disabled = on.step === on.steps - 1;
+    this.inputs.head.input.value = String(resolved.head);
+    this.inputs.previous.input.disabled = resolved.step === 0;
+    this.inputs.next.input.disabled = resolved.step === resolved.steps - 1;
     this.heading.textContent = "";
     const swatch = document.createElement("span");
     swatch.className = "al-swatch";

@@ -15,8 +15,8 @@ const UNLINKED = new Set(["button"]);  // the row editor's text is not in a link
 const linkable = (spec) => !UNLINKED.has(spec.type) && spec.name !== "edit_row" && spec.name !== "tokens";
 
 function specsOf(ex, state) {  // the controls a state would show (controls.js), as a name -> spec map
-  const on = resolve(state, ex.view, ex.data);
-  return Object.fromEntries(controlSpecs({ ...ex, state, on }).map((s) => [s.name, s]));
+  const resolved = resolve(state, ex.view, ex.data);
+  return Object.fromEntries(controlSpecs({ ...ex, state, resolved }).map((s) => [s.name, s]));
 }
 
 function linkValue(spec, raw) {  // -> [value, null], or [null, what is allowed]

@@ -112,7 +112,7 @@ def _how_to_answer(exercise_id):  # -> {"ko": …, "en": …}: the line under a 
     else:
         names = ", ".join(f"`{name}`" for name in given.names)
         line = f"`answer = lambda {given.signature}: ...`"
-        how = {"ko": f"{line}의 `...`를 {names}로 계산하는 코드로 바꾸고 셀을 실행하세요.",
+        how = {"ko": f"{line}의 `...`를 {names}에서 답을 계산하는 코드로 바꾸고 셀을 실행하세요.",
                "en": f"Replace the `...` in {line} with code that computes the answer from {names}, and run the cell."}
     # A page without a kernel leaves this line out: there the cell is its drill, or a line saying where it is done.
     return {"ko": kernel_only(f"Jupyter에서: {how['ko']}"), "en": kernel_only(f"In Jupyter: {how['en']}")}

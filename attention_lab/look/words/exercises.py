@@ -82,5 +82,5 @@ WORDS = {
     'drill.elsewhere': ('이 연습은 Python 코드로 풉니다. Python 커널이 있는 노트북에서 풀 수 있습니다:', 'This exercise is done in code, in the notebook with a Python kernel:'),
     'drill.elsewhere_binder': ('Binder에서 열기', 'open it on Binder'),
     'drill.elsewhere_download': ('.ipynb 내려받기', 'download the .ipynb'),
-    'drill.elsewhere_file': ('이 연습은 Python 코드로 풉니다. 이 페이지를 만든 노트북 {file}을 Python 커널이 있는 Jupyter에서 여세요.', 'This exercise is done in code: open the notebook this page was made from, {file}, in Jupyter with a Python kernel.'),
+    'drill.elsewhere_file': ('이 연습은 Python 코드로 풉니다. 이 페이지를 만든 노트북({file})을 Python 커널이 있는 Jupyter에서 여세요.', 'This exercise is done in code: open the notebook this page was made from, {file}, in Jupyter with a Python kernel.'),
 }

@@ -18,7 +18,7 @@ WORDS = {
     'nb_naive': ('단순한 계산', 'naive'),
     'nb_nan_rows': ('다음 층에서 NaN이 있는 행: attention_lab은 {T}행 중 {ours}행, 단순한 계산은 {T}행 중 {naive}행', 'next layer, rows with NaN: attention_lab {ours} of {T}, naive {naive} of {T}'),
     'nb_read_both': ('두 열 모두 Head 1의 P입니다. 왼쪽 열의 읽는 법: {left}. 오른쪽 열의 읽는 법: {right}.', "both columns are Head 1's P: read as {left} on the left, as {right} on the right"),
-    'nb_difference': ('{what}: trace의 {name}와 가장 큰 차이 {value}', "{what}: largest difference from the trace's {name}, {value}"),
+    'nb_difference': ('{what}: trace의 {name} 값과 가장 큰 차이 {value}', "{what}: largest difference from the trace's {name}, {value}"),
     'nb_ones_mask': ('1과 0으로 된 float 마스크', 'a float mask of 1 and 0'),
     'nb_sdpa_did': ('SDPA도 바로 이 P로 계산했습니다: 가장 큰 차이 {value}', 'SDPA computed exactly this P: largest difference {value}'),
     'nb_real_rows': ('실제 토큰의 행 (nn.MultiheadAttention)', "the real tokens' rows (nn.MultiheadAttention)"),
@@ -44,5 +44,5 @@ WORDS = {
     'nb_blocks_equal': ('{mask}: 블록 크기 1–12 모두 한 번에 계산한 H와 같음: {equal}', '{mask}: blocks of 1–12 Key tokens all equal the full computation: {equal}'),
     'nb_padding_zero': ('padding 토큰 10–12의 H 행은 0이고 NaN이 아님: {zero}', 'padding tokens 10–12: their rows of H are 0, never NaN: {zero}'),
     'nb_unchanged': ('토큰 1·2의 출력이 그대로: {same}', 'outputs of tokens 1 and 2 unchanged: {same}'),
-    'nb_read_as': ('{mask}를 이렇게 읽으면:\n{convention}', '{mask}, read as\n{convention}'),
+    'nb_read_as': ('{mask}의 값을 이렇게 읽으면:\n{convention}', '{mask}, read as\n{convention}'),
 }

@@ -26,7 +26,7 @@ WORDS = {
     'cache_size': ('캐시에는 토큰 {n}개의 Key 행과 Value 행이 있습니다. 값은 K/V head {g}개를 모두 세어 {values}개이고, 그중 여기 보이는 {shown}의 값은 {per}개입니다.', 'The cache holds the Key and Value rows of {n} token(s): {values} values counting all {g} K/V heads, {per} of them in {shown}, shown here.'),
     'cache_size_one': ('캐시에는 토큰 {n}개의 Key 행과 Value 행, 값 {values}개가 있습니다 (K/V head가 하나뿐이라 모두 여기 보입니다).', 'The cache holds the Key and Value rows of {n} token(s): {values} values (there is one K/V head, all shown here).'),
     'saved': ('지금까지 캐시가 아낀 곱셈-덧셈: {saved}번. 캐시 없이 {without}번, 캐시로 {cached}번입니다 (attention layer 하나, 모든 head, Q·K·V projection 포함).', 'Multiply-adds the cache has saved so far: {saved}. Without the cache {without}, with it {cached} (one attention layer, every head, the Q, K, V projections included).'),
-    'kv_reads': ('Query head {h}개가 K/V head {g}개를 나누어 쓰므로, Query head {i}는 K/V head {j}를 읽습니다.', 'With h = {h} Query heads sharing g = {g} K/V heads, Query head {i} reads K/V head {j}.'),
+    'kv_reads': ('Query head {h}개가 K/V head {g}개를 나누어 쓰므로, {i}번 Query head는 {j}번 K/V head를 읽습니다.', 'With h = {h} Query heads sharing g = {g} K/V heads, Query head {i} reads K/V head {j}.'),
     # ---- the online softmax, block by block (notebook 11)
     'blockwise_label': ('블록 단위 Softmax (online softmax)', 'The blockwise (online) softmax'),
     'blockwise_plain': ('블록 Softmax 단계: 실행하거나 신뢰하면(Trust Notebook) 나타남', 'blockwise steps: show when run or trusted (Trust Notebook)'),
