@@ -381,6 +381,28 @@ def test_every_format_gives_pythons_labels(browser, tmp_path):
     page.close()
 
 
+# A weight too small to show reads "0.000", never "0", the label of a masked cell's exact 0 (look.formats.KEEP_ZEROS):
+# issue 27's fourth fuzz round found the learned model's Head 1, token 4, key 2 under no mask, a weight of 5.35e-10,
+# labelled "0" on both sides (within WHOLE_WITHIN of the whole number 0, written as it) as if that key were masked.
+TINY_WEIGHTS = [(5.351797069993398e-10, "0.000"), (1e-10, "0.000"), (5e-324, "0.000"), (9.99e-10, "0.000"),
+                (1e-9, "0.000"), (0.0004, "0.000"), (0.0005, "0.001"), (0.0, "0"), (1 - 5e-10, "1"), (1.0, "1")]
+
+
+def test_a_tiny_weight_never_reads_as_the_0_of_a_masked_cell(browser, tmp_path):
+    from attention_lab.look.formats import format_value
+
+    path = tmp_path / "weights.html"
+    path.write_text(pages.standalone_html(al.explorer(view="scores").page_config()), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    weights = [x for x, _ in TINY_WEIGHTS]
+    page_labels = page.evaluate("(xs) => xs.map((x) => attentionLab.formatValue(x, 'weights'))", weights)
+    page.close()
+    want = [label for _, label in TINY_WEIGHTS]
+    assert ([format_value(x, "weights") for x in weights], page_labels) == (want, want)
+    assert [format_value(x, "values") for x in weights[:2]] == ["0", "0"]  # other kinds: a whole 0, as before
+
+
 def test_every_colour_gives_pythons_fill_and_ink(browser, tmp_path):
     path = tmp_path / "colours.html"
     path.write_text(pages.standalone_html(al.explorer(view="scores").page_config()), encoding="utf-8")

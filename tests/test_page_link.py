@@ -9,9 +9,11 @@
 """
 
 import json
+import math
 import re
 import subprocess
 import sys
+from urllib.parse import quote
 
 import numpy as np
 import pytest
@@ -21,6 +23,8 @@ from test_page import axe_source, settle
 
 import attention_lab as al
 from attention_lab.live import page as pages
+from attention_lab.look.formats import format_value
+from attention_lab.numeric import training
 
 # What a test reads of a page: each control's value, the line about the link, the root's scale, and the smallest
 # text on screen in CSS pixels as drawn (font size × the zoom it is under).
@@ -394,4 +398,120 @@ def test_the_page_says_the_link_does_not_keep_an_edited_row(browser, tmp_path, l
     page.go_back()  # back to CABDDA: its rows as computed, no edit
     settle(page)
     assert note.is_hidden() and page.evaluate(READ)["controls"]["tokens"] == "CABDDA" and errors == []
+    page.close()
+
+
+# ---- a bounded fuzz of links on the learned page (issue 27, fourth fuzz round, kept) ---------------------------------
+
+LINK_VALUES = {  # key -> (values a link may give, values it may not): the learned page's controls at T = 6, h = 2
+    "head": (["0", "1", "-1"], ["2", "０", "01", ""]), "query": (list("012345"), ["6", "-0", "３"]),
+    "key": (list("012345"), ["6", " 1"]), "row": (list("012345"), ["9" * 25, "1.0"]), "marks": (["0", "1"], ["true"]),
+    "edit_matrix": (list("QKV"), ["q", "X"]), "edit_token": (list("012345"), ["1e0", ""]),
+    "mask": (["causal", "none", "sliding:window=1", "sliding:window=3", "sliding:window=6"],
+             ["sliding:window=7", "sliding:window=０", "dilated"]),
+}
+
+
+def random_link(rng):  # -> (hash, {key: value taken}, {keys the page must name}, the letters the page must show)
+    parts, taken, refused, letters = [], {}, set(), "CABDDA"
+    if rng.random() < 0.6:
+        word = "".join(rng.choice(list("ABCD"), 6))
+        good, spelled = rng.random() < 0.7, word
+        if good:
+            spelled = str(rng.choice([word, word.lower(), "".join(chr(ord(c) + 0xFEE0) for c in word)]))
+            letters = word
+        else:
+            spelled = str(rng.choice([word[:5], word + "A", word[:5] + "E", "", word[:3] + "\u200b" + word[3:]]))
+            refused.add("input")
+        parts.append(f"input={spelled}")
+    for key in rng.choice(list(LINK_VALUES), int(rng.integers(0, 5)), replace=False):
+        good, bad = LINK_VALUES[key]
+        if rng.random() < 0.7:
+            value = str(rng.choice(good))
+            taken[key] = value
+        else:
+            value = str(rng.choice(bad))
+            refused.add(key if key != "mask" or value == "dilated" else "sliding.window")
+        parts.append(f"{key}={value}")
+    if rng.random() < 0.15:
+        parts.append(str(rng.choice(["zz=1", "T=6", "seed=3"])))
+        refused.add(parts[-1].split("=")[0])
+    rng.shuffle(parts)
+    encoded = [quote(p, safe="=:") if rng.random() < 0.5 else p for p in parts]  # escaped as a browser may
+    return "#" + "&".join(encoded), taken, refused, letters
+
+
+def learned_Q(letters):  # -> [6][8] Q of the learned model, written out: X = E_tok[x] + E_pos, Q = X W_Q
+    w = training.load_weights()
+    X = [[w["E_tok"]["ABCD".index(c)][k] + w["E_pos"][t][k] for k in range(8)] for t, c in enumerate(letters)]
+    return [[math.fsum(X[t][k] * w["W_Q"][k][c] for k in range(8)) for c in range(8)] for t in range(6)]
+
+
+def link_problems(read, taken, refused, letters):  # -> what the page shows otherwise than the link means
+    problems, c = [], read["controls"]
+    for key, value in taken.items():
+        name, _, param = value.partition(":") if key == "mask" else (value, "", "")
+        shown = {"marks": {"1": "true", "0": "false"}.get(value)}.get(key, name)
+        if c.get(key) != shown or (param and c.get("sliding.window") != param.split("=")[1]):
+            problems.append(f"{key}={value} not shown")
+    problems += [f"{key} not named" for key in refused if f"The link's {key}" not in read["message"]]
+    if read["message"] and not refused:
+        problems.append("a line with nothing refused")
+    if c["tokens"] != letters or read["Q"] != [format_value(x, "values") for row in learned_Q(letters) for x in row]:
+        problems.append("Q is not the input's")
+    mask, window = c["mask"], int(c.get("sliding.window", 0))
+    allowed = [mask == "none" or j <= i and (mask == "causal" or j > i - window) for i in range(6) for j in range(6)]
+    if read["M"] != (None if c["head"] == "-1" else ["0" if a else "−∞" for a in allowed]):  # all heads: P, no M
+        problems.append("M is not the mask's")
+    if [x == "0" for x in read["P"]] != [not a for a in allowed]:  # a weight too small to show reads 0.000
+        problems.append("P's zeros are not the mask's")
+    return problems
+
+
+LINK_READ = """() => { const ex = attentionLab.mounted[0]; ex.draw(true);
+  const cells = (name) => { const h = [...document.querySelectorAll('.al-hm')].find((m) => m.dataset.name === name);
+    return h ? [...h.querySelectorAll('tbody td')].map((td) => td.textContent) : null; };
+  const msg = document.querySelector('.al-link-msg');
+  return { controls: Object.fromEntries([...document.querySelectorAll('[data-control]')].filter((e) =>
+             e.value !== undefined && e.tagName !== 'BUTTON' && !e.closest('[hidden]'))
+             .map((e) => [e.dataset.control, e.type === 'checkbox' ? String(e.checked) : e.value])),
+           message: msg.hidden ? '' : msg.textContent, Q: cells('Q'), M: cells('M'), P: cells('P') }; }"""
+
+
+def test_fuzz_links_on_the_learned_page_show_what_they_say(browser, tmp_path):
+    """20 random links (seed 27) on the page the command writes for the learned model: input= in any case, full
+    width or wrong; the picks, marks, the row editor's target and the mask (sliding's window too) with values the
+    controls offer or not; unknown keys; parts percent-escaped or not. Each taken value is shown, each refused key
+    named in the line (none when nothing is refused), Q is the input's (written out here from the weights), M the
+    mask's rule and P exactly 0 where it masks and nowhere else; the page's own link, opened afresh, shows the same
+    with no line. Wrong pages refused below."""
+    rng = np.random.default_rng(27)
+    path = make(tmp_path, "--learned", "CABDDA", "--lang", "en")
+    page, refused_requests, errors = open_at(browser, path, width=1900)
+    for n in range(20):
+        hash_, taken, refused, letters = random_link(rng)
+        page.evaluate("(h) => { location.hash = h; }", hash_)
+        settle(page)
+        read = page.evaluate(LINK_READ)
+        assert link_problems(read, taken, refused, letters) == [], (n, hash_, read["message"])
+        if n % 10 == 9:  # the page's own link (after a move: its link is written once the moves settle)
+            page.locator('[data-control="key"]').select_option(index=2)
+            settled(page)
+            moved = page.evaluate(LINK_READ)
+            opened, _, errors_opened = open_at(browser, path, "#" + page.url.split("#", 1)[1], width=1900)
+            assert opened.evaluate(LINK_READ) == {**moved, "message": ""} and errors_opened == [], page.url
+            opened.close()
+    assert refused_requests == [] and errors == []
+    # wrong pages: a refused value taken, a refused key not named, a line with nothing refused, Q of another input
+    good = {"controls": {"tokens": "CABDDA", "mask": "causal", "head": "1"}, "message": "",
+            "Q": [format_value(x, "values") for row in learned_Q("CABDDA") for x in row],
+            "M": ["0" if j <= i else "−∞" for i in range(6) for j in range(6)],
+            "P": ["0.5" if j <= i else "0" for i in range(6) for j in range(6)]}
+    assert link_problems(good, {"head": "1"}, set(), "CABDDA") == []
+    wrong = [({**good, "controls": {**good["controls"], "head": "0"}}, {"head": "1"}, set()),
+             (good, {}, {"query"}), ({**good, "message": "The link's zz is not a setting; use one of query"}, {},
+                                     {"query"}), ({**good, "message": "The link's zz is not a setting"}, {}, set()),
+             ({**good, "Q": [format_value(x, "values") for row in learned_Q("DDCBAA") for x in row]}, {}, set()),
+             ({**good, "M": ["0"] * 36}, {}, set()), ({**good, "P": ["0.5"] * 36}, {}, set())]
+    assert [bool(link_problems(read, taken, refused, "CABDDA")) for read, taken, refused in wrong] == [True] * 7
     page.close()

@@ -77,7 +77,8 @@ function formatValue(x, kind = "values") {  // one cell's label, in its kind's f
   if (!Number.isFinite(x)) return x < 0 ? RULES.negInf : RULES.inf;
   if (Math.abs(x) >= RULES.powersFrom) return powerOfTen(x, RULES.approxDigits);
   const whole = Math.round(x);  // within wholeWithin of a whole number there is no tie to break
-  if (Math.abs(x - whole) < RULES.wholeWithin) return signed(String(whole));
+  const keep = whole === 0 && x > 0 && RULES.keepZeros.includes(kind);  // a weight of 5e-10: "0.000", not "0"
+  if (Math.abs(x - whole) < RULES.wholeWithin && !keep) return signed(String(whole));
   x = Number(fixedPy(x, RULES.decimals[kind] + RULES.guardDigits));
   let text = fixedPy(x, RULES.decimals[kind]);
   if (!RULES.keepZeros.includes(kind)) text = stripZeros(text);

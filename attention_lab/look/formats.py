@@ -35,7 +35,7 @@ INF_LABEL = "∞"
 NAN_LABEL = "NaN"
 TIMES_TEN = "×10"
 DECIMALS = {"scores": 2, "weights": 3, "values": 3}
-KEEP_ZEROS = ("weights",)  # a weight that rounds to 0 reads "0.000", never the exact 0 of a masked cell
+KEEP_ZEROS = ("weights",)  # a weight that rounds to 0 reads "0.000" (1e-10 too), never the exact 0 of a masked cell
 WHOLE_WITHIN = 1e-9  # a value this close to a whole number is written as that whole number
 POWERS_FROM = 1e6  # from here on (in absolute value) a cell is written in powers of ten
 APPROX_DIGITS = 4  # significant digits of format_approx
@@ -73,8 +73,9 @@ def format_value(x, kind="values"):
         return NEG_INF_LABEL if x < 0 else INF_LABEL
     if abs(x) >= POWERS_FROM:
         return _power_of_ten(x, APPROX_DIGITS)
-    if abs(x - round(x)) < WHOLE_WITHIN:
-        return _signed(str(int(round(x))))
+    whole = round(x)
+    if abs(x - whole) < WHOLE_WITHIN and (whole != 0 or x <= 0 or kind not in KEEP_ZEROS):  # weight 5e-10: "0.000"
+        return _signed(str(int(whole)))
     x = float(f"{x:.{DECIMALS[kind] + GUARD_DIGITS}f}")
     text = f"{x:.{DECIMALS[kind]}f}"
     if kind not in KEEP_ZEROS:
