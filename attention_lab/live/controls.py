@@ -15,8 +15,8 @@ from ..look import words
 from ..numeric.masks import ALIGNS, Lengths
 from ..numeric.pipeline import STAGES
 from .data import param_key
-from .state import LABELS, MATRICES, PARAMS, evaluate_rule, offered_masks, param_data, param_names
-from .views import LIMITS, view_data
+from .state import LABELS, MATRICES, PARAMS, PICK_AXES, evaluate_rule, offered_masks, param_data, param_names
+from .views import LIMITS, PICKERS, view_data
 
 GROUPS = ("source", "sizes", "mask", "picks", "edit")  # the rows of controls, in order
 EXAMPLE = ["not", "mine"]  # the article's or a random example (not your own numbers)
@@ -48,11 +48,8 @@ CONTROLS = [
     _control("picks", "head", "select", when="view.heads", value="head", options=["heads"]),
     _control("picks", "compare", "select", when=["and", "view.heads", ["len", "view.compared"]], value="compare",
              options=["named", "view.compared", "'stage.{}'"], visible=["==", "head", -1]),
-    _control("picks", "query", "select", when=["has", "view.picks", "'query'"], value="query",
-             options=["tokens", "first_query", "T_q"]),
-    _control("picks", "key", "select", when=["has", "view.picks", "'key'"], value="key", options=["tokens", 1, "T"]),
-    _control("picks", "row", "select", when=["has", "view.picks", "'row'"], value="row",
-             options=["tokens", "first_query", "T_q"]),
+    *(_control("picks", name, "select", when=["has", "view.picks", f"'{name}'"], value=name,
+               options=["tokens", *PICK_AXES[axis]]) for name, axis in PICKERS.items()),  # views.PICKERS
     _control("picks", "marks", "check", value="marks"),
     _control("edit", "edit_matrix", "select", when="mine", value="asked.edit_matrix",
              options=["named", "matrices", None]),

@@ -22,6 +22,8 @@ OWN_LIMITS = {"T": SIZES["T"][1], "d": D[1], "value": 1e150}  # your own Q, K, V
 BREAKDOWNS = ("dot", "softmax", "weighted_sum")  # below a head's heatmaps, driven by the pickers
 SECTIONS = ("split", "outputs", "concat", "scaling_note")  # whole-trace parts of a view
 PICKS = {"dot": ("query", "key"), "softmax": ("row",), "weighted_sum": ("row",)}  # the pickers each breakdown follows
+PICKERS = {"query": "query", "key": "key", "row": "query"}  # the axis each picker picks a token of: a Query row
+# (of T_q) or a Key token (of T); its control and its clamp come from here (state.RESOLVE, controls.CONTROLS)
 ARTICLE_MASKS = ("causal", "none")  # the article teaches the causal mask; the others come in notebook 08
 _MASKED_FROM = list(STAGES).index("M")  # the stages from M on (in the pipeline's order) depend on the mask
 
