@@ -1,9 +1,10 @@
 """The page reads the constants it shares with Python from the data Python sends (live/data.py `look_data()`), so a
 constant changed in its one Python home changes what the page shows, with no JavaScript edit.
 
-Each test changes a Python constant (monkeypatched: the article's sizes, the example values' range, the sections and
-breakdowns a view may list), rebuilds the bundle, and runs the front-end's own picture code in Node.js
-(tests/frontend.py). A JavaScript copy of the constant would keep the old behaviour and fail the test.
+Each test changes a Python constant or rule (monkeypatched: the article's sizes, the example values' range, the
+sections a view may list, what a view draws and offers), rebuilds the bundle or the view's data, and runs the
+front-end's own picture code in Node.js (tests/frontend.py). A JavaScript copy would keep the old behaviour and fail
+the test.
 """
 
 import sys
