@@ -500,11 +500,27 @@ def test_the_stored_widget_state_holds_the_config_a_page_is_rebuilt_from(ex):
     assert "packed" not in al.explorer(view="softmax").config["data"]["masks"]  # only the masks a view offers
 
 
+def test_a_stored_view_gets_what_it_draws_and_offers_from_todays_rules(monkeypatch):
+    # a notebook stored before the view's flags were sent keeps only items, mask, masks, kv and queries; one stored
+    # since keeps the flags of the day it ran: the site's page reads both with the flags Python computes now
+    ex = al.explorer(view="all", h=2)
+    stored = ex.get_state()
+    old = {k: stored["config"]["view"][k] for k in ("items", "mask", "masks", "kv", "queries")}
+    config = page.config_from_model({**stored, "config": {**stored["config"], "view": old}})
+    assert config == ex.page_config()
+    assert page_picture(config) == page_picture(ex.page_config())
+    monkeypatch.setattr(views.View, "compared", property(lambda v: ()))  # the rule changed since it was stored
+    assert page.config_from_model(stored)["view"]["compared"] == []
+    assert "P" in stored["config"]["view"]["compared"]
+
+
 @pytest.mark.parametrize("broken", [
     None, [], {"state": {}}, {"config": []},  # not a model's state, or no config
     {"config": {"data": {}}, "own": [1]},  # a learner's own rows not a table of names
     {"config": {"data": []}, "own": {"Q": [[1]]}},  # no data to put them in
     {"config": {"data": {"own": []}}, "own": {"Q": [[1]]}},
+    {"config": {"view": {"items": ["nope"]}}}, {"config": {"view": []}},  # not a view's data
+    {"config": {"view": {"items": ["S"], "mask": "none", "masks": None, "kv": False, "queries": False}}},
 ])
 def test_a_broken_stored_state_is_refused_in_one_line(broken):
     """What a stored notebook keeps may have been edited by hand: never a TypeError from deep inside (the site's

@@ -27,8 +27,8 @@ A config is a dict of JSON types; every mounted thing has one. Its fields for an
                "tokens" too for the learned model, with "learned": its weights, live/learned.py)
 
 A notebook's stored widget state (`nb.metadata.widgets`, the model of each explorer) holds `config`, `state`
-and `own`: `config_from_model(model_state)` turns it back into a config, so a site builder rebuilds each
-explorer of a stored notebook with no kernel.
+and `own`: `config_from_model(model_state)` turns it back into a config (the view's flags computed again from its
+items, by today's rules), so a site builder rebuilds each explorer of a stored notebook with no kernel.
 """
 
 import base64
@@ -41,6 +41,7 @@ from pathlib import Path
 
 from ..look import tables, words
 from .data import look_data
+from .views import View, view_data
 
 HERE = Path(__file__).parent
 # The front-end's files, in the order they are joined (each may use what the files before it define). A file
@@ -177,6 +178,15 @@ def config_from_model(model_state):  # -> config
         raise bad
     config = dict(model_state["config"])
     config["state"] = model_state.get("state") or config.get("state")
+    view = config.get("view")
+    if view is not None:  # what it draws and offers by today's rules, as the bundle reads them: a stored notebook
+        # keeps the view's flags of the day it ran (or none, from before they were sent)
+        try:
+            config["view"] = view_data(View(View.of(view["items"]).items, view["mask"], tuple(view["masks"]),
+                                            bool(view["kv"]), bool(view["queries"])))
+        except (KeyError, TypeError, ValueError):
+            raise ValueError("model_state: must be an explorer model's state, its config's view a view's data "
+                             "(items, mask, masks, kv, queries), as views.view_data writes it.") from None
     own = model_state.get("own")
     if own:
         if not (isinstance(own, dict) and isinstance(config.get("data"), dict)
