@@ -43,9 +43,9 @@ function pageShows(config) {  // explorer.js's draw() and the steppers' draw(), 
     return pic;
   }
   const data = { ...config.data }, view = viewInfo(config.view), L = LOOK.words[config.lang];
-  const on = resolve(config.state, view, data), tr = traceOf(on, data);
+  const resolved = resolve(config.state, view, data), tr = traceOf(resolved, data);
   if (tr.overflow) return { overflow: fill(L.overflow_note, { largest: formatValue(LOOK.largest) }) };
-  const pic = pictureOf(tr, on, view, L, config.lang, offeredMasks(view, config.state.mask).length > 0);
+  const pic = pictureOf(tr, resolved, view, L, config.lang, offeredMasks(view, config.state.mask).length > 0);
   for (const section of pic.sections) for (const it of section.items) {
     if (it.type === "heatmap") styled(it, false);
   }

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab.live import controls, data, state
+from attention_lab.live import controls, data, state, views
 from attention_lab.live import page as pages
 from attention_lab.live.controls import control_specs
 from attention_lab.live.state import RULE_OPERATIONS, evaluate_rule, moved, param_names, resolve
@@ -328,3 +328,16 @@ def test_a_new_control_is_one_entry_on_both_sides(monkeypatch):
         assert page_side()({"ask": "controls", "config": {**ex.page_config(), "state": s}}) == {"value": python}
     finally:
         data.look_data.cache_clear()
+
+
+def test_the_views_flags_the_controls_read_come_from_python(monkeypatch):
+    # the head and compare controls follow views.View.has_heads as Python computes it (views.view_data sends it):
+    # a view that draws nothing per head offers neither, on both sides
+    ex = al.explorer(view="all", h=2)
+    before = [c["name"] for c in page_side()({"ask": "controls", "config": ex.page_config()})["value"]]
+    assert {"head", "compare"} <= set(before)
+    monkeypatch.setattr(views.View, "has_heads", property(lambda v: False))
+    ex = al.explorer(view="all", h=2)
+    python = plain(control_specs(ex.view, ex.state, resolve(ex.state, ex.view), "en"))
+    assert {"head", "compare"}.isdisjoint(c["name"] for c in python)
+    assert page_side()({"ask": "controls", "config": ex.page_config()}) == {"value": python}

@@ -1,9 +1,10 @@
 """The page reads the constants it shares with Python from the data Python sends (live/data.py `look_data()`), so a
 constant changed in its one Python home changes what the page shows, with no JavaScript edit.
 
-Each test changes a Python constant (monkeypatched: the article's sizes, the example values' range, the sections and
-breakdowns a view may list), rebuilds the bundle, and runs the front-end's own picture code in Node.js
-(tests/frontend.py). A JavaScript copy of the constant would keep the old behaviour and fail the test.
+Each test changes a Python constant or rule (monkeypatched: the article's sizes, the example values' range, the
+sections a view may list, what a view draws and offers), rebuilds the bundle or the view's data, and runs the
+front-end's own picture code in Node.js (tests/frontend.py). A JavaScript copy would keep the old behaviour and fail
+the test.
 """
 
 import sys
@@ -13,10 +14,11 @@ import numpy as np
 import pytest
 
 import attention_lab as al
-from attention_lab.live import data
+from attention_lab.live import data, views
 from attention_lab.look import colors, words
 from attention_lab.look.words import table
 from attention_lab.numeric import examples
+from attention_lab.numeric.pipeline import STAGES
 
 sys.path.insert(0, str(Path(__file__).parent))
 from frontend import page_picture  # noqa: E402
@@ -112,10 +114,36 @@ def test_a_kinds_fixed_scale_comes_from_python(fresh_bundle, monkeypatch):
 def test_the_pickers_each_breakdown_follows_come_from_python(fresh_bundle, monkeypatch):
     assert _heatmap("S@0")["hl"] == [2, 0]  # the dot product's cell: Query token 3 · Key token 1
     assert _heatmap("P@0")["hl"] == [2, None]  # the softmax's row 3
-    monkeypatch.setattr(data, "PICKS", {"dot": ("query",), "softmax": (), "weighted_sum": ()})
+    monkeypatch.setattr(views, "PICKS", {"dot": ("query",), "softmax": (), "weighted_sum": ()})
     data.look_data.cache_clear()
     assert _heatmap("S@0")["hl"] is None  # no Key token picked: no cell to mark
     assert _heatmap("P@0")["hl"] is None
+
+
+# What a view draws and offers (views.View's flags) is computed once in Python and sent with the view
+# (views.view_data); the page derives none of it. Each test changes one flag's rule and the page must follow.
+
+def _sections(view, **state):  # -> [(section key, [item keys])]: what the page draws for an explorer of `view`
+    config = al.explorer(view=view).page_config()
+    pic = page_picture({**config, "state": {**config["state"], **state}})
+    return [(s["key"], [it["key"] for it in s["items"]]) for s in pic["sections"]]
+
+
+def test_which_stages_a_head_draws_and_which_are_drawn_once_come_from_python(fresh_bundle, monkeypatch):
+    head = [("head@0", ["S_masked@0", "E@0", "P@0", "softmax@0"])]
+    assert _sections("softmax") == head
+    whole_trace = views.whole_trace
+    monkeypatch.setattr(views, "whole_trace", lambda name: name == "P" or whole_trace(name))  # P drawn once
+    assert _sections("softmax") == [("head@0", ["S_masked@0", "E@0", "softmax@0"]), ("P", ["P@0"])]
+
+
+def test_which_stages_all_heads_compares_comes_from_python(fresh_bundle, monkeypatch):
+    assert _sections("scores", head=-1) == [("compare", ["S@0", "S@1"])]
+    # only the weights may be put side by side: the scores view has none, so "all heads" draws each head's section
+    monkeypatch.setattr(views.View, "compared",
+                        property(lambda v: tuple(x for x in v.head_stages if STAGES[x].kind == "weights")))
+    assert _sections("scores", head=-1) == [("head@0", ["S@0", "dot@0"]), ("head@1", ["S@1", "dot@1"])]
+    assert _sections("all", head=-1)[1] == ("compare", ["P@0", "P@1"])  # a view with weights still compares
 
 
 def _titles(**kwargs):  # -> the page's breakdown titles, Query token 12 and Key token 1 picked

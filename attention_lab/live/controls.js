@@ -26,8 +26,7 @@ function controlContext(ex) {  // the names the controls' expressions read
   return { ...resolved, first_query: resolved.firstQuery, asked: state, mine: Boolean(data.own),
     tokens: data.own?.tokens ?? null, aligns: LOOK.aligns, matrices: ["Q", "K", "V"],
     rows: data.own ? data.own[state.edit_matrix].length : null,
-    view: { kv: view.kv, queries: view.queries, heads: view.hasHeads, masks: offeredMasks(view, state.mask),
-      compared: view.compared, picks: view.picks } };
+    view: { ...view, masks: offeredMasks(view, state.mask) } };  // the view's data (views.view_data)
 }
 
 function controlSpecs(ex) {  // every control of the state on screen, in order: LOOK.live.controls evaluated

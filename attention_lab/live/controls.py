@@ -15,8 +15,8 @@ from ..look import words
 from ..numeric.masks import ALIGNS, Lengths
 from ..numeric.pipeline import STAGES
 from .data import param_key
-from .state import LABELS, MATRICES, PARAMS, evaluate_rule, offered_masks, param_data, param_names
-from .views import LIMITS
+from .state import LABELS, MATRICES, PARAMS, PICK_AXES, evaluate_rule, offered_masks, param_data, param_names
+from .views import LIMITS, PICKERS, view_data
 
 GROUPS = ("source", "sizes", "mask", "picks", "edit")  # the rows of controls, in order
 EXAMPLE = ["not", "mine"]  # the article's or a random example (not your own numbers)
@@ -48,11 +48,8 @@ CONTROLS = [
     _control("picks", "head", "select", when="view.heads", value="head", options=["heads"]),
     _control("picks", "compare", "select", when=["and", "view.heads", ["len", "view.compared"]], value="compare",
              options=["named", "view.compared", "'stage.{}'"], visible=["==", "head", -1]),
-    _control("picks", "query", "select", when=["has", "view.picks", "'query'"], value="query",
-             options=["tokens", "first_query", "T_q"]),
-    _control("picks", "key", "select", when=["has", "view.picks", "'key'"], value="key", options=["tokens", 1, "T"]),
-    _control("picks", "row", "select", when=["has", "view.picks", "'row'"], value="row",
-             options=["tokens", "first_query", "T_q"]),
+    *(_control("picks", name, "select", when=["has", "view.picks", f"'{name}'"], value=name,
+               options=["tokens", *PICK_AXES[axis]]) for name, axis in PICKERS.items()),  # views.PICKERS
     _control("picks", "marks", "check", value="marks"),
     _control("edit", "edit_matrix", "select", when="mine", value="asked.edit_matrix",
              options=["named", "matrices", None]),
@@ -81,9 +78,7 @@ def control_context(view, state, resolved, own):  # -> the names CONTROLS' expre
     return {**fields, "mask": resolved.mask.name, "first_query": resolved.first_query, "asked": state,
             "mine": own is not None, "tokens": (own or {}).get("tokens"), "aligns": list(ALIGNS),
             "matrices": list(MATRICES), "rows": own[state["edit_matrix"]].shape[0] if own is not None else None,
-            "view": {"kv": view.kv_control, "queries": view.queries, "heads": view.has_heads,
-                     "masks": list(offered_masks(view, state["mask"])), "compared": list(view.compared),
-                     "picks": list(view.picks)}}
+            "view": {**view_data(view), "masks": list(offered_masks(view, state["mask"]))}}  # as the page has it
 
 
 def control_specs(view, state, resolved, lang, own=None):  # -> [dict]

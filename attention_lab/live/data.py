@@ -27,7 +27,7 @@ from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
 from .state import MOVES, PARAMS, RESOLVE, param_data
-from .views import BREAKDOWNS, LIMITS, OWN_LIMITS, PICKS, SECTIONS
+from .views import LIMITS, OWN_LIMITS, SECTIONS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
 
@@ -47,8 +47,8 @@ def look_data():  # -> dict of JSON types, the same for every explorer
     return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
-            "font": _font_steps(), "article": _article_sizes(), "breakdowns": list(BREAKDOWNS), "picks": PICKS,
-            "sections": list(SECTIONS), "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
+            "font": _font_steps(), "article": _article_sizes(), "sections": list(SECTIONS),
+            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
             "ordinals": {lang: [words.ordinal(n, lang) for n in range(1, OWN_LIMITS["T"] + 1)]  # token numbers shown
                          for lang in words.LANGS}}
 

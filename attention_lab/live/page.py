@@ -16,7 +16,9 @@ A config is a dict of JSON types; every mounted thing has one. Its fields for an
     kind       "explorer" (what `attentionLab.mount` builds: MOUNTS in mount.js; the steppers add theirs)
     lang       "ko" or "en"
     view       {"items": [stage, breakdown and section names], "mask": the mask it starts with, "masks": the
-               masks its mask control offers, "kv": offers K/V heads, "queries": offers T_q and the alignment}
+               masks its mask control offers, "kv": offers K/V heads, "queries": offers T_q and the alignment,
+               and what it draws and offers, computed in Python (views.view_data): "heads", "headStages",
+               "traceStages", "compared", "picks"}
     viewName   the view's name ("softmax", "all", …, or "custom")
     state      the controls' values, control name -> value (live/state.py): what is on screen
     reset      the state entries that ↺ brings back (the article's example)

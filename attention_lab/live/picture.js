@@ -178,7 +178,7 @@ function pictureOf(tr, resolved, view, L, lang, hasMask) {
   let placed = false;
   for (const item of view.items) {
     if (LOOK.sections.includes(item)) sections.push(sectionOf(ctx, item));
-    else if (STAGE[item] && wholeTrace(item)) {
+    else if (view.traceStages.includes(item)) {
       sections.push({ key: item, title: L[`stage.${item}`], color: null, items: [heatmapItem(ctx, item, 0)] });
     } else if (!placed) {
       placed = true;

@@ -4,19 +4,10 @@
 // token 4) and shows 9 again when T grows back. `resolve` fits every size, pick and parameter to the others.
 
 const divisors = (n) => Array.from({ length: n }, (_, k) => k + 1).filter((k) => n % k === 0);
-const wholeTrace = (name) => STAGE[name].heads === "" && !STAGE[name].axes.includes("query");
 
-function viewInfo(view) {  // what a view draws and offers
+function viewInfo(view) {  // a view as Python sends it (views.view_data: what it draws and offers), and a lookup
   const items = new Set(view.items);
-  const headStages = view.items.filter((x) => STAGE[x] && !wholeTrace(x));
-  return {
-    ...view,
-    headStages,
-    compared: headStages.filter((x) => STAGE[x].heads !== ""),
-    hasHeads: headStages.length > 0 || LOOK.breakdowns.some((x) => items.has(x)),
-    picks: [...new Set(LOOK.breakdowns.filter((b) => items.has(b)).flatMap((b) => LOOK.picks[b]))],
-    has: (x) => items.has(x),
-  };
+  return { ...view, has: (x) => items.has(x) };
 }
 
 // The rules are data (LOOK.live: resolve, params, moves, controls): an expression is a name (a path into the

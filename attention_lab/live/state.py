@@ -33,7 +33,7 @@ from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import ALIGNS, MASKS, Lengths, Mask, Param
 from ..numeric.trace import attention_trace
-from .views import LIMITS, OWN_LIMITS
+from .views import LIMITS, OWN_LIMITS, PICKERS
 
 ARTICLE = {"T": ARTICLE_SIZES["T"], "h": ARTICLE_SIZES["h"], "dh": ARTICLE_SIZES["d"] // ARTICLE_SIZES["h"]}
 ARTICLE_PICKS = {"query": 2, "key": 0, "row": 2}  # Query token 3 · Key token 1; row 3 (0-based)
@@ -102,7 +102,7 @@ def checked_state(raw, view, base):  # -> dict, or a ValueError naming what is m
     whole("head", state["head"], -1, LIMITS["h"][1] - 1)
     if view.compared:
         checks.choice("compare", state["compare"], view.compared)
-    for name in ("query", "key", "row", "edit_token"):
+    for name in (*PICKERS, "edit_token"):
         whole(name, state[name], 0, LIMITS["T"][1] - 1)
     checks.boolean("marks", state["marks"])
     checks.choice("edit_matrix", state["edit_matrix"], MATRICES)
@@ -177,6 +177,9 @@ def evaluate_rules(rules, context):  # -> context with each rule's name set to i
     return context
 
 
+# A picker's tokens, by its axis (views.PICKERS): the number shown for the first one, and how many there are.
+PICK_AXES = {"query": ("first_query", "T_q"), "key": (1, "T")}
+
 # What a state puts on screen, in order. Context: asked (the state), mine (your own numbers), own (their sizes: T,
 # T_q, width_q, width_k), view (queries: the view offers T_q and the alignment).
 RESOLVE = {
@@ -189,9 +192,7 @@ RESOLVE = {
     "first_query": ["+", ["-", "T", "T_q"], 1],  # the token number (1-based) of the first Query row
     "align": ["?", ["and", "view.queries", ["!=", "asked.mask", "'custom'"]], "asked.align", "'bottom-right'"],
     "head": ["?", ["and", ["==", "asked.head", -1], [">", "h", 1]], -1, ["clamp", "asked.head", 0, ["-", "h", 1]]],
-    "query": ["min", "asked.query", ["-", "T_q", 1]],
-    "key": ["min", "asked.key", ["-", "T", 1]],
-    "row": ["min", "asked.row", ["-", "T_q", 1]],
+    **{name: ["min", f"asked.{name}", ["-", PICK_AXES[axis][1], 1]] for name, axis in PICKERS.items()},  # each pick
 }
 # A mask parameter for T Key tokens, from the one asked for (`wanted`); p is its entry of data.mask_tables' "params".
 PARAMS = {

@@ -22,6 +22,8 @@ OWN_LIMITS = {"T": SIZES["T"][1], "d": D[1], "value": 1e150}  # your own Q, K, V
 BREAKDOWNS = ("dot", "softmax", "weighted_sum")  # below a head's heatmaps, driven by the pickers
 SECTIONS = ("split", "outputs", "concat", "scaling_note")  # whole-trace parts of a view
 PICKS = {"dot": ("query", "key"), "softmax": ("row",), "weighted_sum": ("row",)}  # the pickers each breakdown follows
+PICKERS = {"query": "query", "key": "key", "row": "query"}  # the axis each picker picks a token of: a Query row
+# (of T_q) or a Key token (of T); its control and its clamp come from here (state.RESOLVE, controls.CONTROLS)
 ARTICLE_MASKS = ("causal", "none")  # the article teaches the causal mask; the others come in notebook 08
 _MASKED_FROM = list(STAGES).index("M")  # the stages from M on (in the pipeline's order) depend on the mask
 
@@ -72,6 +74,10 @@ class View:
         return tuple(x for x in self.items if x in STAGES and not whole_trace(x))
 
     @property
+    def trace_stages(self):  # -> the stages drawn once for the whole trace (Q, K, V, H), in the view's order
+        return tuple(x for x in self.items if x in STAGES and whole_trace(x))
+
+    @property
     def compared(self):  # -> the stages "all heads" can put side by side (one per head: not M)
         return tuple(x for x in self.head_stages if STAGES[x].heads)
 
@@ -111,6 +117,10 @@ def view_of(view):  # -> (name, View)
 
 
 def view_data(view):  # -> dict of JSON types: what the browser needs to know of a view
-    """A view as plain data, for the browser (and the stored notebook)."""
+    """A view as plain data, for the browser (and the stored notebook): its items, mask and controls, and what it
+    draws and offers, computed here once (the page reads these and derives none of them): "heads" (has_heads),
+    "headStages", "traceStages", "compared" and "picks". The controls' rules read them under the same names."""
     return {"items": list(view.items), "mask": view.mask, "masks": list(view.offered_masks()),
-            "kv": view.kv_control, "queries": view.queries}
+            "kv": view.kv_control, "queries": view.queries, "heads": view.has_heads,
+            "headStages": list(view.head_stages), "traceStages": list(view.trace_stages),
+            "compared": list(view.compared), "picks": list(view.picks)}
