@@ -166,10 +166,42 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--svg-text", "--format", "png"], "--svg-text: applies to SVG files only"),
 ])
 def test_bad_arguments_fail_with_one_clear_line(tmp_path, capsys, argv, message):
-    status, out, err = run(["--out", str(tmp_path / "out"), *argv], capsys)  # a later --out wins
+    out_given = [] if "--out" in argv else ["--out", str(tmp_path / "out")]
+    status, out, err = run([*out_given, *argv], capsys)
     assert status == 2 and out == ""
     assert len(err) == 1 and err[0].startswith("error: ") and message in err[0], err
     assert not (tmp_path / "out").exists()  # nothing written
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["--T", "3", "--T", "5"], "--T"),
+    (["--T", "5", "--T", "5"], "--T"),  # the same value twice too: one rule, whatever the values
+    (["--mask", "causal", "--mask", "none"], "--mask"),
+    (["--lang", "en", "--lang=ko"], "--lang"),
+    (["--seed", "1", "--seed", "2"], "--seed"),
+    (["--kv-heads", "1", "--kv-heads", "2"], "--kv-heads"),
+    (["--deck", "--deck", "pdf"], "--deck"),
+    (["--out", "a", "--out", "b"], "--out"),
+])
+def test_an_option_given_twice_is_named_not_replaced(tmp_path, capsys, argv, option):
+    """`--T 3 --T 5` drew T = 5 and dropped the 3 without a word (argparse keeps the last value), where the page's
+    link refuses a key given twice (#T=6&T=8) and --mask a parameter given twice: every command refuses it."""
+    from attention_lab import worksheet
+    from attention_lab.live import command as page_command
+
+    status, out, err = run(["--out", str(tmp_path / "out"), *argv] if "--out" not in argv else argv, capsys)
+    assert status == 2 and out == "", (status, out)
+    assert err == [f"error: {option}: given twice; give each option once."], err
+    assert not (tmp_path / "out").exists()
+    page_argv = [a for a in argv if a not in ("--deck", "pdf")] or ["--T", "3", "--T", "4"]
+    page_option = option if option != "--deck" else "--T"
+    if page_option != "--out":
+        page_argv = ["--out", str(tmp_path / "page.html"), *page_argv]
+    assert page_command.main(page_argv) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [f"error: {page_option}: given twice; give each option "
+                                                            "once."]
+    assert worksheet.main(["--out", str(tmp_path / "ws"), "--lang", "en", "--lang", "ko"]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == ["error: --lang: given twice; give each option once."]
 
 
 def test_out_is_required(capsys):

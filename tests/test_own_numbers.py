@@ -118,7 +118,8 @@ def test_the_commands_read_a_spreadsheets_csv_and_refuse_in_one_line(tmp_path, c
     run = [sys.executable, "-m", f"attention_lab.{command}", *out]
     done = subprocess.run([*run, *own], capture_output=True, text=True)
     assert done.returncode == 0 and done.stderr == "", done.stderr
-    done = subprocess.run([*run, *own, "--k", str(tmp_path / "bad.csv")], capture_output=True, text=True)
+    bad = [str(tmp_path / "bad.csv") if a == str(tmp_path / "k.csv") else a for a in own]  # --k: bad.csv
+    done = subprocess.run([*run, *bad], capture_output=True, text=True)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith(f"error: --k: {tmp_path / 'bad.csv'}, row 3, column 2: '-' is not a number")
 

@@ -38,7 +38,31 @@ class ArgumentError(Exception):
     """A bad command line: reported as one line, exit status 2."""
 
 
+class _Once(argparse.Action):
+    """An option's value, as argparse's "store", but refused when the option comes a second time: argparse would
+    keep the last value and drop the first without a word (`--T 3 --T 5` drew T = 5), where the page's link refuses
+    a key given twice."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        if self.dest in parser.given:
+            raise ArgumentError(f"{self.option_strings[-1]}: given twice; give each option once.")
+        parser.given.add(self.dest)
+        setattr(namespace, self.dest, values)
+
+
 class _Parser(argparse.ArgumentParser):
+    """The commands' parser: a bad option is one line (ArgumentError), and an option given twice is refused."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.register("action", None, _Once)
+        self.register("action", "store", _Once)
+        self.given = set()
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.given = set()
+        return super().parse_known_args(args, namespace)
+
     def error(self, message):  # argparse would print the usage too: one line is enough
         raise ArgumentError(message)
 
