@@ -162,8 +162,8 @@ def test_the_learned_explorer_refuses_what_the_model_cannot_take():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--learned", "CABDDX"], "'X'"),
-    (["--learned", ""], "it has 0 letters"),
+    (["--learned", "CABDDX"], "--learned: letters ['X']"),  # the option as typed, not the function's `tokens`
+    (["--learned", ""], "--learned: it has 0 letters"),
     (["--learned", "CABDDA", "--T", "4"], "--learned: the learned model's sizes and numbers are its own"),
     (["--learned", "CABDDA", "--seed", "3"], "leave out --seed"),
     # each option named as the user types it, and none accepted only to be ignored
