@@ -14,8 +14,17 @@ Adding a control is one entry here and its words (and its element's behaviour in
 from ..look import words
 from ..numeric.masks import ALIGNS, Lengths
 from ..numeric.pipeline import STAGES
-from .data import param_key
-from .state import LABELS, MATRICES, PARAMS, PICK_AXES, evaluate_rule, offered_masks, param_data, param_names
+from .state import (
+    LABELS,
+    MATRICES,
+    PARAMS,
+    PICK_AXES,
+    evaluate_rule,
+    offered_masks,
+    param_data,
+    param_key,
+    param_names,
+)
 from .views import LIMITS, PICKERS, view_data
 
 GROUPS = ("source", "sizes", "mask", "picks", "edit")  # the rows of controls, in order

@@ -26,7 +26,8 @@ from ..numeric import examples, masks
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
-from .state import MOVES, PARAMS, RESOLVE, param_data
+from . import controls
+from .state import MOVES, PARAMS, RESOLVE, param_data, param_key
 from .views import LIMITS, OWN_LIMITS, SECTIONS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
@@ -54,9 +55,7 @@ def look_data():  # -> dict of JSON types, the same for every explorer
 
 
 def _live_rules():  # -> the controls and the rules that fit a state to its sizes, as data (live/state.py's language)
-    from .controls import CONTROLS  # here: controls.py reads this module
-
-    return {"controls": CONTROLS, "resolve": RESOLVE, "params": PARAMS, "moves": MOVES}
+    return {"controls": controls.CONTROLS, "resolve": RESOLVE, "params": PARAMS, "moves": MOVES}
 
 
 def _article_sizes():  # -> {"sizes": {"T", "d", "h", "g"}, "corner": [T, h, dh]}: what the page's note names
@@ -79,10 +78,6 @@ def _font_steps():  # -> [[columns up to, px], …]: look.tables.font_px as data
             last = font_px(n)
     steps[-1][0] = 10**6
     return steps
-
-
-def param_key(value):  # 3 -> "3"; (3, 2) -> "3+2"
-    return "+".join(map(str, value)) if isinstance(value, (tuple, list)) else str(value)
 
 
 def _rows_hex(allowed):  # [T, T] bool -> "000100030007…": four hex digits a row, bit j for Key token j

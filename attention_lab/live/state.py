@@ -218,6 +218,10 @@ def param_data(p):  # -> a mask parameter as the page gets it (data.mask_tables'
     return {"name": p.name, "type": "int", "lo": p.lo, "hiT": p.hi_T, "default": p.default}
 
 
+def param_key(value):  # 3 -> "3"; (3, 2) -> "3+2": a parameter value as the mask tables and the page key it
+    return "+".join(map(str, value)) if isinstance(value, (tuple, list)) else str(value)
+
+
 def param_value(p, wanted, T):  # -> the value of a mask parameter for T Key tokens, from the one asked for
     value = evaluate_rule(PARAMS[param_data(p)["type"]]["value"], {"p": param_data(p), "wanted": wanted, "T": T})
     return tuple(value) if isinstance(p, Lengths) else value
