@@ -237,16 +237,16 @@ def resolve(state, view, own=None):  # -> Resolved
     if own is not None:
         context["own"] = {"T": own["K"].shape[0], "T_q": own["Q"].shape[0], "width_q": own["Q"].shape[1],
                           "width_k": own["K"].shape[1]}
-    on = evaluate_rules(RESOLVE, context)
-    T, T_q, name = on["T"], on["T_q"], state["mask"]
+    fitted = evaluate_rules(RESOLVE, context)
+    T, T_q, name = fitted["T"], fitted["T_q"], state["mask"]
     if name == "custom":
         mask = Mask.of(own["mask"])
     else:
         params = {p.name: param_value(p, state.get(f"{name}.{p.name}"), T) for p in MASKS[name].params}
-        mask = Mask(name, align=on["align"], **params).checked(T_q, T)
-    return Resolved(source=state["source"], seed=state["seed"], T=T, T_q=T_q, h=on["h"], dh=on["dh"], g=on["g"],
-                    mask=mask, head=on["head"], compare=state["compare"], query=on["query"], key=on["key"],
-                    row=on["row"], marks=state["marks"])
+        mask = Mask(name, align=fitted["align"], **params).checked(T_q, T)
+    return Resolved(source=state["source"], seed=state["seed"], T=T, T_q=T_q, h=fitted["h"], dh=fitted["dh"],
+                    g=fitted["g"], mask=mask, head=fitted["head"], compare=state["compare"], query=fitted["query"],
+                    key=fitted["key"], row=fitted["row"], marks=state["marks"])
 
 
 def moved(state, name, value, resolved):  # -> the state after control `name` moved to `value`, with MOVES' links
