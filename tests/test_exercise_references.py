@@ -222,7 +222,7 @@ def test_every_exercise_here_has_wrong_solutions_to_refuse():
     assert {c[0] for c in WRONG_SOLUTIONS} == set(REFERENCES)
 
 
-IS_CAUSAL_TYPED = [  # 12.is_causal has no wrong answers as a learner types them (`wrong`); these it must refuse
+IS_CAUSAL_TYPED = [  # wrong answers as a learner types them, written here apart from the bank's `wrong` catalogue
     "[1, 2, 3, 4, 5, 6]", "[5, 6]", "[6]", "[1]", "[2]", "np.arange(2)",
     "np.flatnonzero(al.allowed_of(al.Mask('causal'), 2, 6)[1]) + 1",
     "np.flatnonzero(al.allowed_of(al.Mask('causal', align='top-left'), 6, 6)[5]) + 1",

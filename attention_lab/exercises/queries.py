@@ -38,6 +38,16 @@ _ZERO_BASED = {
     "en": "Those are indices counted from 0; token numbers count from 1, as in the article: add 1.",
 }
 
+_BOTTOM_RIGHT = {
+    "ko": "오른쪽 아래 정렬로 읽었습니다. 그것이 맞는 계산이지만, 물은 것은 SDPA의 is_causal=True가 하는 계산, 왼쪽 위 정렬입니다.",
+    "en": "You read it bottom-right: that is the right computation, but the question is what SDPA's is_causal=True "
+          "does, which is top-left.",
+}
+_FIRST_ROW = {
+    "ko": "청크의 첫 번째 행, 토큰 5의 행입니다. 토큰 6은 두 번째 행(인덱스 1)입니다.",
+    "en": "That is the chunk's first row, token 5's; token 6 is the second row (index 1).",
+}
+
 
 EXERCISES = [
     Exercise(
@@ -83,14 +93,18 @@ EXERCISES = [
                    "columns of its second row (index 1)."},
         ),
         (
-            Mistake(lambda: _seen(Mask("causal"), 2, 6, 1),
-                    {"ko": "오른쪽 아래 정렬로 읽었습니다. 그것이 맞는 계산이지만, 물은 것은 SDPA의 is_causal=True가 하는 계산, 왼쪽 위 정렬입니다.",
-                     "en": "You read it bottom-right: that is the right computation, but the question is what SDPA's "
-                           "is_causal=True does, which is top-left."}),
+            Mistake(lambda: _seen(Mask("causal"), 2, 6, 1), _BOTTOM_RIGHT),
             Mistake(lambda: _seen(Mask("causal", align="top-left"), 2, 6, 1) - 1, _ZERO_BASED),
-            Mistake(lambda: _seen(Mask("causal", align="top-left"), 2, 6, 0),
-                    {"ko": "청크의 첫 번째 행, 토큰 5의 행입니다. 토큰 6은 두 번째 행(인덱스 1)입니다.",
-                     "en": "That is the chunk's first row, token 5's; token 6 is the second row (index 1)."}),
+            Mistake(lambda: _seen(Mask("causal", align="top-left"), 2, 6, 0), _FIRST_ROW),
+        ),
+        wrong=(  # as a learner types them: the numbers read off, and the mask built with the wrong sizes or row
+            ("[1, 2, 3, 4, 5, 6]", _BOTTOM_RIGHT), ("[0, 1]", _ZERO_BASED), ("np.arange(2)", _ZERO_BASED),
+            ("[1]", _FIRST_ROW), "[5, 6]", "[6]", "[2]", "[1, 2, 3]", "[4, 5, 6]",
+            ("np.flatnonzero(al.allowed_of(al.Mask('causal'), 2, 6)[1]) + 1", _BOTTOM_RIGHT),
+            ("np.flatnonzero(al.allowed_of(al.Mask('causal', align='top-left'), 2, 6)[1])", _ZERO_BASED),
+            ("np.flatnonzero(al.allowed_of(al.Mask('causal', align='top-left'), 2, 6)[0]) + 1", _FIRST_ROW),
+            "np.flatnonzero(al.allowed_of(al.Mask('causal', align='top-left'), 6, 6)[5]) + 1",  # T_q = T_k = 6
+            "np.flatnonzero(al.allowed_of(al.Mask('causal', align='top-left'), 2, 6)[1] == 0) + 1",  # the masked
         ),
     ),
     Exercise(
