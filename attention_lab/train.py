@@ -15,16 +15,19 @@ from .figures.options import _Parser, command_status
 from .numeric import training
 
 
-def main(argv=None):  # -> exit status
+def parser():
     parser = _Parser(prog="python -m attention_lab.train", description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=training.SHIPPED, help=f"the .npz to write (default: {training.SHIPPED})")
     parser.add_argument("--seed", type=int, default=training.SEED, help=f"the seed (default: {training.SEED})")
     parser.add_argument("--steps", type=int, default=training.STEPS, help=f"Adam steps (default: {training.STEPS})")
     parser.add_argument("--h", type=int, default=2, help="the number of heads: 1, 2, 4 or 8 (default: 2)")
     parser.add_argument("--dh", type=int, help="each head's width, h·dh ≤ 8 (default: 8 / h)")
+    return parser
 
+
+def main(argv=None):  # -> exit status
     def body():
-        args = parser.parse_args(argv)
+        args = parser().parse_args(argv)
         if not args.out.endswith(".npz"):
             raise ValueError(f"out: the weights are an .npz file; write e.g. --out {args.out}.npz")
         weights, losses = training.train(seed=args.seed, steps=args.steps, h=args.h, progress_bar=True,

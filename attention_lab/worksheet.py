@@ -29,7 +29,7 @@ def _folder(text):
     return Path(text)
 
 
-def parse_args(argv):
+def parser():
     parser = _Parser(prog="python -m attention_lab.worksheet",
                      description="Write a printable A4 worksheet on Core Attention and its answer key (PDF), or a "
                                  "class set: every student's sheet in one PDF and every key in another.")
@@ -48,7 +48,11 @@ def parse_args(argv):
                             help=f"your own {name.upper()}: .npy or .csv, 3 rows (tokens), as for the figures "
                                  "(with --h)")
     parser.add_argument("--h", type=int, help="the heads of your own --q, --k, --v")
-    return parser.parse_args(argv)
+    return parser
+
+
+def parse_args(argv):
+    return parser().parse_args(argv)
 
 
 def read_roster(path, lang):  # -> [name], or an ArgumentError

@@ -153,7 +153,7 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--mask", "custom"], "--mask: unknown mask 'custom'"),
     (["--mask", "sliding:window=²"], "--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), e.g. "
                                      "--mask sliding:window=2; got 'window=²'"),
-    (["--mask", "sliding:window=２"], "got 'window=２'"),  # a full-width digit is not a whole number here either
+    (["--mask", "sliding:window=٢"], "got 'window=٢'"),  # an Arabic-Indic digit is no number a side writes
     (["--mask", "sliding:window=1:window=2"], "--mask: window is given twice in 'sliding:window=1:window=2'; give "
                                               "each parameter once, e.g. --mask sliding:window=2."),
     (["--mask", "window:left=1:right=1:left=0"], "--mask: left is given twice"),
@@ -162,7 +162,7 @@ def test_a_new_mask_reaches_the_command_as_one_registry_entry(new_entries, tmp_p
     (["--window", "2"], "unrecognized arguments: --window 2"),
     (["--lang", "fr"], "--lang: invalid choice: 'fr'"),
     (["--format", "jpg"], "invalid choice: 'jpg'"),
-    (["--T", "three"], "invalid int value"),
+    (["--T", "three"], "argument --T: give a whole number such as 3 (digits 0-9, or full width: ３), got 'three'."),
     (["--svg-text", "--format", "png"], "--svg-text: applies to SVG files only"),
 ])
 def test_bad_arguments_fail_with_one_clear_line(tmp_path, capsys, argv, message):
@@ -366,3 +366,118 @@ def test_korean_and_english_figures_written_into_one_folder_keep_both(tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names("svg", "ko") + names("svg", "en"))
     assert words.table("ko")["fig_mask_rule"] in (tmp_path / "fig3_mask_ko.svg").read_text()
     assert words.table("en")["fig_mask_rule"] in (tmp_path / "fig3_mask_en.svg").read_text()
+
+
+# A number typed as an option's value, and the number it means (None: refused), written out here. The one rule of
+# a typed number is the row editor's and a file's cells' (own_numbers.ROW_GRAMMAR): full width, as a Korean input
+# method types it, reads as ASCII; then ASCII digits only. Before, --T read "١" and "1_0" (int() does) while
+# --mask sliding:window=２ was refused, and "−2" (the minus the figures print) was refused by both.
+TYPED_WHOLE = [("3", 3), ("３", 3), ("１２", 12), ("-2", -2), ("－２", -2), ("−2", -2), ("+4", 4), ("＋４", 4),
+               (" 5 ", 5), ("\u3000６", 6), ("٣", None), ("۳", None), ("1_0", None), ("²", None), ("3.0", None),
+               ("", None), ("三", None), ("0x3", None), ("3e0", None), ("1 2", None), ("３．０", None)]
+TYPED_DECIMAL = [("1.5", 1.5), ("１．５", 1.5), ("１.２５", 1.25), ("2", 2.0), ("−0.5", -0.5), ("nan", None),
+                 ("inf", None), ("1_0", None), ("١", None), ("1,5", None), ("", None), ("½", None)]
+TYPED_MASKS = [("sliding:window=２", al.Mask("sliding", window=2)), ("window:left=１:right=０",
+               al.Mask("window", left=1, right=0)), ("packed:lengths=３＋２＋４", al.Mask("packed", lengths=(3, 2, 4))),
+               ("packed:lengths=3+２", al.Mask("packed", lengths=(3, 2))), ("sliding:window=٢", None),
+               ("sliding:window=²", None), ("sliding:window=2_0", None), ("sliding:window=２.０", None)]
+
+
+def _command_parsers():  # -> {command: its parser}: every command of the package
+    from attention_lab import train, worksheet
+    from attention_lab.figures import options
+    from attention_lab.live import command as page_command
+    from attention_lab.site import __main__ as site_command
+
+    return {"figures": options.parser, "explorer": page_command.parser, "worksheet": worksheet.parser,
+            "train": train.parser, "site": site_command.parser}
+
+
+def test_every_number_option_of_every_command_reads_a_typed_number_by_the_one_rule():
+    from attention_lab.live.state import parse_row
+
+    numeric = {}
+    for name, make in _command_parsers().items():
+        parser = make()
+        numeric[name] = [a for a in parser._actions if a.type in (int, float)]
+        for action in numeric[name]:
+            option = action.option_strings[-1]
+            for typed, means in TYPED_WHOLE if action.type is int else TYPED_DECIMAL:
+                argv = ["--out", "x", option, typed]
+                if means is None:
+                    with pytest.raises(command.ArgumentError, match=re.escape(f"argument {option}: give a")):
+                        parser.parse_known_args(argv)
+                    continue
+                value = getattr(parser.parse_known_args(argv)[0], action.dest)
+                assert value == means and type(value) is action.type, (name, option, typed, value)
+    assert {n: sorted(a.option_strings[-1] for a in actions) for n, actions in numeric.items()} == {
+        "figures": sorted(["--T", "--d", "--h", "--kv-heads", "--seed", "--queries", "--head", "--row", "--query",
+                           "--key", "--dpi"]),
+        "explorer": sorted(["--T", "--h", "--dh", "--d", "--kv-heads", "--queries", "--seed", "--scale"]),
+        "worksheet": sorted(["--seed", "--head", "--class", "--h"]),
+        "train": sorted(["--seed", "--steps", "--h", "--dh"]), "site": []}
+    for typed, means in TYPED_WHOLE + TYPED_DECIMAL:  # the page's row editor reads each the same way
+        row, _problem = parse_row(typed, 1)
+        if means is not None:
+            assert row is not None and row.tolist() == [means], typed
+        elif typed not in ("3.0", "3e0", "３．０"):  # numbers, but not whole ones
+            assert row is None, typed
+
+
+@pytest.mark.parametrize("typed, means", TYPED_MASKS)
+def test_a_mask_parameter_reads_a_typed_number_by_the_same_rule(typed, means):
+    from attention_lab.figures.options import parse_mask
+
+    if means is None:
+        with pytest.raises(command.ArgumentError, match="write each parameter as PARAM=WHOLE_NUMBER"):
+            parse_mask(typed, "bottom-right")
+    else:
+        assert parse_mask(typed, "bottom-right") == means
+
+
+# An alignment where it cannot apply: the mask "none" lets every Query row see every Key token wherever the rows sit,
+# so --align (and align=) changed nothing and was accepted without a word; a mask that reads the row's position
+# keeps it. Which masks read it, written out here (and checked against the masks themselves below).
+ALIGN_IGNORED = {"none"}
+ALIGN_CASES = [("none", "top-left"), ("none", "bottom-right"), ("causal", "top-left"), ("sliding:window=2", "top-left"),
+               ("window:left=1:right=1", "top-left"), ("padding:length=2", "top-left"), ("prefix:prefix=2", "top-left"),
+               ("packed:lengths=2+3", "top-left"), ("causal", "bottom-right")]
+
+
+def test_the_masks_that_ignore_the_alignment_are_those_whose_rows_do_not_move_with_it():
+    for name in al.masks.MASK_NAMES:
+        moved = [al.allowed_of(al.Mask(name, align=a), 2, 5) for a in al.masks.ALIGNS]
+        assert (name in ALIGN_IGNORED) == np.array_equal(*moved), name
+
+
+@pytest.mark.parametrize("mask, align", ALIGN_CASES)
+def test_an_alignment_with_a_mask_that_ignores_it_is_refused_everywhere(tmp_path, capsys, mask, align):
+    from attention_lab.live import command as page_command
+
+    refused = mask.split(":")[0] in ALIGN_IGNORED
+    argv = ["--T", "5", "--queries", "2", "--mask", mask, "--align", align]
+    status, _, err = run(["--out", str(tmp_path / "f"), *argv], capsys) if refused else (None, None, None)
+    page = page_command.main(["--out", str(tmp_path / "p.html"), "--view", "queries", *argv])
+    page_err = capsys.readouterr().err.strip().splitlines()
+    if refused:
+        line = (f"error: --align: --mask {mask} lets a Query row see the same Key tokens wherever the rows sit, so an "
+                "alignment changes nothing; leave --align out.")
+        assert (status, err) == (2, [line]) and (page, page_err) == (2, [line])
+        assert not (tmp_path / "f").exists() and not (tmp_path / "p.html").exists()
+    else:
+        assert (page, page_err) == (0, []), page_err
+        tr = command.make_trace(command.parse_args(["--out", "x", *argv]))
+        assert tr.mask.align == align and tr.mask.name == mask.split(":")[0]
+    python_mask = command.parse_args(["--out", "x", "--mask", mask]).mask
+    for given in ({"mask": python_mask, "align": align}, {"mask": al.Mask(python_mask.name, align=align,
+                                                                          **dict(python_mask.params))}):
+        if refused and align == "top-left":  # bottom-right is al.explorer's default: it cannot tell it was given
+            with pytest.raises(ValueError, match=r"^align: the mask 'none' lets a Query row see the same Key tokens"):
+                al.explorer(T=5, queries=2, view="queries", **given)
+        elif not refused:
+            assert al.explorer(T=5, queries=2, view="queries", **given).trace.mask.align == align
+    if refused and align == "top-left":
+        Q, KV = np.ones((2, 4)), np.ones((5, 4))
+        for mask_given in (None, "none", python_mask):
+            with pytest.raises(ValueError, match=r"^align: the mask 'none'"):
+                al.explorer(Q=Q, K=KV, V=KV, h=2, mask=mask_given, align=align, view="queries")

@@ -299,7 +299,7 @@ def test_two_heads_learn_the_task_better_than_one_head_of_either_width(shipped):
     (["--h", "3"], "--h: d=8 columns cannot be shared"),
     (["--seed", "-1"], "--seed: must be from 0"),
     (["--out", "weights.txt"], "--out: the weights are an .npz file"),
-    (["--steps", "many"], "--steps: invalid int value"),
+    (["--steps", "many"], "--steps: give a whole number such as 3"),
     (["--h", "1", "--dh", "9"], "--dh: must be from 1 to 8"),
     (["--h", "2", "--dh", "8"], "--h, --dh: h·dh = 16 columns are more than the model's d = 8"),
     (["--h", "1", "--dh", "0"], "--dh: must be from 1"),

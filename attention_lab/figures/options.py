@@ -13,7 +13,7 @@ from pathlib import Path
 from ..numeric import masks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 from ..numeric.limits import SIZES, D
-from ..numeric.own_numbers import read_matrix
+from ..numeric.own_numbers import ROW_GRAMMAR, cell_text, read_matrix
 from ..numeric.trace import attention_trace
 
 FORMATS = ("svg", "png", "pdf")
@@ -32,10 +32,28 @@ OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed
              "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks", "dh": "--dh",
              "d, dh": "--d, --dh", "h, dh": "--h, --dh", "tokens": "--learned"}
 PYTHON_NAME = re.compile(r"\b(kv_heads)\b")  # a Python name inside a message, said as its option
+WHOLE = re.compile(r"[+-]?[0-9]+")
+DECIMAL = re.compile(ROW_GRAMMAR["number"])
 
 
 class ArgumentError(Exception):
     """A bad command line: reported as one line, exit status 2."""
+
+
+def typed_number(text, whole=True):  # "１２" -> 12, "－３" -> -3, "1.5" -> 1.5 (whole=False)
+    """A number typed as an option's value, by the one rule of a typed number (own_numbers.ROW_GRAMMAR, the page's
+    row editor's and a file's cells'): each full-width character a Korean input method types read as its ASCII
+    twin, then ASCII digits only. int() alone would also read "١" (Arabic-Indic) and "1_000", which no side writes,
+    while a mask's parameter refused "２"."""
+    folded = cell_text(str(text))
+    if not (WHOLE if whole else DECIMAL).fullmatch(folded):
+        example = "a whole number such as 3" if whole else "a number such as 1.5"
+        raise argparse.ArgumentTypeError(f"give {example} (digits 0-9, or full width: ３), got {text!r}.")
+    return int(folded) if whole else float(folded)
+
+
+def _decimal(text):
+    return typed_number(text, whole=False)
 
 
 class _Once(argparse.Action):
@@ -57,6 +75,8 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
         self.register("action", None, _Once)
         self.register("action", "store", _Once)
+        self.register("type", int, typed_number)  # every number option, of every command: the one rule
+        self.register("type", float, _decimal)
         self.given = set()
 
     def parse_known_args(self, args=None, namespace=None):
@@ -106,9 +126,8 @@ def parse_mask(text, align):  # "sliding:window=2" -> Mask("sliding", window=2)
     params = {}
     for item in given:
         key, sep, value = item.partition("=")
-        parts = value.split("+")
-        # ASCII digits only: "²".isdigit() is True, and int("２") reads a full-width digit
-        if not sep or not all(re.fullmatch(r"\s*-?[0-9]+\s*", part) for part in parts):
+        parts = cell_text(value).split("+")  # a typed number's one rule: "２" is 2, "²" and "٢" are not numbers
+        if not sep or not all(WHOLE.fullmatch(part.strip()) for part in parts):
             raise ArgumentError(f"--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), "
                                 f"e.g. --mask sliding:window=2; got {item!r}.")
         if key not in known:
@@ -174,7 +193,7 @@ def parser():
     parse.add_argument("--mask", default="causal", help=_mask_help())
     parse.add_argument("--queries", type=int, help="only the last N tokens' Query rows (1 = a decode step): "
                                                    "S, M and P are then N × T")
-    parse.add_argument("--align", default="bottom-right", choices=masks.ALIGNS,
+    parse.add_argument("--align", choices=masks.ALIGNS,
                        help="where the Query rows sit when there are fewer than Key tokens: bottom-right (the "
                             "last Query token is the last Key token, as in decoding; default) or top-left "
                             "(PyTorch SDPA's is_causal)")
@@ -195,7 +214,10 @@ def parser():
 
 def parse_args(argv):
     args = parser().parse_args(argv)
-    args.mask = parse_mask(args.mask, args.align)
+    args.mask = parse_mask(args.mask, args.align or masks.ALIGNS[0])
+    if args.align is not None and not masks.aligned(args.mask):
+        raise ArgumentError(f"--align: --mask {args.mask.name} lets a Query row see the same Key tokens wherever the "
+                            "rows sit, so an alignment changes nothing; leave --align out.")
     for name, (lo, hi) in {**LIMITS, "dpi": DPI}.items():
         value = getattr(args, name)
         if value is not None and not lo <= value <= hi:

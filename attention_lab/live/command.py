@@ -18,13 +18,13 @@ from pathlib import Path
 
 from ..figures.options import ArgumentError, _Parser, command_status, parse_mask
 from ..numeric.limits import SEED_CONTROL
-from ..numeric.masks import ALIGNS
+from ..numeric.masks import ALIGNS, aligned
 from ..numeric.own_numbers import read_matrix
 from .page import SCALE, standalone_html
 from .views import LIMITS, OWN_LIMITS, VIEWS
 
 
-def parse_args(argv):
+def parser():
     parser = _Parser(prog="python -m attention_lab.explorer",
                      description="Write the explorer as one HTML page that works offline, with no Python.")
     parser.add_argument("--out", required=True, type=Path, help="the HTML file to write")
@@ -45,7 +45,11 @@ def parse_args(argv):
                         "A B C D (e.g. CABDDA): the page computes Q, K, V from its weights (with --lang, --view)")
     parser.add_argument("--scale", type=float, default=1, help=f"presentation scale, {SCALE[0]} … {SCALE[1]}: 1.5 "
                         "makes every text at least 18 px at 1920 × 1080 (default: 1)")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def parse_args(argv):
+    args = parser().parse_args(argv)
     if not SCALE[0] <= args.scale <= SCALE[1]:  # NaN too
         raise ArgumentError(f"--scale: give a number from {SCALE[0]} to {SCALE[1]} (1.5 for a projector), "
                             f"got {args.scale:g}.")
@@ -68,6 +72,9 @@ def main(argv=None):
             return write(learned_explorer(args.learned, lang=args.lang, view=args.view), args)
         align = ALIGNS[0] if args.align is None else args.align  # None above: given or not, for --learned
         mask = _VIEW_MASK if args.mask is None else parse_mask(args.mask, align)
+        if args.align is not None and args.mask is not None and not aligned(mask):
+            raise ArgumentError(f"--align: --mask {mask.name} lets a Query row see the same Key tokens wherever the "
+                                "rows sit, so an alignment changes nothing; leave --align out.")
         own = {n.upper(): read_matrix(getattr(args, n), f"--{n}", OWN_LIMITS["T"], OWN_LIMITS["d"])
                for n in "qkv" if getattr(args, n) is not None}
         ex = Explorer(T=args.T, d=args.d, h=args.h, dh=args.dh, kv_heads=args.kv_heads, queries=args.queries,

@@ -26,7 +26,7 @@ from ..look.formats import MINUS, format_row, format_value
 from ..numeric import checks
 from ..numeric.calls import named_arguments
 from ..numeric.limits import SEED_CONTROL
-from ..numeric.masks import ALIGNS, Mask, to_mask
+from ..numeric.masks import ALIGNS, Mask, aligned, to_mask
 from ..numeric.trace import attention_trace
 from . import page
 from .controls import Control, control_specs, pick_of
@@ -69,6 +69,7 @@ class Explorer(anywidget.AnyWidget):
         align = checks.choice("align", align, ALIGNS)
         self._own = None
         _check_view_shows(self.view_name, self.view, queries, mask, align)
+        _check_aligned(mask, align)
         if Q is None and K is None and V is None:
             if not isinstance(mask, (str, Mask)) and mask is not None:
                 raise ValueError("mask: a mask array has a fixed size, so it cannot follow the T slider. Pass your "
@@ -297,6 +298,16 @@ def _check_view_shows(name, view, queries, mask, align):
     if align != "bottom-right" or isinstance(mask, Mask) and mask.align != "bottom-right":
         raise ValueError(f"align: {named} shows the bottom-right alignment only; leave the alignment out, or use a "
                          f"view that offers it ({showing}).")
+
+
+def _check_aligned(mask, align):
+    """A top-left alignment given with a mask that never reads where the Query rows sit ("none") would change
+    nothing: refused, as a view refuses an argument it cannot show. (A mask array is refused with align below.)"""
+    if isinstance(mask, (str, Mask)) or mask is None:
+        given = to_mask(mask)
+        if (align != "bottom-right" or given.align != "bottom-right") and not aligned(given):
+            raise ValueError(f"align: the mask {given.name!r} lets a Query row see the same Key tokens wherever the "
+                             "rows sit, so an alignment changes nothing; leave align out.")
 
 
 def _is_mask(mask, name):  # -> bool: `mask` (a name, None, a Mask or an array) is the mask `name` as it stands

@@ -159,6 +159,16 @@ def owners(param):  # -> the names of the masks that take a parameter of this na
     return [kind.name for kind in MASKS.values() if any(p.name == param for p in kind.params)]
 
 
+def aligned(mask):  # -> bool: whether where the Query rows sit changes which Key tokens the mask lets them see
+    """False for a mask array (it says itself which Key tokens each row sees) and for a rule that never reads the
+    Query row's position ("none"): an alignment given with such a mask changes nothing, and is refused."""
+    mask = to_mask(mask)
+    if mask.name == "custom":
+        return False
+    one_row = [Mask(mask.name, align=align).allowed(1, 4) for align in ALIGNS]  # one Query row, 4 Key tokens
+    return not np.array_equal(*one_row)
+
+
 def _in_a_mask(key):  # -> "mask=Mask('sliding', window=…)" for a mask parameter's name, or None
     return " or ".join(f"mask=Mask({o!r}, {key}=…)" for o in owners(key)) or None
 

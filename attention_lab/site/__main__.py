@@ -7,8 +7,7 @@ from ..figures.options import _Parser, command_status
 from .build import DEFAULT_BINDER, INSTALL, NOTEBOOKS, build, search_available
 
 
-def main(argv=None):
-    """Build the site; print what it wrote; return 0, or 2 with a one-line message on stderr."""
+def parser():
     parser = _Parser(prog="python -m attention_lab.site",
                      description="Build both editions of the notebooks as a static course site.")
     parser.add_argument("--out", default="site", help="the folder to write (default: site/); a folder this command "
@@ -19,9 +18,13 @@ def main(argv=None):
                              "badge's repository)")
     parser.add_argument("--notebooks", default=str(NOTEBOOKS), help="the folder holding ko/ and en/ (default: the "
                                                                      "repository's notebooks/)")
+    return parser
 
+
+def main(argv=None):
+    """Build the site; print what it wrote; return 0, or 2 with a one-line message on stderr."""
     def body():
-        args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+        args = parser().parse_args(sys.argv[1:] if argv is None else argv)
         start = time.perf_counter()
         written = build(args.out, args.notebooks, args.binder)
         pages = sum(len(v) for v in written.values())
