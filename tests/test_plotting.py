@@ -271,6 +271,39 @@ def test_figure_3_names_another_mask_and_its_parameter():
         assert f"{words.table(lang)['param.sliding.window']} = 2" in caption
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("align", ("bottom-right", "top-left"))
+@pytest.mark.parametrize("T_q, T_k", [(3, 3), (1, 3), (2, 6), (5, 6), (4, 2), (3, 2)])
+@pytest.mark.parametrize("mask", [al.Mask("causal"), al.Mask("sliding", window=2), al.Mask("none")], ids=repr)
+def test_figure_3s_caption_is_true_of_the_mask_it_shows_for_both_alignments_and_any_lengths(lang, align, T_q, T_k,
+                                                                                               mask):
+    """The causal caption says a Query token sees "itself and earlier tokens"; with top-left and fewer Query than Key
+    tokens the row of token 6 sees Key tokens 1 … 2 (it sits at token 2), and the caption said nothing of it. Checked
+    against the M the figure draws: a row whose last visible Key token is not its own token is named with the Key
+    token it sits at, and only then. The rows are the last T_q tokens (numbered from 1 with more Query rows)."""
+    rng = np.random.default_rng(10 * T_q + T_k)
+    K = rng.normal(size=(T_k, 4))
+    tr = al.attention_trace(rng.normal(size=(T_q, 4)), K, K, h=1, mask=al.Mask(mask.name, align=align,
+                                                                                **dict(mask.params)))
+    caption = " ".join(" ".join(all_texts(figures.figure_mask(tr, lang=lang))).split())
+    tokens = [max(T_k - T_q, 0) + i + 1 for i in range(T_q)]  # each Query row's token, as the rows are labelled
+    seen = [np.flatnonzero(row == 0) + 1 for row in tr.M]  # the Key tokens each row sees, from the drawn M
+    line = words.table(lang)["fig_mask_rows_at"].split("{")[0].strip()
+    if mask.name == "none":  # every row sees every Key token, wherever it sits
+        assert all(s.tolist() == list(range(1, T_k + 1)) for s in seen) and line not in caption
+        return
+    def sees(place):  # the Key tokens a row sitting at Key token `place` sees, by the mask's rule as the caption says
+        return [j for j in range(1, T_k + 1) if j <= place and (mask.name == "causal" or j > place - 2)]
+
+    if line not in caption:  # "itself" is each row's own token
+        assert [s.tolist() for s in seen] == [sees(t) for t in tokens]
+    else:  # the rows sit before their own tokens: the last one at the Key token the caption names
+        place = seen[-1].max()
+        claim = words.table(lang)["fig_mask_rows_at"].format(t=tokens[-1], p=place)
+        assert " ".join(claim.split()) in caption and place < tokens[-1]
+        assert [s.tolist() for s in seen] == [sees(place - (T_q - 1 - i)) for i in range(T_q)]
+
+
 def test_figure_4_sends_masked_scores_to_zero(tr):
     texts = all_texts(figures.figure_softmax(tr, row=1))
     assert "e⁻∞" in texts

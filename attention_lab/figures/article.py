@@ -19,6 +19,7 @@ import numpy as np
 from ..look import colors, formats
 from ..look.formats import format_approx
 from ..numeric import checks, core
+from ..numeric.masks import aligned
 from ..numeric.pipeline import STAGES
 from .heatmap import (
     MIN_PANEL_WIDTH,
@@ -129,8 +130,11 @@ def figure_mask(tr, head=0, *, lang="en", slides=False):  # AttentionTrace -> Fi
     params = [f"{look.words[f'param.{tr.mask_name}.{p.name}']} = {p.text(value)}" for p, value in tr.mask.items()]
     if T_q != T_k:  # which corner the Query rows line up with
         params.append(look.words[f"align.{tr.mask.align}"])
-    caption_lines(fig.add_subplot(grid[1]), [f"{caption} ({', '.join(params)})" if params else caption,
-                                             W["fig_mask_rule"]], look)
+    lines = [f"{caption} ({', '.join(params)})" if params else caption, W["fig_mask_rule"]]
+    last, sits = query_offset(tr) + T_q, T_k if tr.mask.align == "bottom-right" else T_q  # the last row: token, place
+    if last != sits and aligned(tr.mask):  # the rows do not sit at their own tokens: say where "itself" is
+        lines.insert(1, W["fig_mask_rows_at"].format(t=last, p=sits))
+    caption_lines(fig.add_subplot(grid[1]), lines, look)
     return page, title
 
 

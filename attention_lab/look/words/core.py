@@ -20,7 +20,7 @@ WORDS = {
     'stage.O': ('출력 O = PV', 'O = PV (output)'),
     'stage.H': ('H = Concat(O₁ … Oₕ)', 'H = Concat(O₁ … Oₕ)'),
     'mask.causal': ('Causal mask', 'causal'),
-    'mask.causal.caption': ('M은 Query 토큰이 참조할 수 있는 자리(자기 자신과 이전 토큰)에서 0, 대각선 위쪽(미래 토큰)에서 −∞입니다.', 'M is 0 where a Query token may see a Key token (itself and earlier tokens) and −∞ above the diagonal (future tokens).'),
+    'mask.causal.caption': ('M은 Query 토큰이 참조할 수 있는 자리(자기 자신과 이전 토큰)에서 0, 그 뒤의 자리(미래 토큰)에서 −∞입니다.', 'M is 0 where a Query token may see a Key token (itself and earlier tokens) and −∞ after it (future tokens).'),
     'mask.causal.used': ('다음 토큰을 예측하는 디코더(GPT 계열)', 'decoders that predict the next token (GPT and its kin)'),
     'mask.none': ('마스크 없음', 'none'),
     'mask.none.caption': ('마스크가 없으면 M은 모두 0이므로, 모든 Query 토큰이 모든 Key 토큰을 참조합니다.', 'No mask: M is 0 everywhere, so every Query token sees every Key token.'),

@@ -16,6 +16,7 @@ WORDS = {
     'fig_mask_title': ('Head {n}: 마스크 M이 참조할 수 없는 토큰의 점수를 지웁니다', 'Head {n}: the mask M removes the scores a Query token may not see'),
     'fig_mask_values': ('마스크 M의 값', 'values of the mask M'),
     'fig_mask_rule': ('0 + 점수 = 점수,   −∞ + 점수 = −∞', '0 + score = score,   −∞ + score = −∞'),
+    'fig_mask_rows_at': ('여기서는 Query 행이 자기 토큰보다 앞자리에 놓입니다. 위 설명은 행이 놓인 Key 토큰의 자리를 기준으로 합니다. 마지막 행(토큰 {t})은 Key 토큰 {p} 자리에 있습니다.', 'Here the Query rows sit before their own tokens: the caption above counts from the Key token a row sits at (the row of token {t} sits at Key token {p}).'),
     'fig_softmax_title': ('Head {n}: Softmax는 점수 한 행을 합이 1인 가중치로 바꿉니다', 'Head {n}: softmax turns each row of scores into weights that sum to 1'),
     'fig_softmax_by_row': ('행마다\nSoftmax', 'softmax\nby row'),
     'fig_softmax_table': ('{i}행 (Query 토큰 {i}): 점수 → 지수 함수 exp → 가중치', 'Row {i} (Query token {i}): score → exp → weight'),
