@@ -326,3 +326,15 @@ def test_between_terms_refuses_the_breaks_inside_a_formula():
                     ("row", "max)"): False}
     assert between_terms(["3", "×", "4"]) == [False, False] and between_terms(["O", "=", "PV"]) == [False, True]
     assert between_terms(["Head", "1:", "S", "/", "√dh"]) == [True, True, False, False]
+
+
+def test_the_softmax_row_shows_shifted_exponentials_when_the_plain_ones_underflow():
+    """Scores of −7071.07 and −7141.78: each e^s underflows to 0, and 0 / 0 is no weight (the slides said
+    "weights = eˢ / 0" over weights 1 and 0.000). They show e^(s − m) and say so (issue 27, sixth fuzz round)."""
+    tr = al.attention_trace([[-100.0, 0.0]] * 2, [[100.0, 0.0], [101.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], 1,
+                            mask=al.Mask("none"))
+    steps = [p for p in deck.pages(tr, "en") if "become weights (" in p.title[0]]
+    table = next(i.table for i in steps[3].items if isinstance(i, deck.Placed))
+    assert table.labels[1] == ("1", "1.953×10⁻³¹")  # e^(s − m): e⁰ = 1 and e^(−70.71), not 0 and 0
+    lines = " ".join(line for i in steps[3].items if isinstance(i, deck.Text) for line in i.lines)
+    assert "e^(s − (−7071.07)) is shown instead" in lines and "too small" in lines, lines
