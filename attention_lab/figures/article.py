@@ -18,7 +18,7 @@ import numpy as np
 
 from ..look import colors, formats
 from ..look.formats import format_approx
-from ..numeric import checks, core
+from ..numeric import arithmetic, checks, core
 from ..numeric.pipeline import STAGES
 from .heatmap import (
     MIN_PANEL_WIDTH,
@@ -143,7 +143,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     S_masked, P = tr.S_masked[head], tr.P[head]
     scores, weights = S_masked[row], P[row]  # (T_k,), the weights read from the trace, not recomputed
     exps, m = core.shown_exponentials(scores)  # (T_k,) e^s as the article writes them (e^−∞ = 0), or e^(s − m)
-    total = float(exps.sum())
+    total = float(arithmetic.row_sums(exps)[0])  # left to right, as the page's table sums
     vmin, vmax = trace_scales(tr)["scores"]
     i = query_offset(tr) + row + 1
 
@@ -168,7 +168,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     # The chosen row, step by step, as a table: scores, e to the score, its value, the weights of that row of P.
     score_cells = colors.cell_style(scores[None, :], "scores", vmin, vmax)
     weight_cells = colors.cell_style(weights[None, :], "weights")
-    sum_of_weights = formats.format_value(float(weights.sum()), "weights")
+    sum_of_weights = formats.format_value(float(arithmetic.row_sums(weights)[0]), "weights")
     labels = [
         [*score_cells.labels[0], ""],
         [*(exp_power(x if m is None else x - m) for x in scores), ""],

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..look import colors, formats, words
+from ..numeric.arithmetic import row_sums
 from ..numeric.core import shown_exponentials
 from .heatmap import SLIDE_SIZE, check_trace, font_family, query_labels, token_index, width_em
 from .layout import head_matrix, trace_scales
@@ -373,7 +374,7 @@ def _softmax_steps(tr, lang, head, row, scales, q_rows, k_cols, Kw):  # -> [Page
     s = tr.S_masked[head][row]
     exps, m = shown_exponentials(s)  # e^s as the article writes them; if one overflows, e^(s − m) as softmax does
     shifted = m is not None
-    total = float(exps.sum())
+    total = float(row_sums(exps)[0])  # left to right, as the page's table sums
     total_text = formats.format_approx(total)
     exp_labels = [formats.format_approx(e) if np.isfinite(x) else "0" for x, e in zip(s, exps, strict=True)]
     masked_row = _style_row(s, "scores", scales["scores"])
