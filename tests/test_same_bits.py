@@ -193,6 +193,7 @@ def test_exp_has_the_same_bits_on_both_sides_and_is_within_one_ulp():
     special = exp(np.array([math.inf, -math.inf, math.nan, 710.0, -746.0, 0.0]))
     assert special[:2].tolist() == [math.inf, 0.0] and math.isnan(special[2])
     assert special[3:].tolist() == [math.inf, 0.0, 1.0]
+    assert isinstance(exp(1.0), np.float64) and exp(1.0) == math.e  # one number gives a number, as np.exp does
     # the same function refuses a wrong one: NumPy's exp differs from it in the last bit somewhere here
     with np.errstate(over="ignore"):
         assert (bits(np.exp(x)) != bits(python)).any()

@@ -92,7 +92,7 @@ def exp(X):  # [...] -> [...]
     flat, done = x.reshape(-1), out.reshape(-1)
     for start in range(0, flat.size, _EXP_AT_ONCE):
         done[start : start + _EXP_AT_ONCE] = _exp(flat[start : start + _EXP_AT_ONCE])
-    return out
+    return out if out.ndim else out[()]  # one number in, one number out, as np.exp gives
 
 
 _EXP_AT_ONCE = 2**12
