@@ -134,6 +134,15 @@ def figure_mask(tr, head=0, *, lang="en", slides=False):  # AttentionTrace -> Fi
     return page, title
 
 
+def shifted_word(scores):  # -> the word of the line under a table of e^(s − m): e^s overflowed, or underflowed
+    return "deck.softmax_shifted" if np.isinf(core.exponentials(scores)).any() else "deck.softmax_shifted_small"
+
+
+def shift_text(m):  # -> the row's largest score as e^(s − m) writes it: 5×10¹⁵³, or (−7071.07)
+    text = formats.format_value(m, "scores")
+    return f"({text})" if text.startswith(formats.MINUS) else text
+
+
 @figure
 def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # AttentionTrace -> Figure
     """Figure 4: one row of S / √dh + M, its exponentials, their sum and the weights (that row of P), as a table."""
@@ -148,7 +157,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     i = query_offset(tr) + row + 1
 
     heat_w, table_w = 2 * max(T_k, MIN_PANEL_WIDTH) + 2.5, TABLE_CELL_WIDTH * (T_k + 1) + 2.5
-    note = [] if m is None else [W["deck.softmax_shifted"].format(m=formats.format_value(m, "scores"))]
+    note = [] if m is None else [W[shifted_word(scores)].format(m=shift_text(m))]
     page = new_page(look, max(heat_w, table_w), T_q + 7.5 + len(note), extra_w=1.5, extra_h=1.6)
     fig = page.fig
     title = figure_title(fig, W["fig_softmax_title"].format(n=head + 1), look, head)

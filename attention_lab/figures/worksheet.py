@@ -41,6 +41,8 @@ TEXT_PT, TITLE_PT, ANSWER_PT = 11, 16, 12
 ANSWER_INK = "#0b3d91"  # dark blue: the key's answers stand apart from the printed numbers, dark on light
 MAX_DH = 4  # Q, K and V side by side have room for 4 components each
 TINY_WEIGHT = 0.0005  # a weight below this would print as 0.000: it is written to 4 significant digits instead
+MAX_SCORE = 300  # |S / √dh| of row 3 at most: its eˢ, their sum and every weight print as numbers (e³⁰⁰ ≈ 1.9×10¹³⁰;
+# the smallest weight, e⁻⁶⁰⁰, is still no 0), where 710 overflows a float and a spread of 1,400 makes a weight 0
 
 
 # Korean fonts a system may have, for the students' names: the shipped subset holds only the package's own words.
@@ -77,9 +79,12 @@ def files(lang, many=False):  # -> (worksheet file name, answer key file name), 
                                                                              f"answer_key_{lang}.pdf")
 
 
-def _decimal(text):  # a printed answer back to the number the student carries on: "−1.5" -> Decimal("-1.5")
+def _decimal(text):  # a printed number back to the one the student carries on: "−1.5" -> Decimal("-1.5")
     plain = text.replace(formats.MINUS, "-")
-    return Decimal(plain) if formats.TIMES_TEN not in plain else Decimal(repr(formats.parse_label(text)))
+    if formats.TIMES_TEN not in plain:
+        return Decimal(plain)
+    mantissa, power = plain.split(formats.TIMES_TEN)  # "1.235×10⁶" -> 1.235E+6, exactly
+    return Decimal(mantissa).scaleb(int(power.translate(str.maketrans(formats.RULES["superscripts"], "0123456789-"))))
 
 
 def _places(x, places):  # a calculator's rounding: half up, in decimal
@@ -102,7 +107,8 @@ def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "
     and their sum to 4 significant digits; each weight the rounded eˢ over the rounded sum, to 3 decimals; row i
     of O from those weights, to 3 decimals."""
     Qh, Kh, Vh = (STAGES[name].matrix(tr, head) for name in ("Qh", "Kh", "Vh"))
-    Q, K, V = ([[Decimal(repr(float(x))) for x in row] for row in X] for X in (Qh, Kh, Vh))
+    # Q, K and V as the sheet prints them: your own numbers may have more digits than a student sees
+    Q, K, V = ([[_decimal(formats.format_value(x)) for x in row] for row in X] for X in (Qh, Kh, Vh))
     root = _decimal(formats.format_value(math.sqrt(tr.dh)))
     scores = [_places(sum(q * k for q, k in zip(Q[i - 1], key, strict=True)), 2) for key in K]
     scaled = [_places(s / root, 2) for s in scores]
@@ -207,6 +213,10 @@ def check_sheet_trace(tr):  # -> tr, or a ValueError: the sizes a sheet has room
         raise ValueError(f"tr: a worksheet asks about the article's rows 2 and 3 of a causal mask, with room for dh ≤ "
                          f"{MAX_DH}: it needs T_q = T_k = 3 tokens, dh ≤ {MAX_DH} and the causal mask; got "
                          f"T_q={tr.T_q}, T_k={tr.T_k}, dh={tr.dh}, mask {tr.mask.name}.")
+    largest = abs(tr.S_scaled[:, 2]).max()
+    if not largest <= MAX_SCORE:
+        raise ValueError(f"tr: the sheet asks for e^s of row 3 of S / √dh by hand, so its scores must lie within "
+                         f"±{MAX_SCORE}; got {formats.format_value(largest, 'scores')}. Use smaller numbers.")
     return tr
 
 

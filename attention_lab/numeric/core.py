@@ -202,11 +202,12 @@ def exponentials(S_masked):  # [..., T] -> [..., T]
 
 def shown_exponentials(scores_row):  # [T_k] -> (exponentials [T_k], m: the shift, or None)
     """One row's exponentials as a table shows them: e^s as the article writes them; where one of them overflows
-    to ∞ (∞ / ∞ is no weight), e^(s − m) with m the row's largest finite score, as softmax computes them."""
+    to ∞ (∞ / ∞ is no weight) or underflows to 0 (e^−7000: 0 / 0 is none either), e^(s − m) with m the row's
+    largest finite score, as softmax computes them."""
     exps = exponentials(scores_row)
     scores_row = np.asarray(scores_row, dtype=float)
     finite = np.isfinite(scores_row)
-    if not np.isinf(exps[finite]).any():
+    if not (np.isinf(exps[finite]) | (exps[finite] == 0)).any():
         return exps, None
     return row_exponentials(scores_row), float(scores_row[finite].max())
 
