@@ -93,7 +93,7 @@ def _significant(x, digits=4):
 def weight_text(p):  # -> a weight as the sheet asks for it: 3 decimals, or 4 significant digits below 0.0005
     if p and p < Decimal(TINY_WEIGHT):
         return formats.format_approx(float(_significant(p)))
-    return formats.format_value(float(_places(p, 3)), "weights")
+    return formats.format_value(float(_places(p, 3)), "weights", True)  # row 3 sees every key: 0 reads 0.000
 
 
 def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "weights_sum"
@@ -113,7 +113,7 @@ def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "
     output = [_places(sum(p * v[c] for p, v in zip(carried, V, strict=True)), 3) for c in range(len(V[0]))]
     return {"scores": [formats.format_value(float(x), "scores") for x in scores],
             "scaled": [formats.format_value(float(x), "scores") for x in scaled],
-            "exps": [formats.format_approx(float(e)) for e in exps], "sum": formats.format_approx(float(total)),
+            "exps": [formats.format_approx(float(e), True) for e in exps], "sum": formats.format_approx(float(total)),
             "weights": weights, "output": [formats.format_value(float(x)) for x in output],
             "weights_sum": float(_places(sum(carried), 3))}
 
