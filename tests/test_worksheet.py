@@ -237,3 +237,16 @@ def test_your_own_numbers_make_a_sheet_whose_footer_names_the_files(tmp_path):
     assert worksheet.main(["--lang", "en", *own, "--h", "2", "--out", str(tmp_path / "out")]) == 0
     key = pdf_words(tmp_path / "out" / "answer_key_en.pdf")
     assert "Your own numbers: T = 3, d = 8, h = 2, dh = 4" in key and "0.114" in key and "--h 2" in key
+
+
+@pytest.mark.parametrize(("key_rows", "top"), [("150,0\n-20,0\n120,0", "1060.66"),
+                                                ("-1100,0\n-1100,0\n-1100,0", "−7778.17")])
+def test_own_numbers_whose_e_to_the_s_a_calculator_cannot_work_out_get_one_line(tmp_path, capsys, key_rows, top):
+    """Row 3's largest scaled score beyond ±708: e^1060.66 overflows (the command gave a traceback, OverflowError),
+    e^−7778 is 0 for every key (the sum 0, divided by: a traceback too). Refused in one line, status 2."""
+    for name, text in (("q", "10,0\n10,0\n10,0"), ("k", key_rows), ("v", "1,2\n3,4\n5,6")):
+        (tmp_path / f"{name}.csv").write_text(text + "\n", encoding="utf-8")
+    own = [a for n in "qkv" for a in (f"--{n}", str(tmp_path / f"{n}.csv"))]
+    assert worksheet.main([*own, "--h", "1", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"row 3's largest scaled score is {top}" in err[0] and "between −708 and 708" in err[0]

@@ -41,6 +41,9 @@ TEXT_PT, TITLE_PT, ANSWER_PT = 11, 16, 12
 ANSWER_INK = "#0b3d91"  # dark blue: the key's answers stand apart from the printed numbers, dark on light
 MAX_DH = 4  # Q, K and V side by side have room for 4 components each
 TINY_WEIGHT = 0.0005  # a weight below this would print as 0.000: it is written to 4 significant digits instead
+# The sheet's softmax is e^s over their sum, unshifted, as on a calculator: row 3's largest scaled score must lie within
+# ±708, so that e^s and the sum of three stay below the largest float (e^709.78) and the sum above 0.
+EXP_SCORE_LIMIT = 708
 
 
 # Korean fonts a system may have, for the students' names: the shipped subset holds only the package's own words.
@@ -207,6 +210,11 @@ def check_sheet_trace(tr):  # -> tr, or a ValueError: the sizes a sheet has room
         raise ValueError(f"tr: a worksheet asks about the article's rows 2 and 3 of a causal mask, with room for dh ≤ "
                          f"{MAX_DH}: it needs T_q = T_k = 3 tokens, dh ≤ {MAX_DH} and the causal mask; got "
                          f"T_q={tr.T_q}, T_k={tr.T_k}, dh={tr.dh}, mask {tr.mask.name}.")
+    top = float(tr.S_scaled[:, 2].max())  # row 3's largest scaled score, over every head
+    if not -EXP_SCORE_LIMIT <= top <= EXP_SCORE_LIMIT:
+        raise ValueError(f"tr: row 3's largest scaled score is {formats.format_value(top, 'scores')}; the sheet works "
+                         f"e^s out as a calculator does, which needs it between −{EXP_SCORE_LIMIT} and "
+                         f"{EXP_SCORE_LIMIT}. Use smaller numbers.")
     return tr
 
 
