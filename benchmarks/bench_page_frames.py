@@ -12,7 +12,9 @@ and the 90th percentile, beside the same row before. Then a held key at the larg
 
 Then Chrome's trace of --trace presses on each page (again alternating), as the main thread's time per press in
 each phase of the frame: script, style (UpdateLayoutTree), layout, pre-paint, paint, layerize and commit, and the
-whole of every task. Thread time is less noisy than the wall time above, which waits on whatever else runs.
+whole of every task. Thread time is less noisy than the wall time above, which waits on whatever else runs; and
+two counts that load does not move at all: the objects laid out ("laid out": the Layout events' dirty objects) and
+the elements whose style was computed again ("restyled": UpdateLayoutTree's element count), per press.
 """
 
 import argparse
@@ -36,6 +38,9 @@ PHASES = {
     "commit": {"Commit"},
     "tasks": {"RunTask"},
 }
+
+
+COLUMNS = [*PHASES, "laid out", "restyled"]
 
 
 def open_armed(browser, path):
@@ -68,7 +73,12 @@ def phases(events):  # -> {phase: ms} summed over the renderer's main thread
         for phase, names in PHASES.items():
             if e["name"] in names:
                 spans[phase].append((e["ts"], e["ts"] + e["dur"]))
-    out = {}
+    out = {"laid out": 0, "restyled": 0}
+    for e in events:  # the work done, as counts: the same at any load
+        if (e.get("pid"), e.get("tid")) in main and e.get("ph") == "X" and e.get("name") == "Layout":
+            out["laid out"] += e.get("args", {}).get("beginData", {}).get("dirtyObjects", 0)
+        elif (e.get("pid"), e.get("tid")) in main and e.get("ph") == "X" and e.get("name") == "UpdateLayoutTree":
+            out["restyled"] += e.get("args", {}).get("elementCount", 0)
     for phase, xs in spans.items():
         total, end = 0.0, -1.0
         for a, b in sorted(xs):  # the union of the spans: nested events counted once
@@ -81,7 +91,7 @@ def phases(events):  # -> {phase: ms} summed over the renderer's main thread
 
 
 def traced(pages, presses):  # -> {tag: {phase: ms per press}}: the presses alternate between the pages
-    sums = {tag: {k: 0.0 for k in PHASES} for tag in pages}
+    sums = {tag: {k: 0.0 for k in COLUMNS} for tag in pages}
     sessions = {tag: page.context.new_cdp_session(page) for tag, page in pages.items()}
     starts = {tag: int(page.locator('.al-live [data-control="T"]').first.input_value()) for tag, page in pages.items()}
     steps = {tag: lat.sweep(starts[tag], presses) for tag in pages}
@@ -151,12 +161,13 @@ def main():
     for row, res in timed.items():
         dom, paint = lat.stat([r["dom"] for r in res]), lat.stat([r["paint"] for r in res])
         print(f"{row:<24} | {dom[0]:7.1f} {dom[1]:6.1f} | {paint[0]:9.1f} {paint[1]:6.1f}")
-    print(f"\nMain thread, ms per press (Chrome's trace, {args.trace} presses per page, alternating):\n")
-    print(f"{'row':<24} | " + " ".join(f"{k:>9}" for k in PHASES))
-    print("-" * (27 + 10 * len(PHASES)))
+    print(f"\nMain thread, ms per press (Chrome's trace, {args.trace} presses per page, alternating), and the objects"
+          " laid out and elements restyled per press:\n")
+    print(f"{'row':<24} | " + " ".join(f"{k:>9}" for k in COLUMNS))
+    print("-" * (27 + 10 * len(COLUMNS)))
     for row, tags in trace.items():
         for tag, ms in tags.items():
-            print(f"{row + ' (' + tag + ')':<24} | " + " ".join(f"{ms[k]:9.1f}" for k in PHASES))
+            print(f"{row + ' (' + tag + ')':<24} | " + " ".join(f"{ms[k]:9.1f}" for k in COLUMNS))
     if args.json:
         Path(args.json).write_text(json.dumps({"timed": timed, "trace": trace}, indent=1))
 

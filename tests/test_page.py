@@ -214,6 +214,47 @@ def test_a_heatmap_off_screen_waits_and_then_shows_what_python_computes(browser,
     page.close()
 
 
+PATCHED = """() => [...document.querySelectorAll('.al-breakdown')].map((node) => [node.dataset.key, node.innerHTML])"""
+
+
+def test_a_move_patches_the_breakdowns_and_the_token_lists_in_place(browser, tmp_path):
+    """A move rewrites a breakdown's numbers and a token list's options where they changed, and keeps the rest of
+    their elements (issue 31: less for the key's frame to style, lay out and paint): T 3 → 4 adds a row to the
+    softmax and an option to each token list, and removes none; and after moves up and down, each breakdown reads
+    exactly as a fresh build of the picture's html that Node.js computes for the state reached."""
+    from frontend import page_picture
+
+    ex = al.explorer()
+    page, _, errors = open_page(browser, write(tmp_path, "patched", ex))
+    page.evaluate("""() => { window.kept = [...document.querySelectorAll('.al-breakdown *, [data-control="row"] option,'
+                                                                       + ' [data-control="query"] option')]; }""")
+    page.locator('[data-control="T"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert shape(page).startswith("T=4 ")
+    assert page.evaluate("() => window.kept.length > 40 && window.kept.every((n) => n.isConnected)")
+    assert page.locator('[data-control="row"] option').all_text_contents() == ["1", "2", "3", "4"]
+    for key in ["ArrowRight"] * 3 + ["ArrowLeft"] * 5:
+        page.keyboard.press(key)
+        settle(page)
+    assert shape(page).startswith("T=2 ")
+    page.locator('.al-hm[data-name="P"] tbody tr').nth(1).locator("td").first.click()  # another row: other numbers
+    settle(page)
+    state = page.evaluate("() => attentionLab.mounted[0].state")
+    pic = page_picture({**ex.page_config(), "state": state})
+    want = [[it["key"], it["html"]] for s in pic["sections"] for it in s["items"] if it["type"] == "breakdown"]
+    fresh = page.evaluate("""(want) => want.map(([key, html]) => {
+      const node = document.createElement('div');
+      node.innerHTML = html;
+      return [key, node.innerHTML];
+    })""", want)
+    assert page.evaluate(PATCHED) == fresh and len(fresh) == 3
+    page.evaluate("() => document.querySelector('.al-breakdown td').append('9')")  # a stale number left behind
+    assert page.evaluate(PATCHED) != fresh
+    assert page.locator('[data-control="row"] option').all_text_contents() == ["1", "2"]
+    assert not errors
+    page.close()
+
+
 FIT = """() => {
   const root = document.querySelector('.al-live'), edge = root.getBoundingClientRect().right + 0.5;
   const over = [], scrolled = [];

@@ -167,9 +167,17 @@ class Controls {
         setText(part.out, String(spec.value));
       } else if (spec.type === "select") {
         const key = spec.options.map(([v, l]) => optionKey(v) + "=" + l).join("|");
-        if (key !== part.optionsKey) {
-          input.textContent = "";
-          for (const [v, label] of spec.options) input.add(new Option(label, optionKey(v)));
+        if (key !== part.optionsKey) {  // patched in place: T 5 → 6 adds one token's option, rebuilds none
+          const options = input.options;
+          spec.options.forEach(([v, label], k) => {
+            const value = optionKey(v), option = options[k];
+            if (!option) input.add(new Option(label, value));
+            else {
+              if (option.value !== value) option.value = value;
+              if (option.text !== label) option.text = label;
+            }
+          });
+          while (options.length > spec.options.length) input.remove(options.length - 1);
           part.optionsKey = key;
         }
         if (input.value !== optionKey(spec.value)) input.value = optionKey(spec.value);

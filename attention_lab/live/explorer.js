@@ -289,12 +289,13 @@ class ExplorerView {
     }
     seen.add("hm:" + key);
     const html = item.type === "note" ? `<div class="al-note">${esc(item.text)}</div>` : item.html;
-    if (node.dataset.html !== html) {
-      node.innerHTML = html;
-      node.dataset.html = html;
+    if (node.alHtml !== html) {  // patched in place: a move rewrites the numbers, not the table around them
+      patchHtml(node, html);
+      node.alHtml = html;
     }
-    node.className = item.type === "note" ? "al-notebox" : "al-breakdown";
-    Object.assign(node.dataset, { name: item.name || item.key, head: item.head ?? 0, key: item.key });
+    const className = item.type === "note" ? "al-notebox" : "al-breakdown", name = item.name || item.key;
+    if (node.className !== className) node.className = className;
+    if (node.dataset.key !== item.key) Object.assign(node.dataset, { name, head: item.head ?? 0, key: item.key });
     return node;
   }
 
@@ -329,6 +330,30 @@ class ExplorerView {
     input.value = this.editShown = formatRow(this.data.own[matrix][token]).replace(new RegExp(RULES.minus, "g"), "-");
     input.placeholder = fill(this.L.edit_hint, { n: this.data.own[matrix][0].length });
   }
+}
+
+let parsed = null;
+function patchHtml(node, html) {  // node's content becomes `html`, keeping every node that it already has in place
+  parsed = parsed || document.createElement("template");
+  parsed.innerHTML = html;
+  morph(node, parsed.content);
+}
+
+function morph(into, from) {  // into's children made like from's: same-named nodes patched, the others replaced
+  const want = [...from.childNodes];
+  want.forEach((b, k) => {
+    const a = into.childNodes[k];
+    if (!a) into.append(b);
+    else if (a.nodeName !== b.nodeName) into.replaceChild(b, a);
+    else if (a.nodeType === Node.TEXT_NODE) {
+      if (a.data !== b.data) a.data = b.data;
+    } else {
+      for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
+      for (const { name } of [...a.attributes]) if (!b.hasAttribute(name)) a.removeAttribute(name);
+      morph(a, b);
+    }
+  });
+  while (into.childNodes.length > want.length) into.lastChild.remove();
 }
 
 function place(parent, node, prev) {  // put node right after prev (or first), moving it only if needed

@@ -154,7 +154,9 @@ class Heatmap {
       this.resize(item);
       this.rowKey = item.rowLabels.join(",");
     }
-    Object.assign(this.node.dataset, { name: item.name, head: item.head, key: item.key });
+    if (this.node.dataset.key !== item.key) {  // the key names the stage and the head
+      Object.assign(this.node.dataset, { name: item.name, head: item.head, key: item.key });
+    }
     setText(this.title, item.title);
     const style = cellStyle(item.matrix, item.kind, item.range, item.allowed);
     const fit = fitOf(item, style.labels, width);
