@@ -20,10 +20,13 @@ is {title, color, panels, notes, steps, step} (and trailTitle, trail for the blo
 
 import atexit
 import json
+import math
 import os
 import shutil
 import subprocess
 import tempfile
+
+import numpy as np
 
 from attention_lab.live import page as pages
 
@@ -54,9 +57,22 @@ function pageShows(config) {  // explorer.js's draw() and the steppers' draw(), 
   }
   return pic;
 }
+const exactly = (x) => (Array.isArray(x) ? x.map(exactly)  // every bit through JSON: −0, ±∞ and NaN as text
+  : Number.isFinite(x) && !Object.is(x, -0) ? x : Object.is(x, -0) ? "-0" : String(x));
+const decoded = (x) => (Array.isArray(x) ? x.map(decoded) : typeof x === "string" ? Number(x) : x);
+function pageTrace(config) {  // every stage's array as the page computes it for a config's state (traceOf)
+  const data = { ...config.data }, resolved = resolve(config.state, viewInfo(config.view), data);
+  const tr = traceOf(resolved, data);
+  if (tr.overflow) return { overflow: true };
+  return Object.fromEntries(Object.entries(tr.arrays).map(([k, v]) => [k, exactly(v)]));
+}
 require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
   let out;
-  try { out = { picture: pageShows(JSON.parse(line)) }; } catch (e) { out = { error: String(e && e.stack || e) }; }
+  try {
+    const asked = JSON.parse(line);
+    out = { picture: asked.stagesOf ? pageTrace(asked.stagesOf)
+      : asked.call ? exactly(asked.args.map((a) => eval(asked.call)(decoded(a)))) : pageShows(asked) };
+  } catch (e) { out = { error: String(e && e.stack || e) }; }
   process.stdout.write(JSON.stringify(out) + "\n");
 });
 """
@@ -81,9 +97,10 @@ def _node(js):  # -> a running Node process with the bundle `js` and DRIVER load
     return proc
 
 
-def page_picture(config):  # -> dict of JSON types: what the page draws for `config` (see the module's docstring)
-    """The page's picture of an explorer's or a step widget's config, made by the front-end's own code in Node.js."""
-    js = pages.bundle.__wrapped__()[0]  # not the cached bundle: a test may have added a mask or a stage
+def page_picture(config, js=None):  # -> dict of JSON types: what the page draws for `config` (see the docstring)
+    """The page's picture of an explorer's or a step widget's config, made by the front-end's own code in Node.js
+    (or by the bundle `js`: a test's altered front-end)."""
+    js = js or pages.bundle.__wrapped__()[0]  # not the cached bundle: a test may have added a mask or a stage
     proc = _node(js)
     proc.stdin.write(json.dumps(config, ensure_ascii=False) + "\n")
     proc.stdin.flush()
@@ -91,3 +108,24 @@ def page_picture(config):  # -> dict of JSON types: what the page draws for `con
     if "error" in out:
         raise AssertionError(f"the front-end failed in Node.js: {out['error']}")
     return out["picture"]
+
+
+def page_stages(config, js=None):  # -> {stage name: float array} as the page computes them, or {"overflow": True}
+    """Every stage of the trace the page computes for an explorer's config (compute.js's traceOf, runPipeline), every
+    bit kept: −0, ±∞ and NaN travel as text and come back as floats."""
+    out = page_picture({"stagesOf": config}, js)
+    if "overflow" in out:
+        return out
+
+    def exact(x):
+        return [exact(v) for v in x] if isinstance(x, list) else float(x)
+
+    return {name: np.array(exact(value), dtype=float) for name, value in out.items()}
+
+
+def page_calls(function, arguments, js=None):  # -> [float]: the front-end's `function` of each argument, every bit kept
+    """A function of the page's bundle (by its name there, e.g. "exp") on each argument, in Node.js."""
+    spelled = {math.inf: "Infinity", -math.inf: "-Infinity"}
+    text = [x if np.isfinite(x) and not (x == 0 and np.signbit(x)) else "-0" if x == 0 else
+            "NaN" if math.isnan(x) else spelled[x] for x in map(float, arguments)]
+    return [float(x) for x in page_picture({"call": function, "args": text}, js)]

@@ -149,10 +149,17 @@ def test_the_checker_refuses_a_page_that_lost_a_number():
         assert missing(labels, wrong), wrong
 
 
+@pytest.fixture(scope="module")
+def pdf_decks(tmp_path_factory):  # -> {(lang, size): path} of the four PDF decks, each written once
+    """Korean, then English into one folder for each size, as a lecturer teaching in both languages writes them."""
+    folder = tmp_path_factory.mktemp("pdf_decks")
+    return {(lang, size): write(folder / size, lang, size, "pdf") for size in SIZES for lang in ("ko", "en")}
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("size", ["article", "T8"])
-def test_every_pdf_slide_shows_the_numbers_of_its_tables(tmp_path, lang, size):
-    pdf = write(tmp_path, lang, size, "pdf")
+def test_every_pdf_slide_shows_the_numbers_of_its_tables(pdf_decks, lang, size):
+    pdf = pdf_decks[(lang, size)]
     pages, texts = deck.pages(TRACES[size], lang), page_texts(pdf)
     assert len(texts) == len(pages)
     omitted = [words.say(k, lang) for k in ("fig_omitted", "fig_omitted_some")]
@@ -164,10 +171,12 @@ def test_every_pdf_slide_shows_the_numbers_of_its_tables(tmp_path, lang, size):
                 assert missing(item.table.labels, text) == [], (page.title, item.table.title)
 
 
-def test_korean_then_english_into_one_folder_keeps_both_decks(tmp_path):
+def test_korean_then_english_into_one_folder_keeps_both_decks(pdf_decks):
     """A lecturer teaching in both languages writes both decks into one --out: the second must not replace the
-    first (each file is named by its language)."""
-    ko, en = write(tmp_path, "ko", "article", "pdf"), write(tmp_path, "en", "article", "pdf")
+    first (each file is named by its language). pdf_decks wrote the article's size's Korean deck, then its English
+    deck, into one folder."""
+    ko, en = pdf_decks[("ko", "article")], pdf_decks[("en", "article")]
+    assert ko.parent == en.parent
     assert ko != en and ko.exists() and en.exists()
     first = {lang: " ".join(page_texts(path)[0].split()) for lang, path in (("ko", ko), ("en", en))}
     for lang in ("ko", "en"):
@@ -295,7 +304,7 @@ def test_wrapping_with_terms_never_breaks_inside_a_formula_and_fits_what_can_fit
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_no_slide_title_breaks_inside_a_formula(tmp_path, lang, size):
+def test_no_slide_title_breaks_inside_a_formula(pptx_decks, lang, size):
     """Every title of the PDF deck (as drawn), the pptx (as written) and every `--slides` figure (the figure's
     title and every panel's), at the article's size and at --T 8 --d 16 --h 4."""
     from pptx import Presentation
@@ -306,7 +315,7 @@ def test_no_slide_title_breaks_inside_a_formula(tmp_path, lang, size):
     for page in deck.pages(tr, lang):
         fig = _page_figure(page, lang)
         titles += [t.get_text().split("\n") for t in fig.axes[0].texts if t.get_fontsize() >= deck.TITLE_PT]
-    pres = Presentation(str(write(tmp_path, lang, size, "pptx")))
+    pres = Presentation(str(pptx_decks[(lang, size)]))
     titles += [[p.text for p in slide.shapes.title.text_frame.paragraphs] for slide in pres.slides]
     for _, make, _ in figures_to_write(tr, lang, slides=True):
         fig = make()
@@ -327,3 +336,15 @@ def test_between_terms_refuses_the_breaks_inside_a_formula():
                     ("row", "max)"): False}
     assert between_terms(["3", "×", "4"]) == [False, False] and between_terms(["O", "=", "PV"]) == [False, True]
     assert between_terms(["Head", "1:", "S", "/", "√dh"]) == [True, True, False, False]
+
+
+def test_the_softmax_row_shows_shifted_exponentials_when_the_plain_ones_underflow():
+    """Scores of −7071.07 and −7141.78: each e^s underflows to 0, and 0 / 0 is no weight (the slides said
+    "weights = eˢ / 0" over weights 1 and 0.000). They show e^(s − m) and say so (issue 27, sixth fuzz round)."""
+    tr = al.attention_trace([[-100.0, 0.0]] * 2, [[100.0, 0.0], [101.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], 1,
+                            mask=al.Mask("none"))
+    steps = [p for p in deck.pages(tr, "en") if "become weights (" in p.title[0]]
+    table = next(i.table for i in steps[3].items if isinstance(i, deck.Placed))
+    assert table.labels[1] == ("1", "1.953×10⁻³¹")  # e^(s − m): e⁰ = 1 and e^(−70.71), not 0 and 0
+    lines = " ".join(line for i in steps[3].items if isinstance(i, deck.Text) for line in i.lines)
+    assert "e^(s − (−7071.07)) is shown instead" in lines and "too small" in lines, lines

@@ -1,6 +1,9 @@
 """The export command: every figure to a file, in either language, 16:9 on request; every error one line."""
 
+import contextlib
+import io
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -72,13 +75,22 @@ def test_png_slides_have_the_slide_size_in_pixels(tmp_path, capsys):
         assert matplotlib.image.imread(path).shape[:2] == (225, 400), path.name  # 7.5 × 13.33 in at 30 dpi
 
 
-def test_svg_text_keeps_text_as_text_and_names_the_font(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def ko_svg_text(tmp_path_factory):  # -> (folder, status, stderr lines, rcParams before, rcParams after)
+    """`--out FOLDER --svg-text --lang ko` run once, for the three tests that read what it writes."""
+    out = tmp_path_factory.mktemp("ko_svg_text")
     rc_before = dict(matplotlib.rcParams)
-    status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()) as err:
+        status = command.main(["--out", str(out), "--svg-text", "--lang", "ko"])
+    return out, status, err.getvalue().strip().splitlines(), rc_before, dict(matplotlib.rcParams)
+
+
+def test_svg_text_keeps_text_as_text_and_names_the_font(ko_svg_text):
+    tmp_path, status, err, rc_before, rc_after = ko_svg_text
     assert (status, err) == (0, [])
     svg = (tmp_path / "fig3_mask_ko.svg").read_text()
     assert "<text" in svg and look.KO_FONT in svg and words.table("ko")["fig_mask_rule"] in svg
-    assert dict(matplotlib.rcParams) == rc_before  # svg.fonttype was set only while saving
+    assert rc_after == rc_before  # svg.fonttype was set only while saving
 
 
 def test_help_states_the_limits_and_what_svg_text_needs(capsys):
@@ -298,10 +310,9 @@ def test_a_decode_step_and_the_other_corner(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("name", al.pipeline.HEAD_STAGES)
-def test_every_stage_reaches_the_command(tmp_path_factory, capsys, name):
-    out = tmp_path_factory.getbasetemp() / "stages"
-    if not (out / "stages_head1_ko.svg").exists():
-        assert run(["--out", str(out), "--svg-text", "--lang", "ko"], capsys)[0] == 0
+def test_every_stage_reaches_the_command(ko_svg_text, name):
+    out, status, _, _, _ = ko_svg_text
+    assert status == 0
     svg = " ".join((out / "stages_head1_ko.svg").read_text().split())
     assert all(word in svg for word in words.table("ko")[f"stage.{name}"].split()), name
 
@@ -335,8 +346,8 @@ def test_the_explorer_page_command_names_the_options_typed(tmp_path, capsys, arg
     assert len(err) == 1 and message in err[0] and "kv_heads" not in err[0], err
 
 
-def test_svg_text_names_fallback_families(tmp_path, capsys):
-    status, _, err = run(["--out", str(tmp_path), "--svg-text", "--lang", "ko"], capsys)
+def test_svg_text_names_fallback_families(ko_svg_text):
+    tmp_path, status, err, _, _ = ko_svg_text
     assert (status, err) == (0, [])
     svg = (tmp_path / "fig3_mask_ko.svg").read_text()
     families = set(re.findall(r"font-family: ([^;\"]+)", svg))
@@ -358,11 +369,16 @@ def test_all_heads_slides_are_named_by_their_heads(tmp_path, capsys):
     assert status == 0 and names == expected and len(groups) > 1
 
 
-def test_korean_and_english_figures_written_into_one_folder_keep_both(tmp_path, capsys):
-    """A lecturer who writes ko and then en into one --out keeps both sets, as with the deck and the worksheets."""
-    for lang in ("ko", "en"):
-        status, _, err = run(["--out", str(tmp_path), "--format", "svg", "--svg-text", "--lang", lang], capsys)
-        assert (status, err) == (0, [])
+def test_korean_and_english_figures_written_into_one_folder_keep_both(ko_svg_text, tmp_path, capsys):
+    """A lecturer who writes ko and then en into one --out keeps both sets, as with the deck and the worksheets.
+    The Korean run is ko_svg_text's (--format svg is the default: the same arguments), copied here whole."""
+    written, status, err, _, _ = ko_svg_text
+    assert (status, err) == (0, [])
+    ko_argv = ["--out", str(tmp_path), "--format", "svg", "--svg-text", "--lang", "ko"]
+    assert command.parse_args(ko_argv) == command.parse_args([a for a in ko_argv if a not in ("--format", "svg")])
+    shutil.copytree(written, tmp_path, dirs_exist_ok=True)
+    status, _, err = run(["--out", str(tmp_path), "--format", "svg", "--svg-text", "--lang", "en"], capsys)
+    assert (status, err) == (0, [])
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names("svg", "ko") + names("svg", "en"))
     assert words.table("ko")["fig_mask_rule"] in (tmp_path / "fig3_mask_ko.svg").read_text()
     assert words.table("en")["fig_mask_rule"] in (tmp_path / "fig3_mask_en.svg").read_text()

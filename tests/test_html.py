@@ -2,6 +2,7 @@
 data: the same labels and colours as `style`."""
 
 import re
+from html import unescape
 
 import numpy as np
 import pytest
@@ -32,6 +33,19 @@ def test_breakdowns_show_the_article_numbers():
     ex.controls["row"].value = 1
     soft = breakdown(ex, "softmax@0")
     assert "e−∞ = 0" in soft and "0.818" in soft and "0.182" in soft
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_row_whose_exponentials_underflow_shows_them_shifted(lang):
+    """Scores of −7071.07 and −7141.78 (own numbers of ±100): each e^s underflows to 0, and the table said
+    "e^−7071.07 = 0", "sum = 0" and weights "= 1" and "= 0.000", 0 / 0 as a weight (issue 27, sixth fuzz round).
+    It shows e^(s − m), m the row's largest score, as for e^s that overflow, and says why."""
+    ex = al.explorer(Q=[[-100.0, 0.0]] * 2, K=[[100.0, 0.0], [101.0, 0.0]], V=[[1.0, 0.0], [0.0, 1.0]], h=1,
+                     mask="none", view="softmax", lang=lang)
+    soft = unescape(breakdown(ex, "softmax@0"))  # (a number under 1e-9 is "=" its label, as formats.equals says)
+    assert "e−7071.07 − (−7071.07) = 1" in soft and "e−7141.78 − (−7071.07) = 1.953×10⁻³¹" in soft, soft
+    assert "1 / 1 = 1" in soft and "1.953×10⁻³¹ / 1 = 0.000" in soft and not re.search(r"= 0(?![.\d])", soft), soft
+    assert look.words.say("softmax_shifted_small", lang, m="(−7071.07)") in soft, soft
 
 
 def _luminance(rgb):  # WCAG 2.x relative luminance of 0…255 channels, written out from the definition

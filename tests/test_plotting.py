@@ -701,3 +701,21 @@ def test_the_stage_slides_keep_the_scores_numbers_at_T_8(slides_T8, lang):
     """S of T = 8 (whole numbers, −8 … 8) fits at 10 pt in the cells a 16:9 slide of every stage allows."""
     for name in ("stages_head1", "all_heads_1"):
         assert panels_with_numbers(slides_T8[name, lang])[0], (name, lang)
+
+
+def test_the_softmax_figure_shows_shifted_exponentials_when_the_plain_ones_underflow():
+    """Scores of −7071.07 and −7141.78 (own numbers of ±100): each e^s underflows to 0, and 0 / 0 is no weight, yet
+    the table showed e^s 0 and 0, "weight p = eˢ / 0" and weights 1 and 0.000 (issue 27, sixth fuzz round). It shows
+    e^(s − m), m the row's largest score, as math.exp gives each, their sum, and a line saying so."""
+    tr = al.attention_trace([[-100.0, 0.0]] * 2, [[100.0, 0.0], [101.0, 0.0]], [[1.0, 0.0], [0.0, 1.0]], 1,
+                            mask=al.Mask("none"))
+    scores = tr.S_masked[0, 1]
+    m = max(scores)
+    said = all_texts(figures.figure_softmax(tr, row=1))
+    assert not any("/ 0" in t for t in said), said
+    shifted = [math.exp(x - m) for x in scores]
+    assert shifted[0] == 1 and 0 < shifted[1] < 1e-30  # e^(s − m) are numbers; e^s were both 0
+    for e in shifted:
+        assert look.format_approx(e) in said
+    assert "weight p = eˢ⁻ᵐ / " + look.format_approx(sum(shifted)) in said
+    assert any("e^(s − (−7071.07))" in t and "small" in t for t in said), said

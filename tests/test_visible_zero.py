@@ -206,13 +206,3 @@ def test_every_figure_of_a_stage_of_weights_labels_a_seen_zero_0_000_and_a_maske
             assert wrong_zero_labels(labels, weights[stage], CAUSAL) == [], title
         plt.close("all")
 
-
-def test_the_worksheets_answer_key_writes_a_seen_zero_weight_0_000():
-    """Row 3 of the sheet sees every key: Key token 2's scaled score −7779.35 gives e^s = 0.0 and a weight of 0.0
-    on a calculator as in floats; the key prints 0.000 for both, never the 0 of a masked cell."""
-    from attention_lab.figures import worksheet
-
-    K2 = np.array([[0.0, 0.0], [-1100.0, 0.0], [0.0, 0.0]])
-    key = worksheet.student_answers(al.attention_trace(Q, K2, V, 1, mask="causal"))
-    assert key["scaled"] == ["0", "−7779.35", "0"]
-    assert key["exps"] == ["1", "0.000", "1"] and key["weights"] == ["0.500", "0.000", "0.500"]

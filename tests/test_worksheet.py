@@ -6,6 +6,7 @@ import subprocess
 import sys
 from decimal import ROUND_HALF_UP, Decimal
 
+import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.patches import Rectangle
@@ -239,14 +240,59 @@ def test_your_own_numbers_make_a_sheet_whose_footer_names_the_files(tmp_path):
     assert "Your own numbers: T = 3, d = 8, h = 2, dh = 4" in key and "0.114" in key and "--h 2" in key
 
 
-@pytest.mark.parametrize(("key_rows", "top"), [("150,0\n-20,0\n120,0", "1060.66"),
-                                                ("-1100,0\n-1100,0\n-1100,0", "−7778.17")])
-def test_own_numbers_whose_e_to_the_s_a_calculator_cannot_work_out_get_one_line(tmp_path, capsys, key_rows, top):
-    """Row 3's largest scaled score beyond ±708: e^1060.66 overflows (the command gave a traceback, OverflowError),
-    e^−7778 is 0 for every key (the sum 0, divided by: a traceback too). Refused in one line, status 2."""
-    for name, text in (("q", "10,0\n10,0\n10,0"), ("k", key_rows), ("v", "1,2\n3,4\n5,6")):
-        (tmp_path / f"{name}.csv").write_text(text + "\n", encoding="utf-8")
+# --- Your own numbers (issue 27, sixth fuzz round) ---------------------------------------------------------------
+
+def as_printed(matrix):  # -> the numbers a student reads off the sheet: each cell's label, read back in decimal
+    def read(label):
+        plain = label.replace(formats.MINUS, "-")
+        if "×10" not in plain:
+            return Decimal(plain)
+        mantissa, power = plain.split("×10")
+        return Decimal(mantissa).scaleb(int(power.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))))
+    return [[read(formats.format_value(x)) for x in row] for row in matrix]
+
+
+def test_with_your_own_numbers_the_key_is_what_a_student_gets_from_the_numbers_printed():
+    """Q, K, V of 4 decimals print with 3, and a Value of a million or more prints with 4 significant digits: the
+    key is the sheet's rule carried from the numbers as printed (by_hand on them), not from digits no student sees.
+    200 random sheets (about one key in five differed by more than its tolerance when the key read the unprinted
+    digits); a catalogue of wrong keys below must fail the same comparison."""
+    from attention_lab.figures import worksheet as pages
+
+    rng = np.random.default_rng(27)
+    differs_from_unprinted = 0
+    for n in range(200):
+        h, dh = int(rng.integers(1, 3)), int(rng.integers(1, pages.MAX_DH + 1))
+        Q, K, V = (np.round(rng.uniform(-2, 2, (3, h * dh)), 4) for _ in range(3))
+        if n % 3 == 0:  # Values printed in powers of ten
+            V = rng.choice([-1, 1], V.shape) * np.round(10 ** rng.uniform(6, 9, V.shape))
+        tr = al.attention_trace(Q, K, V, h=h)
+        head = int(rng.integers(h))
+        key = pages.student_answers(tr, head)
+        hand = by_hand(*(as_printed(al.pipeline.STAGES[m].matrix(tr, head)) for m in ("Qh", "Kh", "Vh")), tr.dh)
+        for name, exact in hand.items():
+            shown = key[name] if isinstance(key[name], list) else [key[name]]
+            exact = exact if isinstance(exact, list) else [exact]
+            assert all(close(p, e) for p, e in zip(shown, exact, strict=True)), (n, head, name, shown, exact)
+        unprinted = by_hand(*(al.pipeline.STAGES[m].matrix(tr, head).tolist() for m in ("Qh", "Kh", "Vh")), tr.dh)
+        differs_from_unprinted += not all(close(p, e) for p, e in zip(key["output"], unprinted["output"], strict=True))
+    assert differs_from_unprinted > 0  # the printed numbers do change keys: the check above can fail
+    wrong = [[formats.format_value(float(x) + 0.002) for x in hand["output"]], ["0"] * len(hand["output"]),
+             [formats.format_value(x) for x in tr.O[head, 2] * 1.01 + 0.01]]
+    assert not any(all(close(p, e) for p, e in zip(w, hand["output"], strict=True)) for w in wrong)
+
+
+@pytest.mark.parametrize("q3, keys", [
+    ("100,0", ["1,0", "0,100", "50,50"]),  # row 3's e^s overflows a float: e^(10000/√2)
+    ("100,0", ["-100,0", "-100,0", "-100,0"]),  # every e^s of row 3 underflows to 0: the sum is 0
+    ("30,0", ["-30,0", "30,0", "0,0"]),  # e^(−636.49) / e^(636.49) underflows: a weight the row sees would read 0
+])
+def test_own_numbers_whose_softmax_a_sheet_cannot_print_get_one_line(tmp_path, capsys, q3, keys):
+    (tmp_path / "q.csv").write_text(f"1,0\n1,0\n{q3}\n", encoding="utf-8")
+    (tmp_path / "k.csv").write_text("\n".join(keys) + "\n", encoding="utf-8")
+    (tmp_path / "v.csv").write_text("1,0\n0,1\n1,1\n", encoding="utf-8")
     own = [a for n in "qkv" for a in (f"--{n}", str(tmp_path / f"{n}.csv"))]
     assert worksheet.main([*own, "--h", "1", "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and f"row 3's largest scaled score is {top}" in err[0] and "between −708 and 708" in err[0]
+    assert len(err) == 1 and err[0].startswith("error: --q, --k, --v, --h: ") and "S / √dh" in err[0], err
+    assert not (tmp_path / "out").exists()

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..look import colors, formats
 from ..look.formats import format_approx
-from ..numeric import checks, core
+from ..numeric import arithmetic, checks, core
 from ..numeric.pipeline import STAGES
 from .heatmap import (
     MIN_PANEL_WIDTH,
@@ -134,6 +134,15 @@ def figure_mask(tr, head=0, *, lang="en", slides=False):  # AttentionTrace -> Fi
     return page, title
 
 
+def shifted_word(scores):  # -> the word of the line under a table of e^(s − m): e^s overflowed, or underflowed
+    return "deck.softmax_shifted" if np.isinf(core.exponentials(scores)).any() else "deck.softmax_shifted_small"
+
+
+def shift_text(m):  # -> the row's largest score as e^(s − m) writes it: 5×10¹⁵³, or (−7071.07)
+    text = formats.format_value(m, "scores")
+    return f"({text})" if text.startswith(formats.MINUS) else text
+
+
 @figure
 def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # AttentionTrace -> Figure
     """Figure 4: one row of S / √dh + M, its exponentials, their sum and the weights (that row of P), as a table."""
@@ -144,12 +153,12 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     scores, weights = S_masked[row], P[row]  # (T_k,), the weights read from the trace, not recomputed
     allowed = STAGES["P"].allowed(tr)  # (T_q, T_k): a weight of 0.0 reads "0.000" where the row sees its key
     exps, m = core.shown_exponentials(scores)  # (T_k,) e^s as the article writes them (e^−∞ = 0), or e^(s − m)
-    total = float(exps.sum())
+    total = float(arithmetic.row_sums(exps)[0])  # left to right, as the page's table sums
     vmin, vmax = trace_scales(tr)["scores"]
     i = query_offset(tr) + row + 1
 
     heat_w, table_w = 2 * max(T_k, MIN_PANEL_WIDTH) + 2.5, TABLE_CELL_WIDTH * (T_k + 1) + 2.5
-    note = [] if m is None else [W["deck.softmax_shifted"].format(m=formats.format_value(m, "scores"))]
+    note = [] if m is None else [W[shifted_word(scores)].format(m=shift_text(m))]
     page = new_page(look, max(heat_w, table_w), T_q + 7.5 + len(note), extra_w=1.5, extra_h=1.6)
     fig = page.fig
     title = figure_title(fig, W["fig_softmax_title"].format(n=head + 1), look, head)
@@ -169,7 +178,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     # The chosen row, step by step, as a table: scores, e to the score, its value, the weights of that row of P.
     score_cells = colors.cell_style(scores[None, :], "scores", vmin, vmax)
     weight_cells = colors.cell_style(weights[None, :], "weights", allowed=allowed[row][None, :])
-    sum_of_weights = formats.format_value(float(weights.sum()), "weights")
+    sum_of_weights = formats.format_value(float(arithmetic.row_sums(weights)[0]), "weights")
     labels = [
         [*score_cells.labels[0], ""],
         [*(exp_power(x if m is None else x - m) for x in scores), ""],

@@ -19,8 +19,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ..look import colors, formats, words
+from ..numeric.arithmetic import row_sums
 from ..numeric.core import shown_exponentials
 from ..numeric.pipeline import STAGES
+from .article import shift_text, shifted_word
 from .heatmap import SLIDE_SIZE, check_trace, font_family, query_labels, token_index, width_em
 from .layout import head_matrix, trace_scales
 from .lines import wrap
@@ -374,9 +376,9 @@ def _softmax_steps(tr, lang, head, row, scales, q_rows, k_cols, Kw):  # -> [Page
     """The article's softmax of one row, built up: the masked row; then eˢ; then their sum; then the weights."""
     say = words.say
     s = tr.S_masked[head][row]
-    exps, m = shown_exponentials(s)  # e^s as the article writes them; if one overflows, e^(s − m) as softmax does
+    exps, m = shown_exponentials(s)  # e^s as the article writes them; if one over- or underflows, e^(s − m)
     shifted = m is not None
-    total = float(exps.sum())
+    total = float(row_sums(exps)[0])  # left to right, as the page's table sums
     total_text = formats.format_approx(total)
     seen = STAGES["P"].allowed(tr)[row]  # e^s of 0.0 where the row sees its key (it underflowed): "0.000"
     exp_labels = [formats.format_approx(e, a) for e, a in zip(exps, seen, strict=True)]
@@ -387,8 +389,7 @@ def _softmax_steps(tr, lang, head, row, scales, q_rows, k_cols, Kw):  # -> [Page
                  say("deck.softmax_weights", lang, total=total_text)]
     terms = " + ".join(e for e, a in zip(exp_labels, seen, strict=True) if a)  # e^−∞ = 0 adds nothing
     sum_line = say("deck.softmax_sum", lang, terms=terms, eq=formats.equals(total, total_text), total=total_text)
-    top = formats.format_value(m, "scores") if shifted else None
-    note = [say("deck.softmax_shifted", lang, m=top)] if shifted else []
+    note = [say(shifted_word(s), lang, m=shift_text(m))] if shifted else []
     steps = [([masked_row], []), ([masked_row, exp_row], []), ([masked_row, exp_row], [sum_line]),
              ([masked_row, exp_row, weights], [sum_line])]
     out = []

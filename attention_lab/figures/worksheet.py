@@ -41,9 +41,8 @@ TEXT_PT, TITLE_PT, ANSWER_PT = 11, 16, 12
 ANSWER_INK = "#0b3d91"  # dark blue: the key's answers stand apart from the printed numbers, dark on light
 MAX_DH = 4  # Q, K and V side by side have room for 4 components each
 TINY_WEIGHT = 0.0005  # a weight below this would print as 0.000: it is written to 4 significant digits instead
-# The sheet's softmax is e^s over their sum, unshifted, as on a calculator: row 3's largest scaled score must lie within
-# ±708, so that e^s and the sum of three stay below the largest float (e^709.78) and the sum above 0.
-EXP_SCORE_LIMIT = 708
+MAX_SCORE = 300  # |S / √dh| of row 3 at most: its eˢ, their sum and every weight print as numbers (e³⁰⁰ ≈ 1.9×10¹³⁰;
+# the smallest weight, e⁻⁶⁰⁰, is still no 0), where 710 overflows a float and a spread of 1,400 makes a weight 0
 
 
 # Korean fonts a system may have, for the students' names: the shipped subset holds only the package's own words.
@@ -80,9 +79,12 @@ def files(lang, many=False):  # -> (worksheet file name, answer key file name), 
                                                                              f"answer_key_{lang}.pdf")
 
 
-def _decimal(text):  # a printed answer back to the number the student carries on: "−1.5" -> Decimal("-1.5")
+def _decimal(text):  # a printed number back to the one the student carries on: "−1.5" -> Decimal("-1.5")
     plain = text.replace(formats.MINUS, "-")
-    return Decimal(plain) if formats.TIMES_TEN not in plain else Decimal(repr(formats.parse_label(text)))
+    if formats.TIMES_TEN not in plain:
+        return Decimal(plain)
+    mantissa, power = plain.split(formats.TIMES_TEN)  # "1.235×10⁶" -> 1.235E+6, exactly
+    return Decimal(mantissa).scaleb(int(power.translate(str.maketrans(formats.RULES["superscripts"], "0123456789-"))))
 
 
 def _places(x, places):  # a calculator's rounding: half up, in decimal
@@ -96,7 +98,7 @@ def _significant(x, digits=4):
 def weight_text(p):  # -> a weight as the sheet asks for it: 3 decimals, or 4 significant digits below 0.0005
     if p and p < Decimal(TINY_WEIGHT):
         return formats.format_approx(float(_significant(p)))
-    return formats.format_value(float(_places(p, 3)), "weights", True)  # row 3 sees every key: 0 reads 0.000
+    return formats.format_value(float(_places(p, 3)), "weights")
 
 
 def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "weights_sum"
@@ -105,7 +107,8 @@ def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "
     and their sum to 4 significant digits; each weight the rounded eˢ over the rounded sum, to 3 decimals; row i
     of O from those weights, to 3 decimals."""
     Qh, Kh, Vh = (STAGES[name].matrix(tr, head) for name in ("Qh", "Kh", "Vh"))
-    Q, K, V = ([[Decimal(repr(float(x))) for x in row] for row in X] for X in (Qh, Kh, Vh))
+    # Q, K and V as the sheet prints them: your own numbers may have more digits than a student sees
+    Q, K, V = ([[_decimal(formats.format_value(x)) for x in row] for row in X] for X in (Qh, Kh, Vh))
     root = _decimal(formats.format_value(math.sqrt(tr.dh)))
     scores = [_places(sum(q * k for q, k in zip(Q[i - 1], key, strict=True)), 2) for key in K]
     scaled = [_places(s / root, 2) for s in scores]
@@ -116,7 +119,7 @@ def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "
     output = [_places(sum(p * v[c] for p, v in zip(carried, V, strict=True)), 3) for c in range(len(V[0]))]
     return {"scores": [formats.format_value(float(x), "scores") for x in scores],
             "scaled": [formats.format_value(float(x), "scores") for x in scaled],
-            "exps": [formats.format_approx(float(e), True) for e in exps], "sum": formats.format_approx(float(total)),
+            "exps": [formats.format_approx(float(e)) for e in exps], "sum": formats.format_approx(float(total)),
             "weights": weights, "output": [formats.format_value(float(x)) for x in output],
             "weights_sum": float(_places(sum(carried), 3))}
 
@@ -210,11 +213,10 @@ def check_sheet_trace(tr):  # -> tr, or a ValueError: the sizes a sheet has room
         raise ValueError(f"tr: a worksheet asks about the article's rows 2 and 3 of a causal mask, with room for dh ≤ "
                          f"{MAX_DH}: it needs T_q = T_k = 3 tokens, dh ≤ {MAX_DH} and the causal mask; got "
                          f"T_q={tr.T_q}, T_k={tr.T_k}, dh={tr.dh}, mask {tr.mask.name}.")
-    top = float(tr.S_scaled[:, 2].max())  # row 3's largest scaled score, over every head
-    if not -EXP_SCORE_LIMIT <= top <= EXP_SCORE_LIMIT:
-        raise ValueError(f"tr: row 3's largest scaled score is {formats.format_value(top, 'scores')}; the sheet works "
-                         f"e^s out as a calculator does, which needs it between −{EXP_SCORE_LIMIT} and "
-                         f"{EXP_SCORE_LIMIT}. Use smaller numbers.")
+    largest = abs(tr.S_scaled[:, 2]).max()
+    if not largest <= MAX_SCORE:
+        raise ValueError(f"tr: the sheet asks for e^s of row 3 of S / √dh by hand, so its scores must lie within "
+                         f"±{MAX_SCORE}; got {formats.format_value(largest, 'scores')}. Use smaller numbers.")
     return tr
 
 

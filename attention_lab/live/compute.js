@@ -9,8 +9,56 @@
 const STAGE_LIST = LOOK.stages;
 const STAGE = Object.fromEntries(STAGE_LIST.map((s) => [s.name, s]));
 
-const matmulT = (A, B) => A.map((a) => B.map((b) => a.reduce((sum, x, k) => sum + x * b[k], 0)));  // A Bᵀ
-const matmul = (A, B) => A.map((a) => B[0].map((_, c) => a.reduce((sum, x, k) => sum + x * B[k][c], 0)));  // A B
+// ---- one order of arithmetic, Python's too: every sum left to right from 0, and fdlibm's exp ---------------------
+// IEEE 754 rounds each +, −, ×, ÷ and √ alike here and in NumPy; a sum in another order, or the browser's Math.exp
+// (not correctly rounded, and not the same in every browser), would give other last bits than the notebook's.
+const sumOfProducts = (a, b) => {  // 0 + a₁b₁ + a₂b₂ + …, left to right
+  let sum = 0;
+  for (let k = 0; k < a.length; k++) sum += a[k] * b[k];
+  return sum;
+};
+const sumOf = (row) => {  // 0 + x₁ + x₂ + …, left to right
+  let sum = 0;
+  for (let k = 0; k < row.length; k++) sum += row[k];
+  return sum;
+};
+const POWER = new DataView(new ArrayBuffer(8));
+const twoTo = (k) => {  // 2^k, exactly, for k in −1022 … 1023: its exponent bits
+  POWER.setUint32(0, (0x3ff + k) * 0x100000);
+  POWER.setUint32(4, 0);
+  return POWER.getFloat64(0);
+};
+const { ln2Hi: LN2_HI, ln2Lo: LN2_LO, invLn2: INV_LN2, p: EXP_P, over: EXP_OVER, under: EXP_UNDER,
+  halfLn2: HALF_LN2, threeHalvesLn2: THREE_HALVES_LN2 } = LOOK.exp;  // fdlibm's constants, Python's (arithmetic.EXP)
+const exp = (x) => {  // e^x by fdlibm's algorithm: x = k·ln2 + r, e^r from a rational approximation, times 2^k
+  const ax = Math.abs(x), negative = x < 0;
+  if (Number.isNaN(x)) return x + x;
+  if (x > EXP_OVER) return Infinity;
+  if (x < EXP_UNDER) return 0;
+  if (x === 1) return Math.E;
+  if (ax < twoTo(-28)) return 1 + x;
+  const poly = (t) => EXP_P[0] + t * (EXP_P[1] + t * (EXP_P[2] + t * (EXP_P[3] + t * EXP_P[4])));
+  if (ax < HALF_LN2) {
+    const t = x * x, c = x - t * poly(t);
+    return 1 - ((x * c) / (c - 2) - x);
+  }
+  let k, hi, lo;
+  if (ax < THREE_HALVES_LN2) {
+    k = negative ? -1 : 1;
+    hi = x - (negative ? -LN2_HI : LN2_HI);
+    lo = negative ? -LN2_LO : LN2_LO;
+  } else {
+    k = Math.trunc(INV_LN2 * x + (negative ? -0.5 : 0.5));
+    hi = x - k * LN2_HI;
+    lo = k * LN2_LO;
+  }
+  const r = hi - lo, t = r * r, c = r - t * poly(t), y = 1 - ((lo - (r * c) / (2 - c)) - hi);
+  if (k === 1024) return y * 2 * twoTo(1023);
+  return k >= -1021 ? y * twoTo(k) : y * twoTo(k + 1000) * twoTo(-1000);
+};
+
+const matmulT = (A, B) => A.map((a) => B.map((b) => sumOfProducts(a, b)));  // A Bᵀ
+const matmul = (A, B) => matmulT(A, B[0].map((_, c) => B.map((row) => row[c])));  // A B = A (Bᵀ)ᵀ
 const isMatrix = (X) => !Array.isArray(X[0][0]);
 const perMatrix = (f) => function apply(A, B) {  // f(matrix, matrix), head by head over any leading axes
   return isMatrix(A) ? f(A, B) : A.map((a, i) => apply(a, isMatrix(B) ? B : B[i]));
@@ -23,10 +71,10 @@ const splitHeads = (X, dh) => Array.from({ length: X[0].length / dh },  // head 
 const rowExponentials = perRow((row) => {  // exp(s − the row's max); −∞ → 0
   let max = Math.max(...row);
   if (max === -Infinity) max = 0;
-  return row.map((x) => Math.exp(x - max));
+  return row.map((x) => exp(x - max));
 });
 const normalizeRows = perRow((row) => {  // each row over its sum; a row of zeros stays 0
-  const sum = row.reduce((s, x) => s + x, 0);
+  const sum = sumOf(row);
   return row.map((x) => x / (sum === 0 ? 1 : sum));
 });
 
@@ -42,7 +90,7 @@ const OPERATIONS = {
   normalize_rows: (c, E) => normalizeRows(E),
   weighted_sum: (c, P, V) => perMatrix(matmul)(P, V),
   concat_heads: (c, O) => O[0].map((_, t) => O.flatMap((o) => o[t])),
-  exp: (c, X) => perValue(Math.exp)(X),
+  exp: (c, X) => perValue(exp)(X),
   log: (c, X) => perValue(Math.log)(X),
 };
 

@@ -22,7 +22,7 @@ import itertools
 import numpy as np
 
 from ..look import colors, formats, words
-from ..numeric import examples, masks
+from ..numeric import arithmetic, examples, masks
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
@@ -49,7 +49,7 @@ def look_data():  # -> dict of JSON types, the same for every explorer
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
             "font": _font_steps(), "article": _article_sizes(), "sections": list(SECTIONS),
-            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
+            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(), "exp": arithmetic.EXP,
             "ordinals": {lang: [words.ordinal(n, lang) for n in range(1, OWN_LIMITS["T"] + 1)]  # token numbers shown
                          for lang in words.LANGS}}
 

@@ -108,24 +108,25 @@ function dotHtml(ctx, i) {  // the picked score as a dot product, written out
 function softmaxHtml(ctx, i) {  // the picked row's softmax, written out
   const { L, tr, resolved, lang } = ctx, r = resolved.row, n = resolved.firstQuery + r;
   const scores = tr.arrays.S_masked[i][r], weights = tr.arrays.P[i][r], seen = seesKey(tr)[r];
-  let exps = scores.map((x) => Math.exp(x)), shift = null;  // e^s as the article writes them; e^−∞ = 0
-  if (exps.some((e, j) => e === Infinity && Number.isFinite(scores[j]))) {  // ∞ / ∞ is no weight: e^(s − m)
-    shift = V(Math.max(...scores.filter(Number.isFinite)), "scores");
+  let exps = scores.map(exp), shift = null;  // e^s as the article writes them; e^−∞ = 0
+  const over = exps.some((e, j) => e === Infinity && Number.isFinite(scores[j]));  // ∞ / ∞ is no weight,
+  if (over || exps.some((e, j) => e === 0 && Number.isFinite(scores[j]))) {  // nor 0 / 0 (e^−7000): e^(s − m)
+    shift = paren(V(Math.max(...scores.filter(Number.isFinite)), "scores"));
     exps = rowExponentials([scores])[0];
   }
-  const total = exps.reduce((s, e) => s + e, 0), totalText = formatApprox(total);
+  const total = sumOf(exps), totalText = formatApprox(total);
   const body = scores.map((x, j) => {
     const e = exps[j], p = weights[j], expText = formatApprox(e, seen[j]);
-    const power = V(x, "scores") + (shift && Number.isFinite(x) ? ` ${RULES.minus} ${paren(shift)}` : "");
+    const power = V(x, "scores") + (shift && Number.isFinite(x) ? ` ${RULES.minus} ${shift}` : "");
     const weight = (total > 0 ? `${expText} / ${totalText} ` : "") + is(p, formatValue(p, "weights", seen[j]));
     return `<tr><th>${j + 1}</th><td>${V(x, "scores")}</td><td>e<sup>${power}</sup> ${is(e, expText)}</td>`
       + `<td>${weight}</td></tr>`;
   }).join("");
-  const weightSum = weights.reduce((s, p) => s + p, 0);
+  const weightSum = sumOf(weights);
   const html = `<table class="al-bd al-softmax"><tr><th>${esc(L.key)}</th><th>${esc(L.scores)}</th><th>exp</th>`
     + `<th>${esc(L.weights)}</th></tr>${body}<tr class="al-total"><th>${esc(L.sum)}</th><td></td>`
     + `<td>${is(total, totalText)}</td><td>${is(weightSum, formatApprox(weightSum))}</td></tr></table>`
-    + (shift ? `<div class="al-note">${esc(fill(L.softmax_shifted, { m: shift }))}</div>` : "");
+    + (shift ? `<div class="al-note">${esc(fill(over ? L.softmax_shifted : L.softmax_shifted_small, { m: shift }))}</div>` : "");
   return [fill(L.softmax, { i: n, ith: ordinal(n, lang) }), html];
 }
 

@@ -12,7 +12,7 @@ names them. A NaN in an input is propagated, never turned into a weight of 0.
 
 import numpy as np
 
-from . import checks
+from . import arithmetic, checks
 from .calls import named_arguments
 
 
@@ -51,12 +51,12 @@ def _products(A, B, weights=False):  # [..., n, k] @ [..., k, m] -> [..., n, m]
     limit, where rounding could carry one past that, it is held there.
     """
     with np.errstate(over="ignore", invalid="ignore"):  # ∞ or NaN in an input propagate, as NaN does
-        out = A @ B
+        out = arithmetic.products(A, B)  # summed left to right, as the page sums
         if np.isfinite(out).all():  # nearly always: nothing overflowed
             return out
         kA, kB = _shifts(A, B)
         A_, B_ = np.ldexp(A, -kA), np.ldexp(B, -kB)
-        out = A_ @ B_
+        out = arithmetic.products(A_, B_)
         if weights and kA + kB:
             tolerance = 4 * A.shape[-1] * np.finfo(float).eps
             rows = ((A >= 0).all(axis=-1) & (A.sum(axis=-1) <= 1 + tolerance))[..., None]  # (..., n, 1)
@@ -161,7 +161,7 @@ def row_exponentials(S_masked):  # [..., T_k] -> [..., T_k]
     row_max = S_masked.max(axis=-1, keepdims=True)  # NaN if the row holds a NaN
     row_max = np.where(np.isneginf(row_max), 0.0, row_max)  # a fully masked row's max is −∞
     with np.errstate(invalid="ignore"):  # NaN and +∞ rows propagate as NaN, by design
-        return np.exp(S_masked - row_max)
+        return arithmetic.exp(S_masked - row_max)  # the page's exp, bit for bit
 
 
 @named_arguments
@@ -169,11 +169,11 @@ def normalize_rows(E):  # [..., T_k] -> [..., T_k]
     """Divide each row by its sum, so that it sums to 1; a row of zeros (nothing to attend to) stays 0, never NaN."""
     E = _array("E", E, 1)
     with np.errstate(over="ignore", invalid="ignore"):  # a NaN row stays NaN
-        row_sum = E.sum(axis=-1, keepdims=True)
+        row_sum = arithmetic.row_sums(E)  # left to right, as the page sums
         if not np.isfinite(row_sum).all():  # finite values near the float limit can sum past it: the scale cancels
             top = np.where(np.isfinite(E), np.abs(E), 0).max(axis=-1, keepdims=True)
             E = np.ldexp(E, -np.where(np.isfinite(row_sum), 0, np.frexp(top)[1]))
-            row_sum = E.sum(axis=-1, keepdims=True)
+            row_sum = arithmetic.row_sums(E)
         return E / np.where(row_sum == 0, 1.0, row_sum)  # a fully masked row: 0 / 1 = 0
 
 
@@ -197,16 +197,17 @@ def exponentials(S_masked):  # [..., T] -> [..., T]
     """
     S_masked = _array("S_masked", S_masked, 0)
     with np.errstate(over="ignore"):  # a huge score shows as ∞ rather than warning
-        return np.exp(S_masked)
+        return arithmetic.exp(S_masked)
 
 
 def shown_exponentials(scores_row):  # [T_k] -> (exponentials [T_k], m: the shift, or None)
     """One row's exponentials as a table shows them: e^s as the article writes them; where one of them overflows
-    to ∞ (∞ / ∞ is no weight), e^(s − m) with m the row's largest finite score, as softmax computes them."""
+    to ∞ (∞ / ∞ is no weight) or underflows to 0 (e^−7000: 0 / 0 is none either), e^(s − m) with m the row's
+    largest finite score, as softmax computes them."""
     exps = exponentials(scores_row)
     scores_row = np.asarray(scores_row, dtype=float)
     finite = np.isfinite(scores_row)
-    if not np.isinf(exps[finite]).any():
+    if not (np.isinf(exps[finite]) | (exps[finite] == 0)).any():
         return exps, None
     return row_exponentials(scores_row), float(scores_row[finite].max())
 

@@ -32,6 +32,7 @@ WORDS = {
     'deck.softmax_sum': ('합: {terms} {eq} {total}', 'sum: {terms} {eq} {total}'),
     'deck.softmax_weights': ('가중치 = eˢ / {total}', 'weights = eˢ / {total}'),
     'deck.softmax_shifted': ('점수가 너무 커서 eˢ 대신 e^(s − {m})를 씁니다: 나누면 같은 가중치입니다.', 'The scores are too large for eˢ: e^(s − {m}) is shown instead, which divides to the same weights.'),
+    'deck.softmax_shifted_small': ('점수가 너무 작아서 eˢ가 0이 되므로 e^(s − {m})를 씁니다: 나누면 같은 가중치입니다.', 'The scores are too small for eˢ (it is 0): e^(s − {m}) is shown instead, which divides to the same weights.'),
     'deck.title_softmax': ('Softmax: 행마다 합이 1인 가중치 P (Head {n})', 'Softmax: every row becomes weights P that sum to 1 (Head {n})'),
     'deck.title_pv': ('PV: 여러 토큰의 Value를 가중합하기 (Head {n})', 'PV: a weighted sum of the tokens\' Values (Head {n})'),
     'deck.pv_term': ('{p} × V[{j}] = {row}', '{p} × V[{j}] = {row}'),

@@ -29,6 +29,7 @@ WORDS = {
     'edit_label': ('고칠 행의 숫자', 'the numbers of the row'),
     'edit_large': ('{what}: 너무 큰 수가 있습니다 ({bad}). 탐색기는 ±{largest}까지의 숫자만 받습니다 (더 크면 점수나 가중합이 ±∞로 넘칠 수 있습니다). 그림은 그대로입니다.', '{what}: {bad} is too large: the explorer takes numbers up to ±{largest} (beyond, the scores or the weighted sum could overflow to ±∞). The picture is unchanged.'),
     'softmax_shifted': ('e^s가 ∞로 넘쳐서(∞ / ∞는 가중치가 아닙니다) 각 점수에서 행의 최댓값을 뺀 e^(s − {m})을 보입니다. 가중치는 같습니다.', "e^s overflows to ∞ here (∞ / ∞ is no weight), so the table shows e^(s − {m}): each score minus the row's largest, {m}. The weights are the same."),
+    'softmax_shifted_small': ('e^s가 0으로 작아져서(0 / 0은 가중치가 아닙니다) 각 점수에서 행의 최댓값을 뺀 e^(s − {m})을 보입니다. 가중치는 같습니다.', "e^s underflows to 0 here (0 / 0 is no weight), so the table shows e^(s − {m}): each score minus the row's largest, {m}. The weights are the same."),
     'mount_failed': ('이 탐색기를 그릴 수 없습니다: {error}', 'This explorer cannot be drawn: {error}'),
     'link_copy': ('링크 복사', 'Copy link'),
     'link_label': ('이 상태의 링크', 'Link to this state'),
