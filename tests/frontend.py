@@ -15,7 +15,7 @@ A heatmap item carries `rows`, `cols`, `labels`, `fill` (rrggbb), `ink` ("1" dar
 row-major, besides what picture.js gives (title, captions, row and column labels, bars, hl); a breakdown its
 `title` and `html`. A page whose numbers overflow gives {"overflow": the line it shows}. A step widget's picture
 is {title, color, panels, notes, steps, step} (and trailTitle, trail for the blockwise one); each panel keeps its
-`matrix` (−∞ as None) and `kind`, the numbers it selected, besides its cells.
+`matrix` (−∞ as None), `kind` and `allowed` (the cells whose row sees the key, or None), besides its cells.
 """
 
 import atexit
@@ -32,10 +32,13 @@ from attention_lab.live import page as pages
 
 DRIVER = r"""
 function styled(it, keep) {  // a heatmap item with its cells styled as heatmap.js styles them
-  const cells = cellStyle(it.matrix, it.kind, it.range);
+  const cells = cellStyle(it.matrix, it.kind, it.range, it.allowed);
   Object.assign(it, { rows: it.matrix.length, cols: it.matrix[0].length, labels: cells.labels, fill: cells.fill,
     ink: cells.ink.join(""), masked: cells.masked.join("") });
-  if (!keep) delete it.matrix;
+  if (!keep) {
+    delete it.matrix;
+    delete it.allowed;
+  }
   delete it.range;
   return it;
 }

@@ -122,7 +122,8 @@ def test_the_softmax_row_shows_shifted_exponentials_when_the_plain_ones_overflow
     row = tr.S_masked[0, -1]
     m = row[np.isfinite(row)].max()
     assert m == 5e153  # token 3's row: 1e154 / √4, 0, 0
-    assert table.labels[1] == ("1", "0", "0")  # e^(s − m): e⁰ = 1, e^(−5×10¹⁵³) = 0, written as the deck must
+    # e^(s − m): e⁰ = 1, e^(−5×10¹⁵³) = 0.0 for two keys the row sees: "0.000", never "0", a masked cell's label
+    assert table.labels[1] == ("1", "0.000", "0.000")
     lines = " ".join(line for i in steps[3].items if isinstance(i, deck.Text) for line in i.lines)
     assert "e^(s − 5×10¹⁵³) is shown instead" in lines and "∞" not in lines, lines
 

@@ -86,7 +86,8 @@ def expected_heatmaps(pic, L, tr, spec):
                 continue
             stage = STAGES[it["name"]]
             matrix = stage.matrix(tr, it["head"])
-            data = styled_cells(matrix, stage.kind, *(scores if stage.kind == "scores" else (None, None)))
+            data = styled_cells(matrix, stage.kind, *(scores if stage.kind == "scores" else (None, None)),
+                                allowed=stage.allowed(tr))  # a seen weight of 0.0 reads 0.000, a masked one 0
             labels = data["labels"].split(" ")
             assert matrix.shape == (len(it["rowLabels"]), len(it["colLabels"])), it["key"]
             cells = []
@@ -112,11 +113,12 @@ def breakdown_numbers(key, tr, resolved, items):  # -> what a breakdown must wri
                  *([tr.S_masked] if {"M", "S_masked"} & set(items) else [])]
         return [f" {format_value(x[i, resolved.query, resolved.key], 'scores')}" for x in shown]
     if name == "softmax":  # each e^s and weight of the picked row, then the sum of each (after = or ≈): the
-        # figures' rule (core.shown_exponentials, summed left to right), the page's too
+        # figures' rule (core.shown_exponentials, summed left to right), the page's too; a seen 0.0 reads 0.000
         scores, weights = tr.S_masked[i, resolved.row], tr.P[i, resolved.row]
+        seen = STAGES["P"].allowed(tr)[resolved.row]
         exps, _ = core.shown_exponentials(scores)
-        rows = [[f" {format_approx(e) if np.isfinite(x) else '0'}", f" {format_value(p, 'weights')}"]
-                for x, e, p in zip(scores, exps, weights, strict=True)]
+        rows = [[f" {format_approx(e, a)}", f" {format_value(p, 'weights', a)}"]
+                for e, p, a in zip(exps, weights, seen, strict=True)]
         sums = (arithmetic.row_sums(exps)[0], arithmetic.row_sums(weights)[0])
         return [*(label for row in rows for label in row), *(f" {format_approx(x)}" for x in sums)]
     return ["[" + ", ".join(format_value(x, "values") for x in tr.O[i, resolved.row]) + "]"]  # the output row
@@ -408,6 +410,35 @@ def test_a_tiny_weight_never_reads_as_the_0_of_a_masked_cell(browser, tmp_path):
     want = [label for _, label in TINY_WEIGHTS]
     assert ([format_value(x, "weights") for x in weights], page_labels) == (want, want)
     assert [format_value(x, "values") for x in weights[:2]] == ["0", "0"]  # other kinds: a whole 0, as before
+
+
+# A weight of exactly 0.0 reads "0.000" where its cell is allowed (the row sees the key: a gap of 745 in one row's
+# scores underflows e^s to 0.0), "0" where it is masked or not said; so does an exponential (formatApprox); a kept
+# zero is never "=" (issue 27, fifth fuzz round: a seen weight read "0", as if masked, on both sides).
+SEEN_ZEROS = [  # (x, allowed, formatValue(x, "weights", allowed), formatApprox(x, allowed), equalsSign(x, the label))
+    (0.0, True, "0.000", "0.000", "≈"), (0.0, False, "0", "0", "="), (0.0, None, "0", "0", "="),
+    (-0.0, True, "0.000", "0.000", "≈"), (1e-300, False, "0.000", "1×10⁻³⁰⁰", "≈"), (0.25, True, "0.250", "0.25", "="),
+    (1.0, False, "1", "1", "="), (5e-324, True, "0.000", "4.941×10⁻³²⁴", "≈")]
+
+
+def test_a_seen_weight_of_0_reads_0_000_and_a_masked_one_0_on_both_sides(browser, tmp_path):
+    from attention_lab.look.formats import equals, format_approx, format_row
+
+    path = tmp_path / "zeros.html"
+    path.write_text(pages.standalone_html(al.explorer(view="scores").page_config()), encoding="utf-8")
+    page = browser.new_page()
+    page.goto(path.as_uri())
+    cases = [[x, a] for x, a, *_ in SEEN_ZEROS]
+    got = page.evaluate("""(cs) => cs.map(([x, a]) => {
+        const allowed = a === null ? undefined : a, label = attentionLab.formatValue(x, 'weights', allowed);
+        return [label, attentionLab.formatApprox(x, allowed), attentionLab.equalsSign(x, label)]; })""", cases)
+    row = page.evaluate("(xs) => attentionLab.formatRow(xs, 'weights', [true, false, true])", [0.0, 0.0, 0.5])
+    page.close()
+    want = [list(case[2:]) for case in SEEN_ZEROS]
+    mine = [[format_value(x, "weights", a), format_approx(x, a), equals(x, format_value(x, "weights", a))]
+            for x, a, *_ in SEEN_ZEROS]
+    assert (mine, got) == (want, want)
+    assert format_row([0.0, 0.0, 0.5], "weights", [True, False, True]) == row == "[0.000, 0, 0.500]"
 
 
 def test_every_colour_gives_pythons_fill_and_ink(browser, tmp_path):

@@ -218,3 +218,29 @@ def test_products_and_row_sums_are_plain_left_to_right_loops(monkeypatch, at_onc
     assert arithmetic.row_sums(np.array([[-0.0, -0.0]])).tolist() == [[0.0]] and not np.signbit(
         arithmetic.row_sums(np.array([[-0.0]]))).any()
     assert arithmetic.products(np.zeros((1, 0)), np.zeros((0, 2))).tolist() == [[0.0, 0.0]]
+
+
+def test_log_has_the_same_bits_on_both_sides_and_is_within_one_ulp():
+    """The `log` operation (a stage may use it: test_adding_a_stage's log P) by fdlibm's algorithm on both sides:
+    Math.log and NumPy's log differ in the last bit for some arguments, as exp did."""
+    from decimal import Decimal, localcontext
+
+    from frontend import page_calls
+
+    from attention_lab.numeric.arithmetic import log
+
+    rng = np.random.default_rng(32)
+    x = np.concatenate([[0.0, -0.0, 1.0, 2.0, 0.5, math.e, 5e-324, 2.0**-1022, 1e-310, 1.7976931348623157e308,
+                         math.inf, -1.0, -math.inf, math.nan, 1 + 2.0**-21, 1 - 2.0**-22, 1 + 2.0**-52],
+                        rng.random(3000), rng.random(1000) * 1e-300, np.exp(rng.uniform(-700, 700, 3000)),
+                        rng.uniform(0.9, 1.1, 2000)])
+    python, page = log(x), np.array(page_calls("log", x))
+    assert (bits(python) == bits(page)).all(), x[bits(python) != bits(page)][:5]
+    with localcontext() as context:  # the exact ln x, rounded once, from the decimal module (40 digits)
+        context.prec = 40
+        for a, got in zip(x.tolist(), python.tolist(), strict=True):
+            if math.isfinite(a) and a > 0:
+                assert abs(Decimal(got) - Decimal(a).ln()) <= Decimal(math.ulp(got)), a
+    assert log(np.array([0.0, -1.0, math.inf])).tolist()[::2] == [-math.inf, math.inf] and math.isnan(log(-1.0))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert (bits(np.log(x)) != bits(python)).any()  # NumPy's log is refused by the same check

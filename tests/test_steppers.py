@@ -319,7 +319,7 @@ def _rgb(hex_colour):  # "#1f2328" or "1f2328" -> "rgb(31, 35, 40)", as the brow
 
 def expected_cells(p):  # -> {labels, fill, ink, masked} of a panel: the numbers it selected, through look.cells
     matrix = np.array([[-np.inf if x is None else x for x in row] for row in p["matrix"]], dtype=float)
-    data = cells(matrix, p["kind"])
+    data = cells(matrix, p["kind"], allowed=p["allowed"])  # a seen weight of 0.0 reads 0.000, a masked one 0
     n = matrix.size
     return {"labels": data["labels"].split(" "), "fill": [data["fill"][6 * k:6 * k + 6] for k in range(n)],
             "ink": data["ink"], "masked": data["masked"]}

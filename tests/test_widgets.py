@@ -816,7 +816,8 @@ def test_the_softmax_table_shows_shifted_exponentials_when_the_plain_ones_overfl
     ex = al.explorer(Q=np.ones((3, 4)), K=K, V=K, h=1, mask=None, view="softmax", lang="en")
     said = breakdown(ex, "softmax@0")
     assert "∞" not in said.replace("overflows to ∞", "").replace("(∞ / ∞ is no weight)", ""), said
-    assert "e 5×10¹⁴⁹ − 5×10¹⁴⁹ = 1 1 / 1 = 1" in said and "e 1 − 5×10¹⁴⁹ = 0 0 / 1 = 0" in said
+    # no mask: Key tokens 2 and 3 are seen, their e^(s − m) and weights 0.0 read 0.000 (≈), never a masked cell's 0
+    assert "e 5×10¹⁴⁹ − 5×10¹⁴⁹ = 1 1 / 1 = 1" in said and "e 1 − 5×10¹⁴⁹ ≈ 0.000 0.000 / 1 ≈ 0.000" in said
     assert "each score minus the row&#x27;s largest, 5×10¹⁴⁹" in said
     np.testing.assert_array_equal(ex.trace.P[0, 2], [1, 0, 0])
     ko = breakdown(al.explorer(Q=np.ones((3, 4)), K=K, V=K, h=1, mask=None, view="softmax", lang="ko"), "softmax@0")

@@ -155,6 +155,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     W, T_q, T_k = look.words, tr.T_q, tr.T_k
     S_masked, P = tr.S_masked[head], tr.P[head]
     scores, weights = S_masked[row], P[row]  # (T_k,), the weights read from the trace, not recomputed
+    allowed = STAGES["P"].allowed(tr)  # (T_q, T_k): a weight of 0.0 reads "0.000" where the row sees its key
     exps, m = core.shown_exponentials(scores)  # (T_k,) e^s as the article writes them (e^−∞ = 0), or e^(s − m)
     total = float(arithmetic.row_sums(exps)[0])  # left to right, as the page's table sums
     vmin, vmax = trace_scales(tr)["scores"]
@@ -173,19 +174,19 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
                                   ylabel=W["query"], xlabel=W["key"], row_labels=query_labels(tr))),
         Words(W["fig_softmax_by_row"] + "\n→"),
         (P, "weights", dict(title=stage_title("P", look.lang).split(" = ")[0], xlabel=W["key"],
-                            row_labels=query_labels(tr))),
+                            row_labels=query_labels(tr), allowed=allowed)),
     ])
     outline(s_ax, row, 0, 1, T_k)
     outline(p_ax, row, 0, 1, T_k)
 
     # The chosen row, step by step, as a table: scores, e to the score, its value, the weights of that row of P.
     score_cells = colors.cell_style(scores[None, :], "scores", vmin, vmax)
-    weight_cells = colors.cell_style(weights[None, :], "weights")
+    weight_cells = colors.cell_style(weights[None, :], "weights", allowed=allowed[row][None, :])
     sum_of_weights = formats.format_value(float(arithmetic.row_sums(weights)[0]), "weights")
     labels = [
         [*score_cells.labels[0], ""],
         [*(exp_power(x if m is None else x - m) for x in scores), ""],
-        [*(format_approx(float(e)) for e in exps), format_approx(total)],
+        [*(format_approx(float(e), a) for e, a in zip(exps, allowed[row], strict=True)), format_approx(total)],
         [*weight_cells.labels[0], sum_of_weights],
     ]
     white = (1.0, 1.0, 1.0, 1.0)
@@ -229,7 +230,7 @@ def figure_weighted_sum(tr, head=0, row=None, *, lang="en", slides=False):  # At
     kw = dict(vmin=vmin, vmax=vmax, xlabel=W["component"], col_labels=colors.token_labels(dh))
     p_ax, _, o_ax = heatmap_row(page, grid[0], [
         (P, "weights", dict(title=stage_title("P", look.lang).split(" = ")[0], ylabel=W["query"],
-                            xlabel=W["key"], row_labels=query_labels(tr))),
+                            xlabel=W["key"], row_labels=query_labels(tr), allowed=STAGES["P"].allowed(tr))),
         "×",
         (V, "values", dict(title=f"{head_matrix('V', head)} ({shape_text(T_k, dh)})", ylabel=W["fig_value_row"],
                            **kw)), "=",
@@ -246,7 +247,7 @@ def figure_weighted_sum(tr, head=0, row=None, *, lang="en", slides=False):  # At
     v_rows, w_rows, o_row = cell[:n_keys], cell[n_keys:-1], cell[-1]
     blank = [("", white)] * (dh + 1)
     table = [[*v_rows[n], ("=", white), *w_rows[n]] for n in range(n_keys)] + [[*blank, *o_row]]
-    headers = [f"{formats.format_value(weights[j], 'weights')} \u00d7 V[{j + 1}]" for j in keys]
+    headers = [f"{formats.format_value(weights[j], 'weights', True)} \u00d7 V[{j + 1}]" for j in keys]
     headers.append(W["fig_weighted_sum_row"].format(i=i))
     components = colors.token_labels(dh)
     margin = max(0.0, (max(top_w, bottom_w) - bottom_w) / 2)
@@ -254,7 +255,7 @@ def figure_weighted_sum(tr, head=0, row=None, *, lang="en", slides=False):  # At
     number_table(page, fig.add_subplot(spec), [[label for label, _ in row] for row in table],
                  [[rgba for _, rgba in row] for row in table], headers, [*components, "", *components],
                  headers_are_numbers=True, cell_width=1.0)
-    terms = [f"{formats.format_value(weights[j], 'weights')}\u00b7V[{j + 1}]" for j in keys]
+    terms = [f"{formats.format_value(weights[j], 'weights', True)}\u00b7V[{j + 1}]" for j in keys]
     caption_lines(fig.add_subplot(grid[2]), [W["fig_weighted_equation"].format(
         i=i, terms=join_terms(terms), row=formats.format_row(out))], look)
     return page, title

@@ -21,6 +21,7 @@ import numpy as np
 from ..look import colors, formats, words
 from ..numeric.arithmetic import row_sums
 from ..numeric.core import shown_exponentials
+from ..numeric.pipeline import STAGES
 from .article import shift_text, shifted_word
 from .heatmap import SLIDE_SIZE, check_trace, font_family, query_labels, token_index, width_em
 from .layout import head_matrix, trace_scales
@@ -92,8 +93,8 @@ class Page(NamedTuple):
     subtitle: tuple = ()  # a title slide's second line(s)
 
 
-def _matrix_table(name, head, title, matrix, kind, scale, row_labels, col_labels, axes):
-    cells = colors.cell_style(matrix, kind, *scale)
+def _matrix_table(name, head, title, matrix, kind, scale, row_labels, col_labels, axes, allowed=None):
+    cells = colors.cell_style(matrix, kind, *scale, allowed)
     return Table(name, head, title, cells.labels, cells.rgba, cells.text_dark, cells.masked, tuple(row_labels),
                  tuple(col_labels), axes, range(matrix.shape[0]), range(matrix.shape[1]))
 
@@ -110,8 +111,8 @@ def _stacked(name, head, title, parts, row_labels, col_labels, axes):  # parts: 
                  range(len(labels)), range(len(labels[0])))
 
 
-def _style_row(row, kind, scale):
-    cells = colors.cell_style(np.asarray(row, float)[None, :], kind, *scale)
+def _style_row(row, kind, scale, allowed=None):
+    cells = colors.cell_style(np.asarray(row, float)[None, :], kind, *scale, None if allowed is None else [allowed])
     return cells.labels, cells.rgba, cells.text_dark, cells.masked
 
 
@@ -306,7 +307,8 @@ def pages(tr, lang, chosen=None):  # -> [Page]
 
     def table(name, title, matrix, kind, rows, cols, rows_are, cols_are, h=head):
         return _matrix_table(name, h, title, matrix, kind, scales[kind], rows, cols,
-                             (say("deck.rows", lang, rows=rows_are), say("deck.cols", lang, cols=cols_are)))
+                             (say("deck.rows", lang, rows=rows_are), say("deck.cols", lang, cols=cols_are)),
+                             STAGES[name].allowed(tr) if name in STAGES else None)
 
     def shaped(title, matrix):
         return f"{title} ({matrix.shape[0]} × {matrix.shape[1]})"
@@ -349,8 +351,9 @@ def pages(tr, lang, chosen=None):  # -> [Page]
     out += _softmax_steps(tr, lang, head, row, scales, q_rows, k_cols, Kw)
     out += table_pages(say("deck.title_softmax", lang, n=n), [t_P], [say("caption.fig4_softmax", lang)],
                        _notes("softmax", lang), lang)
-    terms = [unbroken(say("deck.pv_term", lang, p=v(P[row, j], "weights"), j=k_cols[j],
-                          row=formats.format_row(P[row, j] * Vh[j]))) for j in range(tr.T_k) if P[row, j] > 0]
+    seen = STAGES["P"].allowed(tr)[row]  # a weight of 0.0 where the row sees its key is a term: "0.000"
+    terms = [unbroken(say("deck.pv_term", lang, p=v(P[row, j], "weights", True), j=k_cols[j],
+                          row=formats.format_row(P[row, j] * Vh[j]))) for j in range(tr.T_k) if seen[j]]
     exact = all(formats.equals(o, v(o)) == "=" for o in O[row])
     terms.append(unbroken(say("deck.pv_sum", lang, i=q_rows[row], eq="=" if exact else "≈",
                               row=formats.format_row(O[row]))))
@@ -377,14 +380,15 @@ def _softmax_steps(tr, lang, head, row, scales, q_rows, k_cols, Kw):  # -> [Page
     shifted = m is not None
     total = float(row_sums(exps)[0])  # left to right, as the page's table sums
     total_text = formats.format_approx(total)
-    exp_labels = [formats.format_approx(e) if np.isfinite(x) else "0" for x, e in zip(s, exps, strict=True)]
+    seen = STAGES["P"].allowed(tr)[row]  # e^s of 0.0 where the row sees its key (it underflowed): "0.000"
+    exp_labels = [formats.format_approx(e, a) for e, a in zip(exps, seen, strict=True)]
     masked_row = _style_row(s, "scores", scales["scores"])
     exp_row = _plain_row(exps, exp_labels)
-    weights = _style_row(tr.P[head][row], "weights", scales["weights"])
+    weights = _style_row(tr.P[head][row], "weights", scales["weights"], seen)
     row_names = [say("deck.softmax_masked", lang), say("deck.softmax_exp", lang),
                  say("deck.softmax_weights", lang, total=total_text)]
-    seen = " + ".join(e for e, x in zip(exp_labels, s, strict=True) if np.isfinite(x))  # e^−∞ = 0 adds nothing
-    sum_line = say("deck.softmax_sum", lang, terms=seen, eq=formats.equals(total, total_text), total=total_text)
+    terms = " + ".join(e for e, a in zip(exp_labels, seen, strict=True) if a)  # e^−∞ = 0 adds nothing
+    sum_line = say("deck.softmax_sum", lang, terms=terms, eq=formats.equals(total, total_text), total=total_text)
     note = [say(shifted_word(s), lang, m=shift_text(m))] if shifted else []
     steps = [([masked_row], []), ([masked_row, exp_row], []), ([masked_row, exp_row], [sum_line]),
              ([masked_row, exp_row, weights], [sum_line])]

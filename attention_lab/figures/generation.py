@@ -77,7 +77,9 @@ def figure_decode_steps(steps, head=0):  # tuple of DecodeStep -> Figure
                   (step.O_row[head][None, :], "values", f"O{_sub(t)}", [str(t)], None)]
         for col, (matrix, kind, title, row_labels, col_labels) in enumerate(panels):
             ax = fig.add_subplot(grid[row, col])
-            panel_heatmap(page, ax, matrix, kind, title=title, row_labels=row_labels, col_labels=col_labels)
+            seen = np.ones(matrix.shape, bool) if kind == "weights" else None  # P's row t sees every cached key
+            panel_heatmap(page, ax, matrix, kind, title=title, row_labels=row_labels, col_labels=col_labels,
+                          allowed=seen)
             if col < 2:
                 outline(ax, t - 1, 0, ncols=dh)  # the row this step added to the cache
             else:

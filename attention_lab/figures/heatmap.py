@@ -156,7 +156,7 @@ class Heatmap(NamedTuple):
 
 
 def heatmap(ax, matrix, kind, *, row_labels=None, col_labels=None, title=None, xlabel=None, ylabel=None,
-            vmin=None, vmax=None, annotate=None, fontsize=None, lang="en"):  # [rows, cols] -> Heatmap
+            vmin=None, vmax=None, annotate=None, fontsize=None, lang="en", allowed=None):  # [rows, cols] -> Heatmap
     """Draw one matrix on `ax` as a heatmap with every cell labelled; return what was drawn.
 
     kind: "scores", "weights" or "values" (`look.colors.kind_of` gives a stage's kind).
@@ -164,7 +164,9 @@ def heatmap(ax, matrix, kind, *, row_labels=None, col_labels=None, title=None, x
     the cells while they are big enough to hold their labels, and otherwise says
     on the figure that the values were left out; True or False forces it.
     lang ("en" or "ko") picks the font and the words of that note; the texts you
-    pass (title, labels) are drawn as given.
+    pass (title, labels) are drawn as given. allowed: the mask's allowed matrix, for a matrix of weights
+    (E, P): a weight of 0.0 then reads "0.000" where its row sees the key and "0" where it is masked
+    (`look.colors.cell_style`; `al.STAGES["P"].allowed(tr)` gives it).
     """
     if not isinstance(ax, Axes):
         raise ValueError(f"ax: must be a matplotlib Axes, got {type(ax).__name__}. Pass e.g. fig.add_subplot().")
@@ -172,7 +174,7 @@ def heatmap(ax, matrix, kind, *, row_labels=None, col_labels=None, title=None, x
     if annotate is not None:
         annotate = checks.boolean("annotate", annotate)
     fontsize = None if fontsize is None else checks.positive_number("fontsize", fontsize)
-    cells = colors.cell_style(matrix, kind, vmin, vmax)
+    cells = colors.cell_style(matrix, kind, vmin, vmax, allowed)
     rows, cols = cells.rgba.shape[:2]
     drawn = draw_matrix(ax, cells, row_labels, col_labels, optional_text("title", title),
                          optional_text("xlabel", xlabel), optional_text("ylabel", ylabel), SIZES[False]["text"])

@@ -132,10 +132,11 @@ SLIDE_LABEL_SHARE = 0.6  # of the panel's nominal height a y label may take on a
 
 
 def panel_heatmap(page, ax, matrix, kind, *, title=None, xlabel=None, ylabel=None, row_labels=None,
-                  col_labels=None, vmin=None, vmax=None, title_cells=None):  # -> Drawn
+                  col_labels=None, vmin=None, vmax=None, title_cells=None, allowed=None):  # -> Drawn
     """A heatmap of the figure; its numbers are written by `finish`. Its title wraps to the panel's width
-    (title_cells: that width in cells, when the panel is wider than its matrix), its y label to its height."""
-    cells = colors.cell_style(matrix, kind, vmin, vmax)
+    (title_cells: that width in cells, when the panel is wider than its matrix), its y label to its height.
+    allowed: the mask's allowed cells, for weights (cell_style's)."""
+    cells = colors.cell_style(matrix, kind, vmin, vmax, allowed)
     if title:
         width = page.cell_pt * max(title_cells or 0, cells.rgba.shape[1], MIN_PANEL_WIDTH)
         title = "\n".join(wrap(title, width, page.look.text, page.look.family, page.look.slides))

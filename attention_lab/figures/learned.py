@@ -62,12 +62,14 @@ def _cell(cols, columns, need=0.0):  # -> the side of a cell (inches), `cols` pa
     return min(max(0.55, SPARE * need), (NOTEBOOK_WIDTH - 1.2 * cols) / (cols * columns))
 
 
-def figure_matrices(panels, *, row_labels=None, lang="en", per_row=1, columns="component", scales=None, need=0.0):
+def figure_matrices(panels, *, row_labels=None, lang="en", per_row=1, columns="component", scales=None, need=0.0,
+                    allowed=None):
     """A few matrices of the same rows (tokens) as heatmaps, `per_row` to a row, cells big enough for "−0.425".
 
     panels: [(matrix, kind, title)]. columns: what the columns are, "component" (X, Q, O, …) or "key" (S, P: one
     per Key token). scales: {kind: (vmin, vmax)}, e.g. trace_scales(tr), so the heads of a stage share colours.
     need: the side (inches) of a cell that holds the widest number at the smallest size: cells grow past 0.55 in to it.
+    allowed: the mask's allowed matrix, the shape of every panel, for panels of weights (heatmap's), or None.
     """
     panels = list(panels)
     if not panels:
@@ -87,7 +89,8 @@ def figure_matrices(panels, *, row_labels=None, lang="en", per_row=1, columns="c
         vmin, vmax = (scales or {}).get(kind, (None, None))
         heatmap(ax, matrix, kind, title=title, row_labels=row_labels, vmin=vmin, vmax=vmax,
                 col_labels=[str(c + 1) for c in range(matrix.shape[1])],
-                xlabel=W[columns], ylabel=W["token" if columns == "component" else "query"], lang=lang)
+                xlabel=W[columns], ylabel=W["token" if columns == "component" else "query"], lang=lang,
+                allowed=allowed)
     for ax in axes[len(panels):]:
         ax.set_visible(False)
     use_font(fig, font_family(lang))
@@ -124,7 +127,9 @@ def figure_stage_heads(tr, name, *, row_labels=None, lang="en"):  # AttentionTra
                          f"got {name!r:.40}.")
     tr = check_trace(tr)
     matrices = [stage.matrix(tr, i) for i in range(tr.h)]
-    labels = {format_value(x, stage.kind) for m in matrices for x in np.unique(m)}
+    allowed = stage.allowed(tr)  # a seen weight of 0.0 reads "0.000", a masked one "0"
+    seen = [None] * matrices[0].size if allowed is None else allowed.ravel().tolist()
+    labels = {format_value(x, stage.kind, a) for m in matrices for x, a in zip(m.ravel().tolist(), seen, strict=True)}
     widest = max(width_em(label, tuple(font_family(lang))) for label in labels)
     need = (widest + 0.15) * SIZES[False]["number_min"] / 0.85 / 72  # inches of cell that hold the widest number
     side_by_side = _cell(tr.h, matrices[0].shape[1], need) >= SPARE * need
@@ -132,4 +137,4 @@ def figure_stage_heads(tr, name, *, row_labels=None, lang="en"):  # AttentionTra
     panels = [(m, stage.kind, f"{words.say('head_n', lang, n=i + 1)}: {title}") for i, m in enumerate(matrices)]
     columns = "component" if stage.axes[1] == "component" else "key"
     return figure_matrices(panels, row_labels=row_labels, lang=lang, per_row=tr.h if side_by_side else 1,
-                           scales=trace_scales(tr), need=need, columns=columns)
+                           scales=trace_scales(tr), need=need, columns=columns, allowed=allowed)

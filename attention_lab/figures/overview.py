@@ -79,14 +79,19 @@ def _stage_items(tr, head, scales, look):
         columns = dict(col_labels=[str(c + 1) for c in range(tr.dh)]) if stage.axes[1] == "component" else {}
         return (stage.matrix(tr, head), stage.kind,
                 dict(title=stage_title(name, look.lang), vmin=scales[stage.kind][0], vmax=scales[stage.kind][1],
-                     row_labels=query_labels(tr), xlabel=_axis_name(name, look), **columns))
+                     row_labels=query_labels(tr), xlabel=_axis_name(name, look), allowed=stage.allowed(tr),
+                     **columns))
 
     return [item(name) for name in HEAD_STAGES]
 
 
 def _need_pt(tr, heads, look, names=HEAD_STAGES):  # -> the side of a cell (points) that holds the stages' numbers
-    labels = {formats.format_value(x, STAGES[name].kind) for name in names for i in heads
-              for x in np.unique(STAGES[name].matrix(tr, i))}
+    def cells(name, i):  # -> {(value, allowed)} of the stage's matrix for head i
+        matrix, allowed = STAGES[name].matrix(tr, i), STAGES[name].allowed(tr)
+        seen = [None] * matrix.size if allowed is None else allowed.ravel().tolist()
+        return set(zip(matrix.ravel().tolist(), seen, strict=True))
+
+    labels = {formats.cell_label(x, STAGES[name].kind, a) for name in names for i in heads for x, a in cells(name, i)}
     widest = max(width_em(label, tuple(look.family)) for label in labels)
     return max((widest + 0.15) * look.number_min / 0.85, look.number_min / 0.6)
 
@@ -332,5 +337,5 @@ def figure_scaling(tr, head=0, *, lang="en", slides=False, caption=None):  # Att
         operator(fig.add_subplot(grid[r + 1, c + 1]), "softmax\n→", look, look.text)
         panel_heatmap(page, fig.add_subplot(grid[r + 1, c + 2]), STAGES[weights].matrix(tr, head), "weights",
                       title=stage_title(weights, look.lang), xlabel=W["key"], row_labels=rows,
-                      title_cells=_title_cells(tr, look, cell, False))
+                      title_cells=_title_cells(tr, look, cell, False), allowed=STAGES[weights].allowed(tr))
     return page, title

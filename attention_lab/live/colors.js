@@ -21,14 +21,15 @@ function valueRange(kind, matrices) {  // (vmin, vmax) over every matrix given: 
 }
 
 // One matrix's cells: {labels, fill (#rrggbb without #), ink ("1" dark, "0" light), masked} per cell, row-major.
-function cellStyle(matrix, kind, range) {
+// allowed: the mask's allowed matrix (true where a row sees its key) for a stage whose masked cells are 0, or none.
+function cellStyle(matrix, kind, range, allowed) {
   const [vmin, vmax] = range || valueRange(kind, [matrix]);
   const scale = Math.max(Math.abs(vmin), Math.abs(vmax));  // divided first: the order fixes the last bit
   const lo = vmin / scale, span = vmax / scale - vmin / scale;
   const table = COLOURS[kind];
   const labels = [], fill = [], ink = [], masked = [];
-  for (const row of matrix) for (const x of row) {
-    labels.push(formatValue(x, kind));
+  for (const [i, row] of matrix.entries()) for (const [j, x] of row.entries()) {
+    labels.push(formatValue(x, kind, allowed ? allowed[i][j] : undefined));
     if (x === -Infinity || Number.isNaN(x)) {
       const own = x === -Infinity ? COLOURS.masked : COLOURS.nan;
       fill.push(own.fill);

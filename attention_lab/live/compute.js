@@ -57,6 +57,35 @@ const exp = (x) => {  // e^x by fdlibm's algorithm: x = k·ln2 + r, e^r from a r
   return k >= -1021 ? y * twoTo(k) : y * twoTo(k + 1000) * twoTo(-1000);
 };
 
+const log = (x) => {  // ln x by fdlibm's algorithm: x = 2^k·(1 + f), ln(1 + f) from s = f / (2 + f)
+  const { ln2Hi: hi, ln2Lo: lo, lg } = LOOK.log;
+  if (Number.isNaN(x) || x < 0) return NaN;
+  if (x === 0) return -Infinity;
+  if (x === Infinity) return x;
+  let k = 0;
+  if (x < 2 ** -1022) { k = -54; x *= 2 ** 54; }  // subnormal: scaled up exactly
+  POWER.setFloat64(0, x);
+  let hx = POWER.getUint32(0);
+  k += (hx >> 20) - 1023;
+  hx &= 0xfffff;
+  const i = (hx + 0x95f64) & 0x100000;
+  POWER.setUint32(0, (hx | (i ^ 0x3ff00000)) >>> 0);  // x or x/2 (the low word kept)
+  k += i >> 20;
+  const f = POWER.getFloat64(0) - 1, dk = k;
+  if ((0xfffff & (2 + hx)) < 3) {  // |f| < 2^-20
+    if (f === 0) return k === 0 ? 0 : dk * hi + dk * lo;
+    const R = f * f * (0.5 - 0.33333333333333333 * f);
+    return k === 0 ? f - R : dk * hi - ((R - dk * lo) - f);
+  }
+  const s = f / (2 + f), z = s * s, w = z * z;
+  const R = z * (lg[0] + w * (lg[2] + w * (lg[4] + w * lg[6]))) + w * (lg[1] + w * (lg[3] + w * lg[5]));
+  if (((hx - 0x6147a) | (0x6b851 - hx)) > 0) {
+    const hfsq = 0.5 * f * f;
+    return k === 0 ? f - (hfsq - s * (hfsq + R)) : dk * hi - ((hfsq - (s * (hfsq + R) + dk * lo)) - f);
+  }
+  return k === 0 ? f - s * (f - R) : dk * hi - ((s * (f - R) - dk * lo) - f);
+};
+
 const matmulT = (A, B) => A.map((a) => B.map((b) => sumOfProducts(a, b)));  // A Bᵀ
 const matmul = (A, B) => matmulT(A, B[0].map((_, c) => B.map((row) => row[c])));  // A B = A (Bᵀ)ᵀ
 const isMatrix = (X) => !Array.isArray(X[0][0]);
@@ -91,7 +120,7 @@ const OPERATIONS = {
   weighted_sum: (c, P, V) => perMatrix(matmul)(P, V),
   concat_heads: (c, O) => O[0].map((_, t) => O.flatMap((o) => o[t])),
   exp: (c, X) => perValue(exp)(X),
-  log: (c, X) => perValue(Math.log)(X),
+  log: (c, X) => perValue(log)(X),
 };
 
 function evaluate(expression, arrays, c) {  // the value of a stage's expression, from the arrays computed so far

@@ -49,7 +49,8 @@ def look_data():  # -> dict of JSON types, the same for every explorer
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
             "font": _font_steps(), "article": _article_sizes(), "sections": list(SECTIONS),
-            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(), "exp": arithmetic.EXP,
+            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
+            "exp": arithmetic.EXP, "log": arithmetic.LOG,  # fdlibm's constants: both sides compute e^x and ln x alike
             "ordinals": {lang: [words.ordinal(n, lang) for n in range(1, OWN_LIMITS["T"] + 1)]  # token numbers shown
                          for lang in words.LANGS}}
 

@@ -72,13 +72,16 @@ function powerOfTen(x, digits) {  // 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×
   return signed((x < 0 ? "-" : "") + stripZeros(mantissa)) + RULES.timesTen + superscript(Number(exponent));
 }
 
-function formatValue(x, kind = "values") {  // one cell's label, in its kind's format
+// allowed: true where the cell's row sees its key, false where the mask hides it, undefined when not said: a weight
+// of exactly 0 reads "0" only where it is not true (a gap of 745 in one row's scores underflows e^s to 0).
+function formatValue(x, kind = "values", allowed = undefined) {  // one cell's label, in its kind's format
   if (Number.isNaN(x)) return RULES.nan;
   if (!Number.isFinite(x)) return x < 0 ? RULES.negInf : RULES.inf;
   if (Math.abs(x) >= RULES.powersFrom) return powerOfTen(x, RULES.approxDigits);
+  x += 0;  // −0 is 0
   const whole = Math.round(x);  // within wholeWithin of a whole number there is no tie to break
-  const keep = whole === 0 && x > 0 && RULES.keepZeros.includes(kind);  // a weight of 5e-10: "0.000", not "0"
-  if (Math.abs(x - whole) < RULES.wholeWithin && !keep) return signed(String(whole));
+  const keep = whole === 0 && (x > 0 || (x === 0 && allowed === true)) && RULES.keepZeros.includes(kind);
+  if (Math.abs(x - whole) < RULES.wholeWithin && !keep) return signed(String(whole));  // 5e-10: "0.000", not "0"
   x = Number(fixedPy(x, RULES.decimals[kind] + RULES.guardDigits));
   let text = fixedPy(x, RULES.decimals[kind]);
   if (!RULES.keepZeros.includes(kind)) text = stripZeros(text);
@@ -94,8 +97,8 @@ function generalPy(x, p) {  // Python's f"{x:.{p}g}" for 1e-4 ≤ |x| < 10^p; nu
   return (x < 0 ? "-" : "") + stripZeros(text);
 }
 
-function formatApprox(x) {  // a display number of 4 significant digits: 2.718, 20.09, 8.886×10⁶
-  if (!Number.isFinite(x) || x === 0) return formatValue(x);
+function formatApprox(x, allowed = undefined) {  // 4 significant digits: 2.718, 20.09, 8.886×10⁶; e^s of 0: "0.000"
+  if (!Number.isFinite(x) || x === 0) return formatValue(x, x === 0 ? "weights" : "values", allowed);
   const a = Math.abs(x);
   if (a >= RULES.powersFrom || a < RULES.approxSmallBelow) return powerOfTen(x, RULES.approxDigits);
   x = Number(generalPy(x, RULES.approxDigits + RULES.guardDigits));  // |x| < 10⁶: never an exponent at 10 digits
@@ -103,8 +106,8 @@ function formatApprox(x) {  // a display number of 4 significant digits: 2.718, 
   return signed(general === null ? String(roundPy(x)) : general);
 }
 
-function formatRow(row, kind = "values") {  // [3, 1.5, −∞]
-  return "[" + Array.from(row, (x) => formatValue(x, kind)).join(", ") + "]";
+function formatRow(row, kind = "values", allowed = undefined) {  // [3, 1.5, −∞]; allowed: a row of formatValue's
+  return "[" + Array.from(row, (x, j) => formatValue(x, kind, allowed && allowed[j])).join(", ") + "]";
 }
 
 function dotProductText(q, k) {  // −1·1 + 1·(−1) + 1·2 + 2·1
@@ -126,5 +129,6 @@ function parseLabel(text) {  // a label back to the number it shows
 
 function equalsSign(x, text) {  // "=" when the label shows x exactly, "≈" when it is rounded
   const shown = parseLabel(text);
+  if (shown === 0 && text.includes(".")) return "≈";  // a kept zero "0.000": a weight above 0, even 0.0 in floats
   return shown === x || Math.abs(shown - x) <= 1e-9 * Math.max(1, Math.abs(x)) ? "=" : "≈";
 }

@@ -158,7 +158,7 @@ class Heatmap {
       Object.assign(this.node.dataset, { name: item.name, head: item.head, key: item.key });
     }
     setText(this.title, item.title);
-    const style = cellStyle(item.matrix, item.kind, item.range);
+    const style = cellStyle(item.matrix, item.kind, item.range, item.allowed);
     const fit = fitOf(item, style.labels, width);
     const mode = fit.compact ? "colours" : "numbers";
     if (this.node.dataset.mode !== mode) {

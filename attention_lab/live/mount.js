@@ -76,5 +76,5 @@ function render({ model, el }) {  // anywidget
 }
 
 // For tests and pages: what is mounted, and the formats and colours (to compare with Python's).
-globalThis.attentionLab = { mount, mountAll, mounted, localModel, formatValue, formatApprox, cellStyle, runPipeline,
-  evaluate, stages: STAGE_LIST, parseRow, rowPieces, allowedOf, parseTokens, learnedQKV };
+globalThis.attentionLab = { mount, mountAll, mounted, localModel, formatValue, formatApprox, formatRow, equalsSign,
+  cellStyle, runPipeline, evaluate, stages: STAGE_LIST, parseRow, rowPieces, allowedOf, parseTokens, learnedQKV };

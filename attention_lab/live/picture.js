@@ -54,6 +54,9 @@ function bars(tr, stage, i, nCols) {  // the bars beside a heatmap
   return Array.from({ length: nCols }, (_, c) => kvHeadColour(Math.floor(c / tr.dh), tr.h, blocks));
 }
 
+// Where each row sees its key (M is not −∞): a weight of 0.0 there reads "0.000", in a masked cell "0".
+const seesKey = (tr) => tr.arrays.M.map((row) => row.map((x) => x !== -Infinity));
+
 function heatmapItem(ctx, name, i) {  // one heatmap (its cells are styled when drawn)
   const { L, tr, resolved, view } = ctx, stage = STAGE[name];
   const matrix = stageMatrix(tr, name, i);
@@ -73,6 +76,7 @@ function heatmapItem(ctx, name, i) {  // one heatmap (its cells are styled when 
     colLabels: stage.axes[1] === "component" ? Array.from({ length: cols }, (_, c) => String(c + 1))
       : tokenLabels(resolved, stage.axes[1], cols),
     bars: bars(tr, stage, i, cols), hl,
+    allowed: stage.axes[0] === "query" && stage.axes[1] === "key" ? seesKey(tr) : null,  // cellStyle's
   };
 }
 
@@ -103,7 +107,7 @@ function dotHtml(ctx, i) {  // the picked score as a dot product, written out
 
 function softmaxHtml(ctx, i) {  // the picked row's softmax, written out
   const { L, tr, resolved, lang } = ctx, r = resolved.row, n = resolved.firstQuery + r;
-  const scores = tr.arrays.S_masked[i][r], weights = tr.arrays.P[i][r];
+  const scores = tr.arrays.S_masked[i][r], weights = tr.arrays.P[i][r], seen = seesKey(tr)[r];
   let exps = scores.map(exp), shift = null;  // e^s as the article writes them; e^−∞ = 0
   const over = exps.some((e, j) => e === Infinity && Number.isFinite(scores[j]));  // ∞ / ∞ is no weight,
   if (over || exps.some((e, j) => e === 0 && Number.isFinite(scores[j]))) {  // nor 0 / 0 (e^−7000): e^(s − m)
@@ -112,9 +116,9 @@ function softmaxHtml(ctx, i) {  // the picked row's softmax, written out
   }
   const total = sumOf(exps), totalText = formatApprox(total);
   const body = scores.map((x, j) => {
-    const e = exps[j], p = weights[j], expText = Number.isFinite(x) ? formatApprox(e) : "0";
+    const e = exps[j], p = weights[j], expText = formatApprox(e, seen[j]);
     const power = V(x, "scores") + (shift && Number.isFinite(x) ? ` ${RULES.minus} ${shift}` : "");
-    const weight = (total > 0 ? `${expText} / ${totalText} ` : "") + is(p, V(p, "weights"));
+    const weight = (total > 0 ? `${expText} / ${totalText} ` : "") + is(p, formatValue(p, "weights", seen[j]));
     return `<tr><th>${j + 1}</th><td>${V(x, "scores")}</td><td>e<sup>${power}</sup> ${is(e, expText)}</td>`
       + `<td>${weight}</td></tr>`;
   }).join("");
@@ -128,12 +132,13 @@ function softmaxHtml(ctx, i) {  // the picked row's softmax, written out
 
 function weightedSumHtml(ctx, i) {  // the picked row's weighted sum of Value rows
   const { L, tr, resolved, lang } = ctx, r = resolved.row, n = resolved.firstQuery + r;
-  const weights = tr.arrays.P[i][r], values = tr.arrays.Vh[tr.kv[i]], out = tr.arrays.O[i][r];
+  const weights = tr.arrays.P[i][r], values = tr.arrays.Vh[tr.kv[i]], out = tr.arrays.O[i][r], seen = seesKey(tr)[r];
+  const W = (p, j) => formatValue(p, "weights", seen[j]);
   const output = fill(L.output_n, { n, nth: ordinal(n, lang) });
-  const body = weights.map((p, j) => `<tr><th>${esc(L.value)} ${j + 1}</th><td>${V(p, "weights")} ×</td>`
+  const body = weights.map((p, j) => `<tr><th>${esc(L.value)} ${j + 1}</th><td>${W(p, j)} ×</td>`
     + `<td>${formatRow(values[j])}</td></tr>`).join("");
-  const terms = weights.map((p, j) => `${V(p, "weights")}·V<sub>${j + 1}</sub>`).join(" + ");
-  const exact = weights.every((p) => equalsSign(p, V(p, "weights")) === "=") && out.every((o) => equalsSign(o, V(o)) === "=");
+  const terms = weights.map((p, j) => `${W(p, j)}·V<sub>${j + 1}</sub>`).join(" + ");
+  const exact = weights.every((p, j) => equalsSign(p, W(p, j)) === "=") && out.every((o) => equalsSign(o, V(o)) === "=");
   const sign = exact ? "=" : "≈";
   const html = `<table class="al-bd al-wsum"><tr><td></td><th>${esc(L.weight)}</th><th>${esc(L.value)}</th></tr>`
     + `${body}<tr class="al-total"><th>${esc(output)}</th><td>${sign}</td><td>${formatRow(out)}</td></tr></table>`

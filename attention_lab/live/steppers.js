@@ -18,7 +18,7 @@ function stepperOnScreen(data, state) {  // the asked-for state fitted to the si
 function stepperHeatmap(name, title, rows, kind, o) {  // one heatmap, its cells styled when drawn
   return { type: "heatmap", key: `${name}@${o.head ?? 0}`, name, head: o.head ?? 0, title, kind, range: null,
     matrix: stepperMatrix(rows), rowCap: o.rowCap || "", colCap: o.colCap || "", rowLabels: o.rowLabels,
-    colLabels: o.colLabels, bars: null, hl: o.hl ?? null };
+    colLabels: o.colLabels, bars: null, hl: o.hl ?? null, allowed: o.allowed ?? null };  // allowed: cellStyle's
 }
 
 function decodePicture(data, state, L) {  // one decoding step: the new Query row against the cache
@@ -35,11 +35,11 @@ function decodePicture(data, state, L) {  // one decoding step: the new Query ro
       { rowLabels: keys, colLabels: comps, rowCap: L.key, hl: [t, null], head: i }),
     stepperHeatmap("S_scaled_row", fill(L.row_scores, { t: n }), [data.S[t][i]], "scores",
       { ...one, colLabels: keys, colCap: L.key }),
-    stepperHeatmap("P_row", fill(L.row_weights, { t: n }), [data.P[t][i]], "weights",
-      { ...one, colLabels: keys, colCap: L.key }),
+    stepperHeatmap("P_row", fill(L.row_weights, { t: n }), [data.P[t][i]], "weights",  // the cache: every key seen
+      { ...one, colLabels: keys, colCap: L.key, allowed: [keys.map(() => true)] }),
     stepperHeatmap("O_row", fill(L.row_output, { t: n }), [data.O[t][i]], "values", { ...one, colLabels: comps }),
-    stepperHeatmap("P_trace", fill(L.full_row, { t: n }), [data.P_full[T - 1][i][t]], "weights",
-      { ...one, colLabels: numbered(T), colCap: L.key }),
+    stepperHeatmap("P_trace", fill(L.full_row, { t: n }), [data.P_full[T - 1][i][t]], "weights",  // causal: j ≤ t
+      { ...one, colLabels: numbered(T), colCap: L.key, allowed: [numbered(T).map((_, k) => k <= t)] }),
   ];
   const size = data.g === 1 ? fill(L.cache_size_one, { n, values: data.cache[t] })
     : fill(L.cache_size, { n, values: data.cache[t], g: data.g, shown, per: data.cache_head[t] });

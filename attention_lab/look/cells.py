@@ -10,15 +10,15 @@ import numpy as np
 from . import colors
 
 
-def cells(matrix, kind, vmin=None, vmax=None):  # [rows, cols] float -> dict of JSON types
+def cells(matrix, kind, vmin=None, vmax=None, allowed=None):  # [rows, cols] float, [rows, cols] bool -> dict
     """One matrix's cells as plain data, from `colors.cell_style`, for a matrix read from a trace (2-D, finite or
-    −∞, or NaN where a trace holds one): what the browser's front-end must draw.
+    −∞, or NaN where a trace holds one): what the browser's front-end must draw. allowed: cell_style's.
 
     Returns {"rows", "cols", "labels": the cell labels row by row, one string with a space between labels
     (a label never holds one), "fill": six hex digits per cell (its background #rrggbb), "ink": "1" (dark text)
     or "0" (light text) per cell, "masked": "1" per −∞ cell, "width": the longest label's length}.
     """
-    cs = colors.cell_style(matrix, kind, vmin=vmin, vmax=vmax)
+    cs = colors.cell_style(matrix, kind, vmin=vmin, vmax=vmax, allowed=allowed)
     labels = [label for row in cs.labels for label in row]
     rgb = np.rint(np.asarray(cs.rgba)[..., :3] * 255).astype(np.uint8)  # (rows, cols, 3)
     flags = {name: (np.asarray(a, dtype=np.uint8).ravel() + ord("0")).tobytes().decode()  # "0101…"

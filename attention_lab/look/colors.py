@@ -103,8 +103,12 @@ def scale_limits(vmin, vmax):  # -> (float | None, float | None)
     return vmin, vmax
 
 
-def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
-    """Labels and colours of every cell of a matrix of the given kind ("scores", "weights", "values")."""
+def cell_style(matrix, kind, vmin=None, vmax=None, allowed=None):  # [rows, cols], [rows, cols] bool -> CellStyle
+    """Labels and colours of every cell of a matrix of the given kind ("scores", "weights", "values").
+
+    allowed: which cells' rows see their keys (the mask's allowed matrix), for a stage whose masked cells are 0
+    (E, P): a weight of 0.0 reads "0.000" where allowed, "0" where masked (format_value). None: not said.
+    """
     if not isinstance(kind, str) or kind not in CMAPS:
         raise ValueError(f"kind: unknown kind {kind!r}; use one of {sorted(CMAPS)}.")
     matrix = checks.real_array("matrix", matrix, "a 2-D array of numbers")
@@ -126,7 +130,14 @@ def cell_style(matrix, kind, vmin=None, vmax=None):  # [rows, cols] -> CellStyle
     rgba = _COLORMAPS[kind](unit)  # (rows, cols, 4)
     rgba[masked] = MASKED_RGBA
     rgba[nan] = NAN_RGBA
-    labels = tuple(tuple(cell_label(x, kind) for x in row) for row in matrix.tolist())
+    if allowed is None:
+        labels = tuple(tuple(cell_label(x, kind) for x in row) for row in matrix.tolist())
+    else:
+        allowed = checks.boolean_matrix("allowed", allowed, "Pass the mask's allowed matrix, or None.", empty=True)
+        if allowed.shape != matrix.shape:
+            raise ValueError(f"allowed: must have the matrix's shape {matrix.shape}, got {allowed.shape}.")
+        labels = tuple(tuple(cell_label(x, kind, a) for x, a in zip(row, seen, strict=True))
+                       for row, seen in zip(matrix.tolist(), allowed.tolist(), strict=True))
     return CellStyle(labels, rgba, dark_text_reads_better(rgba), masked, nan, CMAPS[kind], vmin, vmax)
 
 

@@ -35,7 +35,10 @@ INF_LABEL = "∞"
 NAN_LABEL = "NaN"
 TIMES_TEN = "×10"
 DECIMALS = {"scores": 2, "weights": 3, "values": 3}
-KEEP_ZEROS = ("weights",)  # a weight that rounds to 0 reads "0.000" (1e-10 too), never the exact 0 of a masked cell
+# A weight that rounds to 0 reads "0.000" (1e-10 too), never "0", the exact 0 of a masked cell; a weight that is 0.0
+# reads "0.000" too where its cell is allowed (the row sees that key: a gap of 745 or more in one row's scores
+# underflows e^s to 0.0), "0" where it is masked or not said (a bare number has no mask).
+KEEP_ZEROS = ("weights",)
 WHOLE_WITHIN = 1e-9  # a value this close to a whole number is written as that whole number
 POWERS_FROM = 1e6  # from here on (in absolute value) a cell is written in powers of ten
 APPROX_DIGITS = 4  # significant digits of format_approx
@@ -64,8 +67,12 @@ def _power_of_ten(x, digits):  # 8886110.52 -> "8.886×10⁶"; 2e300 -> "2×10³
     return _signed(mantissa) + TIMES_TEN + str(int(exponent)).translate(SUPERSCRIPTS)
 
 
-def format_value(x, kind="values"):
-    """One cell's label: −∞ for masked cells, integers as integers, else the kind's decimals (see the module)."""
+def format_value(x, kind="values", allowed=None):
+    """One cell's label: −∞ for masked cells, integers as integers, else the kind's decimals (see the module).
+
+    allowed: True where the cell's row sees its key, False where the mask hides it, None when not said: a weight
+    of exactly 0 reads "0" only where it is not True (KEEP_ZEROS).
+    """
     x = float(x)
     if x != x:  # NaN
         return NAN_LABEL
@@ -73,8 +80,10 @@ def format_value(x, kind="values"):
         return NEG_INF_LABEL if x < 0 else INF_LABEL
     if abs(x) >= POWERS_FROM:
         return _power_of_ten(x, APPROX_DIGITS)
-    whole = round(x)
-    if abs(x - whole) < WHOLE_WITHIN and (whole != 0 or x <= 0 or kind not in KEEP_ZEROS):  # weight 5e-10: "0.000"
+    x, whole = x + 0.0, round(x)  # −0.0 is 0.0
+    seen = allowed is not None and bool(allowed)
+    kept = kind in KEEP_ZEROS and whole == 0 and (x > 0 or (x == 0 and seen))  # 5e-10, or 0.0 where seen: "0.000"
+    if abs(x - whole) < WHOLE_WITHIN and not kept:
         return _signed(str(int(whole)))
     x = float(f"{x:.{DECIMALS[kind] + GUARD_DIGITS}f}")
     text = f"{x:.{DECIMALS[kind]}f}"
@@ -87,11 +96,14 @@ def format_value(x, kind="values"):
 cell_label = functools.lru_cache(maxsize=1 << 14)(format_value)
 
 
-def format_approx(x):
-    """A display number of 4 significant digits (exp of a score, a sum): 2.718, 20.09, 22026, 8.886×10⁶."""
+def format_approx(x, allowed=None):
+    """A display number of 4 significant digits (exp of a score, a sum): 2.718, 20.09, 22026, 8.886×10⁶.
+
+    allowed: as format_value's; an exponential of exactly 0 whose key is allowed (e^s underflowed) reads "0.000".
+    """
     x = float(x)
     if not np.isfinite(x) or x == 0:
-        return format_value(x)
+        return format_value(x, "weights" if x == 0 else "values", allowed)
     if abs(x) >= POWERS_FROM or abs(x) < APPROX_SMALL_BELOW:
         return _power_of_ten(x, APPROX_DIGITS)
     x = float(f"{x:.{APPROX_DIGITS + GUARD_DIGITS}g}")
@@ -101,9 +113,10 @@ def format_approx(x):
     return _signed(text)
 
 
-def format_row(row, kind="values"):
-    """A vector as the article writes it: [3, 1.5, −∞]."""
-    return "[" + ", ".join(format_value(float(x), kind) for x in row) + "]"
+def format_row(row, kind="values", allowed=None):
+    """A vector as the article writes it: [3, 1.5, −∞]. allowed: a row of format_value's `allowed`, or None."""
+    allowed = [None] * len(row) if allowed is None else [bool(a) for a in allowed]
+    return "[" + ", ".join(format_value(float(x), kind, a) for x, a in zip(row, allowed, strict=True)) + "]"
 
 
 def dot_product_text(q, k):  # [dh], [dh] -> str
@@ -128,8 +141,13 @@ def parse_label(text):  # a label back to a float: "−1.5" -> -1.5, "−∞" ->
 
 
 def equals(x, text):
-    """'=' when `text` shows x exactly (up to float rounding), '≈' when it is rounded: 2 ÷ √4 = 1, e¹ ≈ 2.718."""
+    """'=' when `text` shows x exactly (up to float rounding), '≈' when it is rounded: 2 ÷ √4 = 1, e¹ ≈ 2.718.
+
+    A kept zero ("0.000", KEEP_ZEROS) is always '≈': it stands for a weight above 0, even one that is 0.0 in floats.
+    """
     shown = parse_label(text)
+    if shown == 0 and "." in text:
+        return "≈"
     return "=" if shown == x or abs(shown - x) <= 1e-9 * max(1.0, abs(x)) else "≈"
 
 

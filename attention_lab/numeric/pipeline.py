@@ -78,6 +78,10 @@ class Stage:
             return value[tr.kv_head_of(head)]
         return value
 
+    def allowed(self, tr):  # -> [T_q, T_k] bool for a stage of Query rows and Key columns, else None
+        """Where each row sees its key (M is not −∞): a weight of 0.0 there reads "0.000", in a masked cell "0"."""
+        return ~np.isneginf(tr.M) if self.axes == QK else None
+
     @property
     def per_head(self):  # drawn once per head: a per-head stage, or M (T_q × T_k, beside each head's scores)
         return bool(self.heads) or self.axes == QK
