@@ -342,6 +342,7 @@ def random_own_explorer(rng):  # -> an explorer of random own numbers, mask and 
         name = str(rng.choice(MASK_NAMES))
         params = {p.name: (p.values(T_k)[int(rng.integers(len(p.values(T_k))))]) for p in MASKS[name].params}
         mask, align = al.Mask(name, **params), str(rng.choice(ALIGNS))
+        align = align if aligned(mask) else "bottom-right"  # an alignment the mask cannot use is refused (issue 27)
     view = str(rng.choice(["all", "queries", "masks"]))
     kv = {"kv_heads": g} if g != h else {}
     return al.explorer(Q=Q, K=K, V=V, h=h, mask=mask, align=align, view=view, lang=str(rng.choice(["en", "ko"])),

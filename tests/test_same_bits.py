@@ -26,7 +26,7 @@ from attention_lab.live import page as pages
 from attention_lab.live.state import resolve, trace_of
 from attention_lab.live.views import OWN_LIMITS
 from attention_lab.numeric.checks import divisors
-from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS
+from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS, aligned
 from attention_lab.numeric.pipeline import STAGES
 
 LIMIT = OWN_LIMITS["value"]  # 1e150
@@ -74,6 +74,7 @@ def random_own(rng):  # -> an explorer of random own numbers, sizes, mask and al
         name = str(rng.choice(MASK_NAMES))
         params = {p.name: (p.values(T_k)[int(rng.integers(len(p.values(T_k))))]) for p in MASKS[name].params}
         mask, align = al.Mask(name, **params), str(rng.choice(ALIGNS))
+        align = align if aligned(mask) else "bottom-right"  # an alignment the mask cannot use is refused (issue 27)
     kv = {"kv_heads": g} if g != h else {}
     return al.explorer(Q=Q, K=K, V=V, h=h, mask=mask, align=align, view="all", **kv)
 
