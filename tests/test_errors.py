@@ -148,3 +148,23 @@ def test_a_count_in_a_message_is_short(n, shown):
     from attention_lab.numeric.checks import count_text
 
     assert count_text(n) == shown
+
+
+def test_a_numpy_string_is_a_choice_and_comes_back_a_plain_str():
+    """A choice read out of a NumPy array (np.str_) is the str it holds: align=np.str_('top-left') was refused with
+    "got np.str_('top-left')" (issue 27). The catalogue beside it: what is not the choice stays refused."""
+    from attention_lab.numeric.checks import choice
+
+    for given in (np.str_("top-left"), "top-left"):
+        chosen = choice("align", given, al.masks.ALIGNS)
+        assert chosen == "top-left" and type(chosen) is str
+        assert al.Mask("causal", align=given).align == "top-left"
+        assert type(al.Mask("causal", align=given).align) is str
+    explorer = al.explorer(T=4, queries=2, view="queries", mask=al.Mask("causal", align=np.str_("top-left")))
+    assert explorer.state["align"] == "top-left"
+    for wrong in (np.array("top-left"), b"top-left", "Top-left", "top-left ", ["top-left"], None):
+        with pytest.raises(ValueError, match="^align: use one of 'bottom-right', 'top-left'; got "):
+            choice("align", wrong, al.masks.ALIGNS)
+    for wrong, choices in ((True, (1, 2)), (1, (True, False)), (1.0, (1, 2)), (np.int64(1), (1, 2))):
+        with pytest.raises(ValueError, match="^n: use one of"):
+            choice("n", wrong, choices)

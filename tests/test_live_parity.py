@@ -34,7 +34,7 @@ from attention_lab.look.formats import format_approx, format_value
 from attention_lab.numeric import arithmetic, core
 from attention_lab.numeric.checks import divisors
 from attention_lab.numeric.examples import example_qkv
-from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS
+from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS, aligned
 from attention_lab.numeric.pipeline import STAGES
 
 STATES = 5  # random states per (view, language)

@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 import numpy as np
 import pytest
+from frontend import page_picture
 from servers import offline
 from test_live_parity import READ as PICTURE
 from test_page import axe_source, settle
@@ -515,3 +516,27 @@ def test_fuzz_links_on_the_learned_page_show_what_they_say(browser, tmp_path):
              ({**good, "M": ["0"] * 36}, {}, set()), ({**good, "P": ["0.5"] * 36}, {}, set())]
     assert [bool(link_problems(read, taken, refused, "CABDDA")) for read, taken, refused in wrong] == [True] * 7
     page.close()
+
+
+def test_the_seed_box_and_a_links_numbers_read_a_typed_number_by_the_commands_rule():
+    """The seed box and a link's whole numbers are read by the one rule of a typed whole number, the commands' (their
+    table, TYPED_WHOLE, written out in test_figures_cli): "１２" typed with a Korean input method was "not a number"
+    to the seed box and to a link, while --seed １２ read 12 (issue 27)."""
+    from test_figures_cli import TYPED_WHOLE
+
+    from attention_lab.live.state import SEED_CONTROL
+
+    typed = [[ord(c) for c in text] for text, _ in TYPED_WHOLE]
+    seeds = page_picture({"call": "(cps) => seedOf(String.fromCodePoint(...cps))", "args": typed})
+    ranges = page_picture({"call": "(cps) => linkValue({type: 'range', min: -3, max: 20, lang: 'en'}, "
+                                   "String.fromCodePoint(...cps))[0]", "args": typed})
+    for (text, means), seed, in_range in zip(TYPED_WHOLE, seeds, ranges, strict=True):
+        seed_means = means if means is not None and SEED_CONTROL[0] <= means <= SEED_CONTROL[1] else None
+        assert (None if seed == "null" else seed) == seed_means, (text, seed)
+        range_means = means if means is not None and -3 <= means <= 20 else None
+        assert (None if in_range == "null" else in_range) == range_means, (text, in_range)
+    # the catalogue: what the rule refuses, and −0 read as the seed 0 (not −0)
+    refused = ["٣", "1_0", "²", "3.0", "", "三", "0x3", "1 2", "-1", str(SEED_CONTROL[1] + 1)]
+    got = page_picture({"call": "(cps) => seedOf(String.fromCodePoint(...cps))",
+                        "args": [[ord(c) for c in t] for t in refused + ["-0", "－０"]]})
+    assert got == ["null"] * len(refused) + [0, 0], got

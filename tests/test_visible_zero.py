@@ -124,7 +124,7 @@ def test_the_page_labels_a_seen_zero_weight_0_000_and_a_masked_one_0(name):
         assert shown["softmax"] == signs, row
         # e^(s − m): 1 for Key token 1, e^−1202 = 0.0 for Key token 2, e^−212 (7e−93) for Key token 3, 0 if masked
         exps = [("=", "1"), ("≈", "0.000") if allowed[row][1] else ("=", "0"),
-                ("=", "7.451×10⁻⁹³") if allowed[row][2] else ("=", "0")]
+                ("≈", "7.451×10⁻⁹³") if allowed[row][2] else ("=", "0")]  # e^−212 is 7.4505…×10⁻⁹³: rounded
         assert shown["exp"] == exps, row
         assert shown["wsum"] == shown["terms"] == want[row], row
 
@@ -206,3 +206,23 @@ def test_every_figure_of_a_stage_of_weights_labels_a_seen_zero_0_000_and_a_maske
             assert wrong_zero_labels(labels, weights[stage], CAUSAL) == [], title
         plt.close("all")
 
+
+
+# "=" says a label shows its number as it is, "≈" that the label rounds it; worked out by hand, apart from the rule.
+# A tiny number written in powers of ten read "=" however rounded (issue 27, sixth fuzz round): the tolerance was
+# 1e-9 × max(1, |x|), so below 1e-9 every label passed. The catalogue is the "≈" rows a wrong rule writes as "=".
+SIGNS = [(3.8151e-62, "3.815×10⁻⁶²", "≈"), (5.551115123125783e-17, "5.551×10⁻¹⁷", "≈"), (1.0000005e-3, "0.001", "≈"),
+         (2.718281828459045, "2.718", "≈"), (8886110.52, "8.886×10⁶", "≈"), (1e-5, "0", "≈"),
+         (2e-300, "2×10⁻³⁰⁰", "="), (1.25e-7, "1.25×10⁻⁷", "="), (0.30000000000000004, "0.3", "="),
+         (5.551115123125783e-17, "0", "="), (1e-10, "0", "="), (-0.0, "0", "="), (4.0, "4", "="),
+         (0.0, "0.000", "≈"), (2**-1074, "4.941×10⁻³²⁴", "≈"), (-1.5, "−1.5", "=")]
+
+
+def test_equals_or_about_is_true_to_the_label_on_both_sides():
+    from attention_lab.look.formats import equals
+
+    want = [sign for *_, sign in SIGNS]
+    mine = [equals(x, label) for x, label, _ in SIGNS]
+    page = page_picture({"call": "(a) => equalsSign(a[0], String.fromCodePoint(...a.slice(1)))",
+                         "args": [[x, *map(ord, label)] for x, label, _ in SIGNS]})
+    assert (mine, page) == (want, want)

@@ -32,7 +32,7 @@ OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed
              "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks", "dh": "--dh",
              "d, dh": "--d, --dh", "h, dh": "--h, --dh", "tokens": "--learned"}
 PYTHON_NAME = re.compile(r"\b(kv_heads)\b")  # a Python name inside a message, said as its option
-WHOLE = re.compile(r"[+-]?[0-9]+")
+WHOLE = re.compile(ROW_GRAMMAR["whole"])
 DECIMAL = re.compile(ROW_GRAMMAR["number"])
 
 

@@ -130,5 +130,6 @@ function parseLabel(text) {  // a label back to the number it shows
 function equalsSign(x, text) {  // "=" when the label shows x exactly, "≈" when it is rounded
   const shown = parseLabel(text);
   if (shown === 0 && text.includes(".")) return "≈";  // a kept zero "0.000": a weight above 0, even 0.0 in floats
-  return shown === x || Math.abs(shown - x) <= 1e-9 * Math.max(1, Math.abs(x)) ? "=" : "≈";
+  const scale = shown !== 0 ? Math.abs(x) : 1;  // formats.equals: float noise is 1e-9 of the number; "0" also of 0
+  return shown === x || Math.abs(shown - x) <= 1e-9 * scale ? "=" : "≈";
 }

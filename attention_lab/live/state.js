@@ -74,9 +74,14 @@ function moved(state, name, value, resolved) {  // one control moved: the new st
   return next;
 }
 
+function wholeOf(text) {  // a typed whole number by the one rule (figures.options.typed_number), or null: "１２" -> 12
+  const t = Array.from(String(text), (c) => GRAMMAR.readAs[c] ?? c).join("").trim();
+  return WHOLE.test(t) ? Number(t) + 0 : null;  // + 0: "-0" is the seed 0, as int("-0") is, not −0
+}
+
 function seedOf(text) {  // the seed box's rule: a whole number 0 … LOOK.maxSeed, or null
-  const t = String(text).trim();
-  return /^\d+$/.test(t) && Number(t) <= LOOK.maxSeed ? Number(t) : null;
+  const n = wholeOf(text);
+  return n !== null && n >= 0 && n <= LOOK.maxSeed ? n : null;
 }
 
 function resetState(state, reset) {  // ↺: the article's example (reset: what the view starts with)
@@ -85,7 +90,7 @@ function resetState(state, reset) {  // ↺: the article's example (reset: what 
 
 const GRAMMAR = RULES.rowGrammar;
 const SEPARATORS = new RegExp(GRAMMAR.separators), NOT_FINITE = new RegExp(`^(?:${GRAMMAR.notFinite})$`);
-const NUMBER = new RegExp(`^(?:${GRAMMAR.number})$`);
+const NUMBER = new RegExp(`^(?:${GRAMMAR.number})$`), WHOLE = new RegExp(`^(?:${GRAMMAR.whole})$`);
 
 function rowPieces(source) {  // "［-1, １］" -> ["-1", "1"]: readAs folded, split at the separators (state.row_pieces)
   return Array.from(String(source), (c) => GRAMMAR.readAs[c] ?? c).join("").split(SEPARATORS).filter(Boolean);

@@ -22,7 +22,7 @@ function specsOf(ex, state) {  // the controls a state would show (controls.js),
 function linkValue(spec, raw) {  // -> [value, null], or [null, what is allowed]
   const L = LOOK.words[spec.lang];
   if (spec.type === "range") {
-    const n = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+    const n = wholeOf(raw) ?? NaN;
     return n >= spec.min && n <= spec.max ? [n, null] : [null, fill(L.link_range, { lo: spec.min, hi: spec.max })];
   }
   if (spec.type === "check") return raw === "1" || raw === "0" ? [raw === "1", null] : [null, "0, 1"];

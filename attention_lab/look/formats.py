@@ -148,7 +148,10 @@ def equals(x, text):
     shown = parse_label(text)
     if shown == 0 and "." in text:
         return "≈"
-    return "=" if shown == x or abs(shown - x) <= 1e-9 * max(1.0, abs(x)) else "≈"
+    # Float noise is a part of the number itself (1e-9 of it); a label "0" also stands for noise around 0 (|x| ≤
+    # 1e-9). A tolerance of 1e-9 × max(1, |x|) wrote "= 3.815×10⁻⁶²" for any number below 1e-9, however rounded.
+    scale = abs(x) if shown != 0 else 1.0
+    return "=" if shown == x or abs(shown - x) <= 1e-9 * scale else "≈"
 
 
 def bytes_text(n_bytes):  # -> "64 GiB", "1.5 MiB", "512 B"

@@ -84,11 +84,14 @@ def lang(value):  # -> "ko" | "en"
 
 
 def choice(name, value, choices):
-    """One of `choices` (compared with ==), or a ValueError listing them."""
-    if isinstance(value, np.ndarray) or not any(value is c or (type(value) is type(c) and value == c)
-                                                for c in choices):
-        raise ValueError(f"{name}: use one of {', '.join(map(repr, choices))}; got {_shown(value)}.")
-    return value
+    """The one of `choices` that `value` is (== and of the same type, so True is not 1; any str, np.str_ included,
+    is a str), returned as the choice itself; or a ValueError listing them."""
+    if not isinstance(value, np.ndarray):
+        for c in choices:
+            same_type = type(value) is type(c) or (isinstance(c, str) and isinstance(value, str))
+            if value is c or (same_type and value == c):
+                return c
+    raise ValueError(f"{name}: use one of {', '.join(map(repr, choices))}; got {_shown(value)}.")
 
 
 def _is_real_number(x):

@@ -29,7 +29,7 @@ MAX_BYTES = 1_000_000  # a table of 16 × 64 numbers is a few kB; a bigger file 
 # Digits are 0-9 only: float() also reads "١" (Arabic-Indic), "1_000" and " 1 ", which no side writes.
 READ_AS = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)} | {"\u3000": " ", "\u2212": "-"}
 ROW_GRAMMAR = {"readAs": READ_AS, "separators": r"[ \t\n\r\f\v\u00a0,;\[\]()]+",
-               "number": r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?",
+               "number": r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", "whole": r"[+-]?[0-9]+",
                "notFinite": r"[+-]?(?:[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN]|∞)"}
 NUMBER = re.compile(ROW_GRAMMAR["number"])
 NOT_FINITE = re.compile(ROW_GRAMMAR["notFinite"])
