@@ -144,6 +144,47 @@ def test_a_held_key_writes_one_address_after_its_last_move(browser, tmp_path):
     page.close()
 
 
+def test_a_reload_right_after_a_move_shows_the_move(browser, tmp_path):
+    """A reload within SETTLE_MS of a move, before its address is written (issue 27: it came back without the move),
+    shows the moved state, in the controls and in the address: at once after the key, and once the move is drawn;
+    a reload after the address settled shows it too; and what kept a move is taken once: a later reload at the
+    address it was made at shows that address's state."""
+    path = make(tmp_path)
+    page, refused, errors = open_at(browser, path, "#T=6")
+    page.locator('[data-control="T"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert page.locator('[data-control="T"]').input_value() == "7"  # on screen: what a reload must show
+    page.reload()  # at once: the move's address is not written yet, nor maybe its picture drawn
+    page.wait_for_selector(".al-live .al-hm")
+    settle(page)
+    assert page.evaluate(READ)["controls"]["T"] == "7" and linked_T(page) == 7
+    assert page.locator(".al-link-field").input_value() == page.url and page.evaluate(READ)["message"] == ""
+
+    page.locator('[data-control="T"]').focus()
+    page.keyboard.press("ArrowRight")
+    settle(page)  # drawn, and its address due in SETTLE_MS
+    page.reload()
+    page.wait_for_selector(".al-live .al-hm")
+    settle(page)
+    assert page.evaluate(READ)["controls"]["T"] == "8" and linked_T(page) == 8
+
+    page.locator('[data-control="T"]').focus()
+    page.keyboard.press("ArrowRight")
+    settled(page)
+    page.reload()
+    page.wait_for_selector(".al-live .al-hm")
+    settle(page)
+    assert page.evaluate(READ)["controls"]["T"] == "9" and linked_T(page) == 9
+
+    page.goto(path.as_uri() + "#T=6")  # the address the first move was pending from, loaded again
+    page.reload()
+    page.wait_for_selector(".al-live .al-hm")
+    settle(page)
+    assert page.evaluate(READ)["controls"]["T"] == "6" and linked_T(page) == 6
+    assert refused == [] and errors == []
+    page.close()
+
+
 @pytest.mark.parametrize("hash_, key, allowed", [
     ("#T=99", "T=99", "1 to 16"), ("#T=six", "T=six", "1 to 16"), ("#mask=foo", "mask=foo", "causal, none, sliding"),
     ("#zz=1", "zz", "scale, source, seed, T"), ("#scale=9", "scale=9", "1 to 3"), ("#seed=-4", "seed=-4", "0 to"),

@@ -6,7 +6,8 @@
 // that control's move would be; any other value keeps the page's own and is named in one line above the explorer.
 // A move pushes the new address once the moves settle (SETTLE_MS without another), so the back button steps back
 // through the moves a learner stopped at, and a held key writes it once, after its release, not once per press:
-// writing an address (history.pushState, and the link field) costs a press as much as drawing it does.
+// writing an address (history.pushState, and the link field) costs a press as much as drawing it does. A reload
+// before the moves settle still shows them: the address then due is kept for the next load (followLink, pagehide).
 // The learned model's input is in the link too (input=DDCBAA), read by the rule that reads a typed one (learned.js
 // parseTokens); an edited row is not, and the page says so next to the link field while the picture holds one.
 
@@ -158,6 +159,7 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     edits.hidden = ["Q", "K", "V"].every((m) => JSON.stringify(ex.data.own[m]) === JSON.stringify(rows[m]));
   };
   let now = scale.start, applying = false, due = null;
+  let written = null;  // the link of the state as the address last gave it or was given it: a move since differs
   const show = () => { if (field) field.value = location.href; };
   const zoom = (s) => {  // the page's scale, and the control's choice (a link's 1.3 becomes a choice of its own)
     now = s;
@@ -170,12 +172,15 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     }
     pick.value = [...pick.options].find((o) => Number(o.value) === now).value;
   };
+  const linkNow = () => linkOf(ex, ex.state, start, { scale: now, startScale: scale.start, input });
+  const address = (link) => (link ? `#${link}` : location.pathname + location.search);
   const push = () => {  // the moves settled: their link, pushed so that back steps back
     clearTimeout(due);
     due = null;
-    const link = linkOf(ex, ex.state, start, { scale: now, startScale: scale.start, input });
+    const link = linkNow();
+    written = link;
     if (link !== location.hash.replace(/^#/, "")) {
-      history.pushState(null, "", link ? `#${link}` : location.pathname + location.search);
+      history.pushState(null, "", address(link));
       msg.hidden = true;
       msg.classList.remove("al-msg-bad");
     }
@@ -201,6 +206,7 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     } finally { applying = false; }
     unedited();
     show();
+    written = linkNow();
   };
   ex.model.on("change:state", () => { if (!applying) soon(); });
   ex.model.on("change:own", () => {  // a new input (learned.js) or an edited row (explorer.js)
@@ -212,6 +218,24 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     push();
   });
   window.addEventListener("popstate", apply);
+  // A reload within SETTLE_MS of a move loads the address from before the move, and so lost the move (issue 27). So on
+  // leaving with a move not yet in the address, the page keeps the address it was due to write, for this tab, and its
+  // next load takes it (once) if it starts at the address that move was made at.
+  // Not "a push is due": a move reaches the model (and so soon) only a frame after it is on screen (explorer.js
+  // syncSoon). In sessionStorage, keyed by the file (every file:// page shares one storage): a history call in
+  // pagehide does not change what a reload loads (tried in Chromium: the reload keeps the address it began with).
+  const kept = `al-due-link ${location.pathname}`;
+  window.addEventListener("pagehide", () => {
+    const link = linkNow();
+    if (link === written) return;
+    try {
+      sessionStorage.setItem(kept, JSON.stringify({ from: location.hash, to: address(link) }));
+    } catch (e) { /* no storage for this page (the browser blocks it): the move is lost, as without this */ }
+  });
+  window.addEventListener("pageshow", (event) => {  // back into a page kept whole (back/forward cache): its push is
+    if (!event.persisted) return;                     // still due, and will be made; what pagehide kept is not for it
+    try { sessionStorage.removeItem(kept); } catch (e) { /* no storage: nothing was kept */ }
+  });
   doc.querySelector(".al-link-copy")?.addEventListener("click", async () => {
     if (due !== null) push();  // the link of what is on screen, even a moment after a move
     show();
@@ -224,5 +248,10 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
       said.textContent = L.link_select;
     }
   });
+  try {
+    const left = JSON.parse(sessionStorage.getItem(kept));  // what the last pagehide kept, or null
+    sessionStorage.removeItem(kept);  // taken once: a later load at the old address is that address
+    if (left?.from === location.hash) history.replaceState(null, "", left.to);
+  } catch (e) { /* no storage for this page, or not our record: the address as loaded */ }
   apply();
 }
