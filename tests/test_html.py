@@ -6,12 +6,12 @@ from html import unescape
 
 import numpy as np
 import pytest
+from cells import cells
 from frontend import page_picture
 
 import attention_lab as al
 from attention_lab import look
 from attention_lab.look import colors
-from attention_lab.look.cells import cells
 
 
 @pytest.fixture(scope="module")

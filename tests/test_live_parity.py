@@ -4,7 +4,7 @@ For every view (and a view of every stage of the pipeline), both languages and a
 with a mask array of its own, random states (every mask with random parameters, K/V heads, T_q < T_k in both
 alignments, all heads, random seeds, picks beyond T) are set in the page. The page is the one renderer of the
 explorer (live/picture.js); each heatmap's every cell (text, fill, ink, accessible name) must be the Python trace's
-number through look.cells (look.formats and look.colors, the rules both sides are sent as data), each breakdown
+number through tests/cells.py (look.formats and look.colors, the rules both sides are sent as data), each breakdown
 must write the trace's numbers, and every control (value, choices, bounds, shown or not) must be what
 `live.controls` gives. The shape line, the note, the titles, the row and column labels and the highlight must be
 what the front-end's picture code gives for the same config run in Node.js (tests/frontend.py), whose words
@@ -19,6 +19,7 @@ from html import unescape
 
 import numpy as np
 import pytest
+from cells import cells as styled_cells
 from frontend import page_picture
 from test_live_rules import random_state  # any state the page's controls can reach
 
@@ -29,7 +30,6 @@ from attention_lab.live.controls import control_specs, param_option_key
 from attention_lab.live.state import checked_state, resolve, trace_of
 from attention_lab.live.views import VIEWS
 from attention_lab.look import colors
-from attention_lab.look.cells import cells as styled_cells
 from attention_lab.look.formats import format_approx, format_value
 from attention_lab.numeric import arithmetic, core
 from attention_lab.numeric.checks import divisors
@@ -75,7 +75,7 @@ def text_of(html):  # what textContent gives for an HTML fragment
 def expected_heatmaps(pic, L, tr, spec):
     """What the page must show in each heatmap of the picture `pic` (the front-end's, run in Node.js): its title,
     labels and highlight as the picture says, and every cell's text, fill and ink from the Python trace `tr`
-    through look.cells, the labels and colours of the figures (never from the picture's own cells): every score
+    through tests/cells.py, the labels and colours of the figures (never from the picture's own cells): every score
     panel of the view on one colour scale, so that their colours compare."""
     score_stages = [x for x in spec.items if x in STAGES and STAGES[x].kind == "scores"]
     scores = look.value_range("scores", *(getattr(tr, x) for x in score_stages))
@@ -157,7 +157,7 @@ def shown_by(pic, L):  # -> the heatmaps as READ finds them on a page that draws
     return out
 
 
-def test_the_front_ends_picture_is_the_trace_through_look_cells_and_the_reference_refuses_wrong_ones():
+def test_the_front_ends_picture_is_the_trace_through_the_cells_reference_and_the_reference_refuses_wrong_ones():
     """Without a browser: the front-end's picture (run in Node.js) of every view, in a state with a mask, K/V heads
     and T_q < T_k, has the trace's cells; and the reference refuses a catalogue of wrong pictures."""
     for view in VIEWS:
@@ -458,9 +458,8 @@ def test_every_colour_gives_pythons_fill_and_ink(browser, tmp_path):
             keep = np.isfinite(matrix).ravel()
         else:
             keep = np.ones(matrix.size, bool)
-        from attention_lab.look.cells import cells
 
-        want = cells(matrix, kind, *(vrange or (None, None)))
+        want = styled_cells(matrix, kind, *(vrange or (None, None)))
         fills = [want["fill"][6 * k:6 * k + 6] for k in range(matrix.size)]
         assert [f for f, ok in zip(got["fill"], keep, strict=True) if ok] == [f for f, ok in zip(fills, keep,
                                                                                                  strict=True) if ok]

@@ -164,6 +164,10 @@ def test_the_page_works_offline_and_with_the_keyboard_alone(browser, tmp_path):
     seed.press("Enter")
     settle(page)
     assert "seed 7" in page.locator(".al-source").text_content()
+    seed.fill("１２")  # as a Korean input method types 12: the seed 12, as --seed １２ is (issue 27)
+    seed.press("Enter")
+    settle(page)
+    assert "seed 12" in page.locator(".al-source").text_content() and seed.input_value() == "12"
     assert not refused and not errors, (refused, errors)
     page.close()
 

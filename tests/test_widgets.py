@@ -15,6 +15,7 @@ import sys
 
 import numpy as np
 import pytest
+from cells import cells
 from frontend import page_picture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,7 +25,6 @@ from attention_lab.live import page, views
 from attention_lab.live import widget as widgets
 from attention_lab.live.state import initial_state, param_names, parse_row
 from attention_lab.look import NEG_INF_LABEL, words
-from attention_lab.look.cells import cells
 from attention_lab.look.formats import format_value
 from attention_lab.look.tables import CSS
 from attention_lab.numeric import masks

@@ -75,15 +75,16 @@ class ExplorerView {
     else if (name === "apply" || name === "edit_row") return this.edit(this.controls.parts.edit_row.input.value);
     else if (name === "tokens") return learnTokens(this, value);  // learned.js
     else if (name === "seed") {
-      const text = String(value).trim();
-      if (seedOf(text) === null) {
+      const text = String(value).trim(), typed = seedOf(text);
+      if (typed === null) {
         const seed = this.now().seed;
         this.controls.say("seed", "bad", fill(this.L.seed_bad, { bad: text, hi: LOOK.maxSeed, seed }));
         this.controls.parts.seed.input.value = String(seed);
         return;
       }
       this.controls.say("seed", "ok", "");
-      this.state = moved(this.state, name, Number(text), this.now());
+      this.controls.parts.seed.input.value = String(typed);  // "１２" is shown as the seed it is, 12
+      this.state = moved(this.state, name, typed, this.now());
     } else this.state = moved(this.state, name, value, this.now());
     this.later();
   }

@@ -4,7 +4,6 @@
     formats   every number format: cell labels (−∞, 0.114, 8.886×10⁶), 4-digit display numbers, rows, sizes
     words     every word, in Korean and English, in one table
     fonts     the figures' fonts (the shipped Korean subset)
-    cells     a heatmap's cells as plain data (what the browser must draw: the tests' reference)
     tables    the styles the browser's heatmaps and breakdowns share
 
 It also names its modules (`al.look.fonts`, `al.look.words`, …). This namespace gathers the names a notebook
@@ -12,7 +11,7 @@ uses (`al.look` is this module):
 `al.look.format_value(0.1142)`, `al.look.format_row(row, "weights")`, `al.look.cell_style(m, "scores")`.
 """
 
-from . import cells, colors, fonts, formats, tables, words  # noqa: F401  (the modules, by name)
+from . import colors, fonts, formats, tables, words  # noqa: F401  (the modules, by name)
 from .colors import (
     CMAPS,
     HEAD_COLORS,

@@ -2,12 +2,13 @@
 
 The figures' labels and colours of a matrix in the form the page's picture has them: the reference the tests hold
 the page's cells to (tests/test_live_parity.py, tests/test_steppers.py), from the trace's or the records' numbers.
-The page makes its own (live/colors.js, from the colour tables it is sent); the package draws no cell from this.
+The page makes its own (live/colors.js, from the colour tables it is sent); the package draws no cell from this, so
+it lives here, beside the tests (it was attention_lab/look/cells.py, which only tests imported).
 """
 
 import numpy as np
 
-from . import colors
+from attention_lab.look import colors
 
 
 def cells(matrix, kind, vmin=None, vmax=None, allowed=None):  # [rows, cols] float, [rows, cols] bool -> dict
