@@ -3,7 +3,7 @@
 - notebooks/en/07_explorer.ipynb, run top to bottom: → on the T slider (a native range input) redraws the
   picture with no kernel on its path, and the notebook's own shortcuts never see the key (the active cell stays);
   no cell prints an error, the console stays clean and the notebook file (a copy, in the server's folder) is not
-  rewritten; the same in Notebook 7, on a notebook of one explorer;
+  rewritten; the same in Notebook 7, on a notebook of one explorer, its console clean but for its own known throw;
 - a scratch notebook of explorers: a move in the page reaches `ex.controls` and `ex.trace` (a cell prints them),
   a value set from Python moves the page; every heatmap fits the output at 1280 px with the file browser open and
   closed, and at 800 and 1920 px, at the largest and smallest sizes, in Korean and English, nothing scrolled
@@ -31,10 +31,20 @@ NOTEBOOK = REPO / "notebooks" / "en" / "07_explorer.ipynb"
 WINDOW = {"width": 1280, "height": 900}
 
 
-def _benign(text, url):
+# Notebook 7's own throw, not ours (jupyter/notebook issue 7862, open): its keyboard-shortcuts plugin reads
+# registry.plugins['@jupyterlab/shortcuts-extension:shortcuts'].schema while another plugin's settings load late (the
+# inline completer's), before its own are there. Seen with Notebook 7.6.5 on a notebook of one `1+1` cell with every
+# other lab extension disabled (anywidget, the widget manager, Voilà's), so forgiven by its text and its bundle only.
+NOTEBOOK_7_SCHEMA_RACE = "page error: Cannot read properties of undefined (reading 'schema')"
+
+
+def _benign(text, where):  # where: a console message's URL, or a page error's stack
     # Chromium asks for /favicon.ico before JupyterLab sets its own icon; the server answers 404.
     # Only that request is forgiven: a 404 for anything else (a widget bundle, say) is an error.
-    return url.split("?")[0].endswith("/favicon.ico") and "404" in text
+    if where.split("?")[0].endswith("/favicon.ico") and "404" in text:
+        return True
+    frames = where.split("\n")[1:]  # the stack's lines after the message: its first is where it threw
+    return text == NOTEBOOK_7_SCHEMA_RACE and bool(frames) and "/static/notebook/notebook_core." in frames[0]
 
 
 KERNEL_IDLE = """() => [...document.querySelectorAll('.jp-StatusBar-TextItem')]
@@ -86,12 +96,12 @@ def run_all_cells(page, url, ready, idle=KERNEL_IDLE):
 def _watch_console(page):
     errors = []
     page.on("console", lambda m: m.type == "error" and errors.append((m.text, m.location["url"])))
-    page.on("pageerror", lambda e: errors.append((f"page error: {e}", "")))
+    page.on("pageerror", lambda e: errors.append((f"page error: {e}", e.stack or "")))
     return errors
 
 
 def _no_console_errors(errors):
-    unexpected = [f"{text} ({url})" for text, url in errors if not _benign(text, url)]
+    unexpected = [f"{text} ({where})" for text, where in errors if not _benign(text, where)]
     assert not unexpected, "browser console errors:\n" + "\n".join(unexpected)
 
 
@@ -163,6 +173,7 @@ def test_notebook_7_answers_the_keyboard_in_the_page(lab, browser):
     page = browser.new_page(viewport=WINDOW)
     try:
         page.set_default_timeout(60_000)
+        errors = _watch_console(page)
         run_all_cells(page, lab.url("n7/k.ipynb", app="notebook"), ".al-live .al-hm", NOTEBOOK_7_IDLE)
         slider = page.locator('[data-control="T"]')
         slider.scroll_into_view_if_needed()
@@ -180,6 +191,7 @@ def test_notebook_7_answers_the_keyboard_in_the_page(lab, browser):
     finally:
         page.close()
         lab.stop_kernels()
+    _no_console_errors(errors)
 
 
 # A scratch notebook: the explorers the checks below need, each tagged with a CSS class.
