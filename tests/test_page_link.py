@@ -238,6 +238,13 @@ def test_copy_link_puts_the_address_on_the_clipboard_in_the_pages_language(brows
         assert page.evaluate("(() => { const f = document.querySelector('.al-link-field');"
                              "return f.value.slice(f.selectionStart, f.selectionEnd); })()") == page.url
     assert page.locator(".al-link-field").input_value() == page.url and linked_T(page) == 4
+    # a move and the copy in one task, within the frame before the move reaches the model (its push not yet due):
+    # the copied link is still what is on screen
+    page.evaluate("""() => { const t = document.querySelector('[data-control="T"]');
+        t.value = "5"; t.dispatchEvent(new Event("input", {bubbles: true}));
+        document.querySelector('.al-link-copy').click(); }""")
+    settle(page)
+    assert page.locator(".al-link-field").input_value() == page.url and linked_T(page) == 5
     context.close()
 
 

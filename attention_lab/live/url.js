@@ -237,7 +237,7 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     try { sessionStorage.removeItem(kept); } catch (e) { /* no storage: nothing was kept */ }
   });
   doc.querySelector(".al-link-copy")?.addEventListener("click", async () => {
-    if (due !== null) push();  // the link of what is on screen, even a moment after a move
+    if (due !== null || linkNow() !== written) push();  // what is on screen, even within a move's first frame
     show();
     try {
       await navigator.clipboard.writeText(field.value);
