@@ -6,8 +6,8 @@ from html import unescape
 
 import numpy as np
 import pytest
-from cells import cells
 from frontend import page_picture
+from page_cells import cells
 
 import attention_lab as al
 from attention_lab import look

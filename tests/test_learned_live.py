@@ -1,5 +1,5 @@
 """Notebook 13's learned model live in the page (issue 30 item 6): the page reads a typed input by Python's rule,
-makes X → Q, K, V as numeric/tiny_model.py does, and then shows the model's trace, cell by cell as tests/cells.py
+makes X → Q, K, V as numeric/tiny_model.py does, and then shows the model's trace, cell by cell as tests/page_cells.py
 labels it.
 
 The reference for Q, K, V is `tiny_model.forward` (the model notebook 13 trains); the page's learned.js is a

@@ -4,7 +4,7 @@ For every view (and a view of every stage of the pipeline), both languages and a
 with a mask array of its own, random states (every mask with random parameters, K/V heads, T_q < T_k in both
 alignments, all heads, random seeds, picks beyond T) are set in the page. The page is the one renderer of the
 explorer (live/picture.js); each heatmap's every cell (text, fill, ink, accessible name) must be the Python trace's
-number through tests/cells.py (look.formats and look.colors, the rules both sides are sent as data), each breakdown
+number through tests/page_cells.py (look.formats and look.colors, the rules both sides are sent as data), each breakdown
 must write the trace's numbers, and every control (value, choices, bounds, shown or not) must be what
 `live.controls` gives. The shape line, the note, the titles, the row and column labels and the highlight must be
 what the front-end's picture code gives for the same config run in Node.js (tests/frontend.py), whose words
@@ -19,8 +19,8 @@ from html import unescape
 
 import numpy as np
 import pytest
-from cells import cells as styled_cells
 from frontend import page_picture
+from page_cells import cells as styled_cells
 from test_live_rules import random_state  # any state the page's controls can reach
 
 import attention_lab as al
@@ -75,7 +75,7 @@ def text_of(html):  # what textContent gives for an HTML fragment
 def expected_heatmaps(pic, L, tr, spec):
     """What the page must show in each heatmap of the picture `pic` (the front-end's, run in Node.js): its title,
     labels and highlight as the picture says, and every cell's text, fill and ink from the Python trace `tr`
-    through tests/cells.py, the labels and colours of the figures (never from the picture's own cells): every score
+    through tests/page_cells.py, the labels and colours of the figures (never from the picture's own cells): every score
     panel of the view on one colour scale, so that their colours compare."""
     score_stages = [x for x in spec.items if x in STAGES and STAGES[x].kind == "scores"]
     scores = look.value_range("scores", *(getattr(tr, x) for x in score_stages))

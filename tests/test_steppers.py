@@ -3,7 +3,7 @@
 The page is the one renderer of what a step widget shows (live/steppers.js): the first tests read the records in
 Python and the page's picture of them, its own code run in Node.js on the config the widget sends
 (tests/frontend.py: `shows(w)`); the last ones open the widget's page in headless Chromium, move its controls with
-the keyboard and the mouse, and compare every cell with the records' numbers through tests/cells.py, and every title,
+the keyboard and the mouse, and compare every cell with the records' numbers through page_cells, and every title,
 note and row of the trail with the front-end's picture of the page's own state.
 """
 
@@ -11,8 +11,8 @@ import re
 
 import numpy as np
 import pytest
-from cells import cells
 from frontend import page_picture
+from page_cells import cells
 from reference import reference_attention
 
 import attention_lab as al
@@ -317,7 +317,7 @@ def _rgb(hex_colour):  # "#1f2328" or "1f2328" -> "rgb(31, 35, 40)", as the brow
     return "rgb({}, {}, {})".format(*(int(h[k: k + 2], 16) for k in (0, 2, 4)))
 
 
-def expected_cells(p):  # -> {labels, fill, ink, masked} of a panel: the numbers it selected, through tests/cells.py
+def expected_cells(p):  # -> {labels, fill, ink, masked} of a panel: the numbers it selected, through page_cells
     matrix = np.array([[-np.inf if x is None else x for x in row] for row in p["matrix"]], dtype=float)
     data = cells(matrix, p["kind"], allowed=p["allowed"])  # a seen weight of 0.0 reads 0.000, a masked one 0
     n = matrix.size
@@ -326,7 +326,7 @@ def expected_cells(p):  # -> {labels, fill, ink, masked} of a panel: the numbers
 
 
 def _same_as_python(seen, w):
-    """Every panel's cells are its numbers through tests/cells.py (labels, fills, inks, masked cells); its title and
+    """Every panel's cells are its numbers through page_cells (labels, fills, inks, masked cells); its title and
     followed row, the notes and the trail are what the front-end's picture of the page's state says (Node.js)."""
     from attention_lab.look import INK_DARK, INK_LIGHT
 
@@ -404,7 +404,7 @@ WIDGETS = {
 @pytest.mark.parametrize("name", list(WIDGETS))
 def test_the_page_draws_the_records_and_its_controls_move_it(browser, tmp_path, name, width):
     """Keys on the sliders, the step buttons, the head and row choices: after each, the page's cells are the
-    records' numbers through tests/cells.py and its words are the front-end's picture of the page's own state,
+    records' numbers through page_cells and its words are the front-end's picture of the page's own state,
     offline, with no console error; at 390 px nothing scrolls sideways."""
     from servers import offline
 

@@ -15,10 +15,10 @@ import sys
 
 import numpy as np
 import pytest
-from cells import cells
 from frontend import page_picture
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from page_cells import cells
 
 import attention_lab as al
 from attention_lab.live import page, views

@@ -5,7 +5,7 @@ the trace is the article's example, which grows from its corner, else the trace'
 widget every block size 1 … T. They are the records of `kv_cache.decode_steps`, `blockwise.blockwise_steps`,
 `attention_trace` and `kv_cache.generation_cost`, as JSON (−∞ as null); the browser (live/steppers.js) only
 selects a record and draws it (its picture is the page's alone: tests/test_steppers.py runs steppers.js's own
-picture code in Node.js, and holds the page's cells to the records through tests/cells.py).
+picture code in Node.js, and holds the page's cells to the records through tests/page_cells.py).
 
     data = decode_data(al.article_example())       # data["S"][2][0]: row 3 of Head 1's S / √dh, [1, 0, 3]
     data["P"][2][0]                                # row 3 of Head 1's P: [0.114…, 0.042…, 0.844…]

@@ -3,7 +3,8 @@
 The figures' labels and colours of a matrix in the form the page's picture has them: the reference the tests hold
 the page's cells to (tests/test_live_parity.py, tests/test_steppers.py), from the trace's or the records' numbers.
 The page makes its own (live/colors.js, from the colour tables it is sent); the package draws no cell from this, so
-it lives here, beside the tests (it was attention_lab/look/cells.py, which only tests imported).
+it lives here, beside the tests (it was attention_lab/look/cells.py, which only tests imported). Not named cells.py:
+test_anywhere imports tools/notebooks/cells.py as `cells`, and one module name can hold only one of them.
 """
 
 import numpy as np
