@@ -230,11 +230,15 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     if (link === written) return;
     try {
       sessionStorage.setItem(kept, JSON.stringify({ from: location.hash, to: address(link) }));
-    } catch (e) { /* no storage for this page (the browser blocks it): the move is lost, as without this */ }
+    } catch (e) {  // no storage for this page (the browser blocks it): the move is lost, as without this
+    }
   });
   window.addEventListener("pageshow", (event) => {  // back into a page kept whole (back/forward cache): its push is
     if (!event.persisted) return;                     // still due, and will be made; what pagehide kept is not for it
-    try { sessionStorage.removeItem(kept); } catch (e) { /* no storage: nothing was kept */ }
+    try {
+      sessionStorage.removeItem(kept);
+    } catch (e) {  // no storage: nothing was kept
+    }
   });
   doc.querySelector(".al-link-copy")?.addEventListener("click", async () => {
     if (due !== null || linkNow() !== written) push();  // what is on screen, even within a move's first frame
@@ -252,6 +256,7 @@ function followLink(doc, scale) {  // the page's first explorer follows the addr
     const left = JSON.parse(sessionStorage.getItem(kept));  // what the last pagehide kept, or null
     sessionStorage.removeItem(kept);  // taken once: a later load at the old address is that address
     if (left?.from === location.hash) history.replaceState(null, "", left.to);
-  } catch (e) { /* no storage for this page, or not our record: the address as loaded */ }
+  } catch (e) {  // no storage for this page, or not our record: the address as loaded
+  }
   apply();
 }
