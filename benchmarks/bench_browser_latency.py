@@ -32,6 +32,7 @@ from that frame's animation callbacks, so after its style, layout and paint). Mi
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -43,10 +44,15 @@ from pathlib import Path
 
 import nbformat
 
-import attention_lab as al
-from attention_lab.live import page as pages
-
 REPO = Path(__file__).resolve().parents[1]
+# The checkout this script is in is what it measures, whatever attention_lab the environment has installed: first on
+# the path here and in the JupyterLab kernels it starts. (Run from a second checkout, it measured the installed
+# package's front-end as "now" and said nothing.)
+sys.path.insert(0, str(REPO))
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+import attention_lab as al  # noqa: E402
+from attention_lab.live import page as pages  # noqa: E402
+
 sys.path.insert(0, str(REPO / "tests"))
 from servers import chromium, jupyter_lab  # noqa: E402
 from test_browser import run_all_cells  # noqa: E402
@@ -343,6 +349,7 @@ def main():
     summary = [{row: stat([r["paint"] for r in res]) for row, res in run.items()} for run in runs]
     for s in summary:
         s.update({row: stat([r["paint"] for r in res]) for row, res in held.items()})
+    print(f"The front-end of {Path(al.__file__).parent}")
     print(f"Key press → painted, headless Chromium {version} at {WINDOW['width']} × {WINDOW['height']}, "
           f"{args.presses} presses per row (T bouncing 3 ↔ 16), ms after the keydown"
           + (f"; the last of {args.runs} runs" if args.runs > 1 else "") + "\n")

@@ -154,6 +154,7 @@ def main():
                 version = browser.version
             finally:
                 browser.close()
+    print(f"Now: the front-end of {Path(lat.al.__file__).parent}; before: git commit {args.before} of {lat.REPO}")
     print(f"Key press → painted, headless Chromium {version} at {lat.WINDOW['width']} × {lat.WINDOW['height']}, "
           f"{args.presses} presses per row, before ({args.before}) and now alternating, ms after the keydown\n")
     print(f"{'row':<24} | {'DOM med':>7} {'p90':>6} | {'paint med':>9} {'p90':>6}")
