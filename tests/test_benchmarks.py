@@ -1,4 +1,4 @@
-"""The benchmarks measure the checkout they are in.
+"""The benchmarks measure the checkout they are in (and bench_figures, the package it is given).
 
 benchmarks/bench_browser_latency.py (and bench_page_frames.py, which uses it) writes its pages with the
 attention_lab it imports and starts JupyterLab kernels that import it again: that must be the package beside the
@@ -6,11 +6,14 @@ script, not whichever one the environment has installed, or a change measured fr
 as the installed code, and the table says nothing of it.
 """
 
+import argparse
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 ASK = """
@@ -36,3 +39,32 @@ def test_a_benchmark_run_from_another_checkout_measures_that_checkout(tmp_path):
     package, first = run.stdout.split("\n")[:2]
     assert Path(package).resolve() == (copy / "attention_lab" / "__init__.py").resolve(), package
     assert Path(first).resolve() == copy.resolve(), first
+
+
+def bench_figures():  # -> the module benchmarks/bench_figures.py
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    try:
+        import bench_figures as module
+    finally:
+        sys.path.remove(str(REPO / "benchmarks"))
+    return module
+
+
+def test_the_figure_benchmark_measures_the_package_it_is_given_or_nothing(tmp_path):
+    """bench_figures runs each side in a child process with that side's attention_lab first on PYTHONPATH. A side
+    without a package of its own would have Python import the installed one and time it under the other's name:
+    the child measures nothing then, and the script says so in one line."""
+    module = bench_figures()
+    empty = tmp_path / "no-package"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(os, "environ", env)
+        with pytest.raises(SystemExit, match="has no attention_lab of its own"):
+            module.run(empty, "1,1,1")
+
+
+@pytest.mark.parametrize("text", ["16,64", "0,8,2", "3,8,2,1", "a,b,c", "3, 8, 2"])
+def test_the_figure_benchmark_refuses_a_size_that_is_not_three_positive_integers(text):
+    with pytest.raises(argparse.ArgumentTypeError, match="T,d,h in positive integers"):
+        bench_figures().size_arg(text)

@@ -1,6 +1,7 @@
 """Annotated heatmaps and the article's figures, in both languages: the numbers drawn are the trace's, in the
 article's format; numbers share one size; text is readable (size on slides, contrast); no global state."""
 
+import contextlib
 import math
 import warnings
 
@@ -10,6 +11,8 @@ import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.gridspec import GridSpecFromSubplotSpec
+from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
@@ -514,16 +517,67 @@ SIZES = [(1, 1, 1), (1, 8, 8), (1, 64, 8), (16, 64, 8), (16, 8, 1), (16, 8, 8), 
 
 @pytest.mark.parametrize("T,d,h", SIZES)
 def test_every_figure_builds_and_draws_without_warnings(T, d, h):
-    """Also drawn a second time, as saving after showing does: a layout on the edge can collapse then."""
+    """Also drawn a second time, as saving after showing does: the same pixels, and no layout run by either draw
+    (`layout.frozen`); a head's stages in rows nest no grid of one cell (`one_cell_grids`)."""
     tr = al.article_example(T=T, d=d, h=h)
     lang = "ko" if T % 2 else "en"
     for name, make in figures.FIGURES.items():
         for slides in (False, True) if T in (1, 16) else (False,):
-            fig = draw(draw(make(tr, lang=lang, slides=slides)))  # Agg: raises on "Glyph missing", any warning
+            fig = make(tr, lang=lang, slides=slides)
+            assert name not in ("stages_head1", "all_heads") or not one_cell_grids(fig), name
+            with layouts_run() as ran:
+                first = pixels(draw(fig))  # Agg: raises on "Glyph missing", any warning
+                assert np.array_equal(pixels(draw(fig)), first), name
+            assert ran == [], name
             assert fig.get_size_inches().max() < 25, name
             assert_no_label_crosses_a_title(fig, name, T, d, h, slides)
             if slides:
                 assert_readable_on_the_slide(fig, name, T, d, h)
+
+
+@contextlib.contextmanager
+def layouts_run():  # -> a list that gets one entry per constrained layout run inside the block
+    ran, execute = [], ConstrainedLayoutEngine.execute
+
+    def counted(engine, fig):
+        ran.append(fig)
+        return execute(engine, fig)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(ConstrainedLayoutEngine, "execute", counted)
+        yield ran
+
+
+def pixels(fig):  # -> (H, W, 4) uint8, as last drawn
+    return np.asarray(fig.canvas.buffer_rgba()).copy()
+
+
+def one_cell_grids(fig):  # -> [GridSpec of 1 × 1 nested in a cell of another grid]
+    """Each nested grid is a grid of the layout's solver with its own constraints: the all-heads figure had two of
+    one cell per head, and at T = 16, h = 8 they cost most of each of its layouts' seconds."""
+    found = set()
+    for ax in fig.axes:
+        grid = ax.get_subplotspec() and ax.get_subplotspec().get_gridspec()
+        while isinstance(grid, GridSpecFromSubplotSpec):  # up the nesting, to the figure's own grid
+            if grid.get_geometry() == (1, 1):
+                found.add(grid)
+            grid = grid._subplot_spec.get_gridspec()  # (private: the public way jumps to the topmost)
+    return list(found)
+
+
+def test_the_layout_checks_refuse_a_figure_laid_out_on_every_draw_or_a_nested_one_cell_grid():
+    """The catalogue of `layouts_run` and `one_cell_grids`: what they must catch."""
+    fig = Figure(layout="constrained")
+    fig.add_subplot(fig.add_gridspec(1, 2)[0, 1].subgridspec(1, 1)[0])
+    assert len(one_cell_grids(fig)) == 1
+    with layouts_run() as ran:
+        draw(fig)
+    assert len(ran) == 1  # not frozen: the draw laid it out
+    fig = figures.figure_all_heads(al.article_example())
+    assert not one_cell_grids(fig)
+    with layouts_run() as ran:
+        draw(fig)
+    assert ran == []
 
 
 def assert_no_label_crosses_a_title(fig, *what):

@@ -174,7 +174,7 @@ def finish(page, title, too_many_note=None, caption=None):  # -> Figure
 
     lay_out(fig, look.slides, place)  # every cell now has its final size, and the room left over is taken out
     if not numbers:
-        return fig
+        return frozen(fig)
 
     def fit(n):
         return label_fontsize(*grid_points(n.ax, len(n.labels), len(n.labels[0])), n.labels, look._asdict(),
@@ -192,6 +192,16 @@ def finish(page, title, too_many_note=None, caption=None):  # -> Figure
             if n.headers:  # a table whose row headers read as part of its numbers (Figure 5's "0.114 × V₁")
                 n.ax.tick_params(axis="y", labelsize=size)
     use_font(fig, look.family)
+    return frozen(fig)
+
+
+def frozen(fig):  # -> fig, drawn from now on where one last layout placed everything
+    """Lay the figure out once more, as its first draw used to (a table's row headers take the numbers' size after
+    `lay_out`, and need the room), then keep that layout: a draw or a save runs none again. One layout of a large
+    figure takes seconds (two and a half of the all-heads figure at T = 16, h = 8), and every draw ran one; a
+    second draw could also place things differently from the first."""
+    fig.get_layout_engine().execute(fig)
+    fig.set_layout_engine("none")
     return fig
 
 
@@ -275,6 +285,14 @@ def join_terms(terms, per_line=4):
     return "\n+ ".join(lines) or "0"
 
 
+def nested(spec, rows, cols, **kwargs):  # -> [SubplotSpec], the cells of a rows × cols grid in `spec`, row by row
+    """A grid inside a cell of another, as `spec.subgridspec`; a grid of one cell is the cell itself. Each nested
+    grid adds its own variables and constraints to constrained layout's solver, whose cost grows faster than their
+    number: at T = 16, h = 8 a one-cell grid per head took two of the all-heads figure's two and a half seconds a
+    layout."""
+    return [spec] if (rows, cols) == (1, 1) else list(spec.subgridspec(rows, cols, **kwargs))
+
+
 def columns(spec, ratios, side=0.0, wspace=0.05):  # -> [SubplotSpec], one per ratio
     """Columns of `spec` in these width ratios, `side` (in the same units) left blank on either side.
 
@@ -282,6 +300,7 @@ def columns(spec, ratios, side=0.0, wspace=0.05):  # -> [SubplotSpec], one per r
     1e-6 beside columns of 64 as zero wide and then refuses the whole figure ("axes sizes collapsed to zero").
     """
     blank = side > 0.005 * sum(ratios)
+    # A grid even of one column (not `nested`): it keeps that panel's own row of the layout (figure 1's H band)
     grid = spec.subgridspec(1, len(ratios) + 2 * blank, width_ratios=[side] * blank + list(ratios) + [side] * blank,
                             wspace=wspace)
     return [grid[0, n + blank] for n in range(len(ratios))]
@@ -316,7 +335,7 @@ def heatmap_row(page, spec, items):  # -> [Axes] of the heatmaps
             return 2.0
         return OPERATOR_WIDTH if isinstance(item, str) else item
 
-    grid = spec.subgridspec(1, len(items), width_ratios=[width(it) for it in items], wspace=0.05)
+    grid = nested(spec, 1, len(items), width_ratios=[width(it) for it in items], wspace=0.05)
     axes = []
     for cell, item in zip(grid, items, strict=True):
         ax = page.fig.add_subplot(cell)

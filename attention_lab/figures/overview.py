@@ -41,6 +41,7 @@ from .layout import (
     figure,
     figure_title,
     heatmap_row,
+    nested,
     new_figure,
     new_page,
     operator,
@@ -177,7 +178,7 @@ def _stage_rows(page, spec, tr, head, scales, per_row, first, last):
     """One head's stages in rows of per_row panels (titles on the first head's rows, axis names on the last's)."""
     items = _stage_items(tr, head, scales, page.look)
     rows = math.ceil(len(items) / per_row)
-    grid = spec.subgridspec(rows, 1, hspace=0.05)
+    grid = nested(spec, rows, 1, hspace=0.05)
     for r in range(rows):
         part = items[r * per_row:(r + 1) * per_row]
         # every head's panels as wide as the last head's, which carry the axis names

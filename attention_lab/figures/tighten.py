@@ -74,8 +74,8 @@ def lay_out(fig, slides, place):
         return not warned and bool(np.all(_sizes(fig) >= cells - 0.01))
 
     # The layout shares a cut among all its rows, text too: a cut can reach a panel with less room than measured,
-    # so if the panels shrink, half the cut, else none. Then once more from where that left the panels, as saving
-    # the figure will lay it out again: a layout on the edge of collapsing may not hold a second time.
+    # so if the panels shrink, half the cut, else none. Then once more from where that left the panels, as `finish`
+    # will lay it out one last time: a layout on the edge of collapsing may not hold a second time.
     taken = 0.0
     for _ in range(PASSES):
         cut = spare(fig)
