@@ -57,9 +57,8 @@ def test_the_figure_benchmark_measures_the_package_it_is_given_or_nothing(tmp_pa
     module = bench_figures()
     empty = tmp_path / "no-package"
     empty.mkdir()
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(os, "environ", env)
+        patch.delenv("PYTHONPATH", raising=False)
         with pytest.raises(SystemExit, match="has no attention_lab of its own"):
             module.run(empty, "1,1,1")
 
