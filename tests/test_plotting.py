@@ -512,6 +512,10 @@ def test_figure_arguments_are_checked(tr, call, message):
 # Sizes from T=1 to T=16 and h=1 to 8 (dh ≤ 8, as the explorer and the export allow): the extremes and between.
 # (16, 64, 8): constrained layout once collapsed figure 1 there (a blank column of ratio 1e-6 beside 64s);
 # (1, 64, 8) and (1, 8, 8): the all-heads figure, whose first head's block also holds the titles.
+# Figures whose texts still run into each other (found by `collisions`, not mended yet), as (figure, slides, dh): on
+# a slide, figure 5 at dh = 1 sizes its heatmaps' token numbers for cells the layout then draws far smaller. The
+# test asserts they still collide, so that a mend must take its entry out.
+STILL_COLLIDE = {("fig5_weighted_sum", True, 1)}
 SIZES = [(1, 1, 1), (1, 8, 8), (1, 64, 8), (16, 64, 8), (16, 8, 1), (16, 8, 8), (3, 8, 2), (8, 16, 4)]
 
 
@@ -531,6 +535,7 @@ def test_every_figure_builds_and_draws_without_warnings(T, d, h):
             assert ran == [], name
             assert fig.get_size_inches().max() < 25, name
             assert_no_label_crosses_a_title(fig, name, T, d, h, slides)
+            assert (collisions(fig) == []) != ((name, slides, tr.dh) in STILL_COLLIDE), (name, T, d, h, slides)
             if slides:
                 assert_readable_on_the_slide(fig, name, T, d, h)
 
@@ -578,6 +583,37 @@ def test_the_layout_checks_refuse_a_figure_laid_out_on_every_draw_or_a_nested_on
     with layouts_run() as ran:
         draw(fig)
     assert ran == []
+
+
+def collisions(fig):  # -> [(what, text, text)]: panel titles that overlap, and neighbouring tick labels that touch
+    """A drawn figure's texts that run into each other. The all-heads figure sized its panels and wrapped their
+    titles for cells of CELL_MIN where the width held 0.06 inch (T = 16, h = 8): the titles of E, P and O overlapped,
+    and at d = 64, h = 2 the key tokens' numbers ran together ("101316")."""
+    renderer = fig.canvas.get_renderer()
+    found = []
+    titles = [(ax.get_title(), ax.title.get_window_extent(renderer)) for ax in fig.axes if ax.get_title()]
+    for n, (text, box) in enumerate(titles):
+        found += [("titles", text, other) for other, near in titles[n + 1:] if box.overlaps(near)]
+    for axis in [axis for ax in fig.axes if ax.axison for axis in (ax.xaxis, ax.yaxis)]:  # an axis off draws none
+        ticks = [(t.get_text(), t.get_window_extent(renderer)) for t in axis.get_ticklabels()
+                 if t.get_visible() and t.get_text()]
+        found += [("ticks", a, b) for (a, box), (b, near) in zip(ticks, ticks[1:], strict=False)
+                  if box.overlaps(near)]
+    return found
+
+
+def test_the_collision_check_refuses_titles_that_overlap_and_tick_labels_that_touch():
+    """The catalogue of `collisions`: what it must catch, and a tidy figure it must pass."""
+    fig = Figure(figsize=(3, 2))
+    left, right = fig.subplots(1, 2)
+    left.set_title("a title much too long for its panel")
+    right.set_title("its neighbour")
+    assert [kind for kind, *_ in collisions(draw(fig))] == ["titles"]
+    fig = Figure(figsize=(1, 1))
+    ax = fig.add_subplot()
+    ax.set_xticks(range(16), [str(n + 1) for n in range(16)])
+    assert {kind for kind, *_ in collisions(draw(fig))} == {"ticks"}
+    assert collisions(draw(figures.figure_all_heads(al.article_example(T=16, d=64, h=2)))) == []
 
 
 def assert_no_label_crosses_a_title(fig, *what):

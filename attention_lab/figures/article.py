@@ -31,6 +31,7 @@ from .heatmap import (
     query_labels,
     query_offset,
     token_index,
+    width_em,
 )
 from .layout import (
     TABLE_CELL_WIDTH,
@@ -46,6 +47,7 @@ from .layout import (
     join_terms,
     new_page,
     number_table,
+    page_with_table,
     shape_text,
     stage_title,
     titled,
@@ -163,11 +165,16 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
 
     heat_w, table_w = 2 * max(T_k, MIN_PANEL_WIDTH) + 2.5, TABLE_CELL_WIDTH * (T_k + 1) + 2.5
     note = [] if m is None else [W[shifted_word(scores)].format(m=shift_text(m))]
-    page = new_page(look, max(heat_w, table_w), T_q + 7.5 + len(note), extra_w=1.5, extra_h=1.6)
+    key_headers = [*colors.token_labels(T_k), W["fig_sum"]]
+    # A row of the table is 0.75 of a heatmap's cell high, or as high as holds its headers: a line of text, and
+    # (a column TABLE_CELL_WIDTH rows wide) the widest Key token's number ("10111213" ran together on a slide).
+    widest = max(width_em(label, tuple(look.family)) for label in key_headers)
+    page, table_row = page_with_table(look, max(heat_w, table_w), lambda row: T_q + 4.5 + 4 * row + len(note), 0.75,
+                                      max(1.5, (widest + 0.9) / TABLE_CELL_WIDTH) * look.text, extra_w=1.5, extra_h=1.6)
     fig = page.fig
     title = figure_title(fig, W["fig_softmax_title"].format(n=head + 1), look, head)
     # The heatmaps above, the chosen row step by step below them: the table takes the whole width.
-    grid = fig.add_gridspec(2 + len(note), 1, height_ratios=[T_q + 1.8, 4.0 * 0.75 + 2.2, *[1.0] * len(note)])
+    grid = fig.add_gridspec(2 + len(note), 1, height_ratios=[T_q + 1.8, 4 * table_row + 2.2, *[1.0] * len(note)])
     cell_in = page.cell_pt / 72
     s_ax, p_ax = heatmap_row(page, centred(page, grid[0], 2 * (T_k * cell_in + 0.9) + 1.6), [
         (S_masked, "scores", dict(title=stage_title("S_masked", look.lang), vmin=vmin, vmax=vmax,
@@ -199,8 +206,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     if np.isneginf(scores).any():
         table_title += "   (e⁻∞ = 0)"
     spec = grid[1].subgridspec(1, 3, width_ratios=[1, table_w, 1])[1]
-    number_table(page, fig.add_subplot(spec), labels, fills, headers, [*colors.token_labels(T_k), W["fig_sum"]],
-                 table_title, W["key"])
+    number_table(page, fig.add_subplot(spec), labels, fills, headers, key_headers, table_title, W["key"])
     if note:
         caption_lines(fig.add_subplot(grid[2]), note, look)
     return page, title
@@ -221,12 +227,14 @@ def figure_weighted_sum(tr, head=0, row=None, *, lang="en", slides=False):  # At
 
     top_w = 2 * max(T_k, MIN_PANEL_WIDTH) + max(dh, MIN_PANEL_WIDTH) + 2 * OPERATOR_WIDTH
     bottom_w = 2 * dh + 1
-    page = new_page(look, max(top_w, bottom_w), T_q + len(keys) + 6, extra_w=2, extra_h=2.2)
+    # The table's rows a cell high, or a line of its row headers ("0.059 × V[1]"), which overlapped at T = 16
+    page, table_row = page_with_table(look, max(top_w, bottom_w), lambda row: T_q + (len(keys) + 1) * row + 5, 1.0,
+                                      1.3 * look.text, extra_w=2, extra_h=2.2)
     fig = page.fig
     title = figure_title(fig, W["fig_weighted_title"].format(n=head + 1), look, head)
     # On a slide the rows share its fixed height; in a notebook the figure is as tall as its rows need (`tighten`).
     grid = fig.add_gridspec(3, 1, height_ratios=[T_q + (2.2 if look.slides else 0.5),
-                                                 max(len(keys) + 1, 0.5 * (T_q + 1)), 0.9])
+                                                 max((len(keys) + 1) * table_row, 0.5 * (T_q + 1)), 0.9])
     kw = dict(vmin=vmin, vmax=vmax, xlabel=W["component"], col_labels=colors.token_labels(dh))
     p_ax, _, o_ax = heatmap_row(page, grid[0], [
         (P, "weights", dict(title=stage_title("P", look.lang).split(" = ")[0], ylabel=W["query"],
@@ -254,7 +262,7 @@ def figure_weighted_sum(tr, head=0, row=None, *, lang="en", slides=False):  # At
     spec = columns(grid[1], [bottom_w], margin)[0]
     number_table(page, fig.add_subplot(spec), [[label for label, _ in row] for row in table],
                  [[rgba for _, rgba in row] for row in table], headers, [*components, "", *components],
-                 headers_are_numbers=True, cell_width=1.0)
+                 headers_are_numbers=True, cell_width=1.0 / table_row)
     terms = [f"{formats.format_value(weights[j], 'weights', True)}\u00b7V[{j + 1}]" for j in keys]
     caption_lines(fig.add_subplot(grid[2]), [W["fig_weighted_equation"].format(
         i=i, terms=join_terms(terms), row=formats.format_row(out))], look)

@@ -99,6 +99,19 @@ def new_page(look, width_cells, height_cells, extra_w=1.5, extra_h=1.2):
     return Page(new_figure(look, (width, height_cells * cell + extra_h)), look, 72 * cell, [])
 
 
+def page_with_table(look, width_cells, height_cells, least, need_pt, **extra):  # -> (Page, table row in cells)
+    """A page (`new_page`) for heatmaps over a table: height_cells(row) is the height in cells with the table's
+    rows `row` cells high; they are `least` cells high, or as high as holds need_pt points (its headers), the
+    page's cell shrinking as the table grows. Sized for `least` alone, a table of T = 16 ran its headers together."""
+    row = least
+    for _ in range(3):
+        page = new_page(look, width_cells, height_cells(row), **extra)
+        if need_pt <= row * page.cell_pt:
+            break
+        row = need_pt / page.cell_pt
+    return page, row
+
+
 def caption_height(look, lines):  # -> inches from the bottom edge to above a caption of that many lines
     return (SLIDE_PAD if look.slides else NOTEBOOK_PAD) + lines * 1.4 * look.text / 72 + 0.1
 

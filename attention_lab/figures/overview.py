@@ -54,7 +54,9 @@ from .layout import (
 
 PANEL_GAP = 1.0  # cells between panels: room for the row numbers
 MAX_NOTEBOOK_HEIGHT = 11.0
-TITLE_REACH = PANEL_GAP  # on a slide, a title may reach half-way over the gap on each side: the row numbers are lower
+# On a slide, a title may reach 0.4 of the gap on each side (the row numbers are lower): half-way, two neighbours'
+# titles touched (T = 1, all heads, Korean)
+TITLE_REACH = 0.8 * PANEL_GAP
 
 
 def _reach(look):  # -> cells a stage's title may reach beyond its panel (on a slide; a notebook's titles wrap more)
@@ -99,11 +101,14 @@ def _need_pt(tr, heads, look, names=HEAD_STAGES):  # -> the side of a cell (poin
 
 def _arrangement(tr, n_heads, look):  # -> (panels per row, rows per head, cell side in inches)
     """The fewest rows per head whose cells hold every number, within the page (16:9 slide or notebook); else the
-    number of rows whose cells hold the numbers of the most stages, and of those the largest cells. In a notebook
-    the cells are never under CELL_MIN: the figure grows taller instead."""
+    number of rows whose cells hold the numbers of the most stages, and of those the largest cells, a cell under
+    CELL_MIN counting as CELL_MIN (so then the fewest rows: more rows would make the figure taller, not readable).
+    In a notebook the cells are never under CELL_MIN where the width holds that much: the figure grows taller
+    instead. Where it does not (T = 16 with h = 8), the cells are as wide as the width holds, and the panels, their
+    titles and the figure's height are sized for those."""
     width, height = SLIDE_SIZE if look.slides else (NOTEBOOK_WIDTH, MAX_NOTEBOOK_HEIGHT)
     needs = [1.05 * _need_pt(tr, range(tr.h), look, [name]) / 72 for name in HEAD_STAGES]
-    cap = 2 * CELL_MAX if look.slides else CELL_MAX
+    cap, least = (2 * CELL_MAX, 0.02) if look.slides else (CELL_MAX, CELL_MIN)
     options = []
     for rows in range(1, len(HEAD_STAGES) + 1):
         per_row = math.ceil(len(HEAD_STAGES) / rows)
@@ -112,15 +117,19 @@ def _arrangement(tr, n_heads, look):  # -> (panels per row, rows per head, cell 
             widths = [_cells(tr, name, look, cell) + PANEL_GAP for name in HEAD_STAGES]
             row_cells = max(sum(widths[n:n + per_row]) for n in range(0, len(widths), per_row))
             label = _name_in(look, n_heads)[1 - _sideways(tr, look, cell, rows, n_heads)] if n_heads > 1 else 0.0
-            cell = min((width - 0.6 - label) / row_cells, cap,
+            across = (width - 0.6 - label) / row_cells  # the widest cell the page's width holds
+            cell = min(across, cap,
                        (height - TITLE_IN * look.title - _text_in(tr, look, cell, rows, n_heads))
                        / (rows * n_heads * tr.T_q))
-            cell = max(cell, 0.02 if look.slides else CELL_MIN)
+            # The height gives way below the least cell, the width cannot: a cell wider than the width holds is
+            # drawn narrower by the layout all the same, beside a one-column panel drawn at the wider size and
+            # under titles wrapped for it (they ran into each other), in a figure made too tall at first.
+            cell = max(cell, min(least, across))
         kept = sum(cell >= need for need in needs)
         if kept == len(needs):
             return per_row, rows, cell
-        options.append((kept, cell, per_row, rows))
-    _, cell, per_row, rows = max(options)
+        options.append((kept, max(cell, least), per_row, rows, cell))
+    *_, per_row, rows, cell = max(options)
     return per_row, rows, cell
 
 
