@@ -169,7 +169,7 @@ def figure_softmax(tr, head=0, row=None, *, lang="en", slides=False):  # Attenti
     # A row of the table is 0.75 of a heatmap's cell high, or as high as holds its headers: a line of text, and
     # (a column TABLE_CELL_WIDTH rows wide) the widest Key token's number ("10111213" ran together on a slide).
     widest = max(width_em(label, tuple(look.family)) for label in key_headers)
-    page, table_row = page_with_table(look, max(heat_w, table_w), lambda row: T_q + 4.5 + 4 * row + len(note), 0.75,
+    page, table_row = page_with_table(look, max(heat_w, table_w), lambda high: T_q + 4.5 + 4 * high + len(note), 0.75,
                                       max(1.5, (widest + 0.9) / TABLE_CELL_WIDTH) * look.text, extra_w=1.5, extra_h=1.6)
     fig = page.fig
     title = figure_title(fig, W["fig_softmax_title"].format(n=head + 1), look, head)
@@ -228,7 +228,7 @@ def figure_weighted_sum(tr, head=0, row=None, *, lang="en", slides=False):  # At
     top_w = 2 * max(T_k, MIN_PANEL_WIDTH) + max(dh, MIN_PANEL_WIDTH) + 2 * OPERATOR_WIDTH
     bottom_w = 2 * dh + 1
     # The table's rows a cell high, or a line of its row headers ("0.059 × V[1]"), which overlapped at T = 16
-    page, table_row = page_with_table(look, max(top_w, bottom_w), lambda row: T_q + (len(keys) + 1) * row + 5, 1.0,
+    page, table_row = page_with_table(look, max(top_w, bottom_w), lambda high: T_q + (len(keys) + 1) * high + 5, 1.0,
                                       1.3 * look.text, extra_w=2, extra_h=2.2)
     fig = page.fig
     title = figure_title(fig, W["fig_weighted_title"].format(n=head + 1), look, head)
