@@ -690,11 +690,7 @@ def test_every_stage_reaches_the_stages_figure(article_figures, name):
 
 def test_panel_titles_do_not_overlap(article_figures):
     for key, fig in article_figures.items():
-        renderer = fig.canvas.get_renderer()
-        titles = [ax.title.get_window_extent(renderer) for ax in fig.axes if ax.get_title()]
-        for n, a in enumerate(titles):
-            for b in titles[n + 1:]:
-                assert not a.overlaps(b), key
+        assert [found for found in collisions(fig) if found[0] == "titles"] == [], key
 
 
 @pytest.mark.parametrize("lang", LANGS)
