@@ -221,22 +221,54 @@ def test_a_heatmap_off_screen_waits_and_then_shows_what_python_computes(browser,
 PATCHED = """() => [...document.querySelectorAll('.al-breakdown')].map((node) => [node.dataset.key, node.innerHTML])"""
 
 
+def test_a_breakdown_off_screen_waits_and_then_shows_the_state_reached(browser, tmp_path):
+    """A breakdown below the screen is patched when it scrolls into view, as a heatmap is (issue 31: the key's
+    frame does not rewrite a table nobody sees): after dh 4 → 5, which changes every score, the softmax below the
+    screen still reads as before; scrolled into view, it reads exactly as Node.js builds it for the state reached."""
+    from frontend import page_picture
+
+    ex = al.explorer()
+    page = browser.new_page(viewport={"width": 1280, "height": 400})
+    page.goto(write(tmp_path, "below", ex).as_uri())
+    page.wait_for_selector(".al-live .al-hm")
+    softmax = page.locator('.al-breakdown[data-name="softmax"]')
+    below = "(node) => node.getBoundingClientRect().top - innerHeight"
+    assert softmax.evaluate(below) > 250  # further below than the 200 px drawn ahead of the screen
+    before = softmax.inner_html()
+    page.locator('[data-control="dh"]').focus()
+    page.keyboard.press("ArrowRight")
+    assert shape(page).startswith("T=3 ") and "dh=5" in shape(page)
+    state = page.evaluate("() => attentionLab.mounted[0].state")
+    pic = page_picture({**ex.page_config(), "state": state})
+    [want] = [it["html"] for s in pic["sections"] for it in s["items"] if it["key"] == "softmax@0"]
+    fresh = page.evaluate("(html) => { const node = document.createElement('div'); node.innerHTML = html; "
+                          "return node.innerHTML; }", want)
+    assert fresh != before  # the move changed the softmax's numbers
+    assert softmax.inner_html() == before  # below the screen: not yet patched
+    softmax.scroll_into_view_if_needed()
+    page.wait_for_function("(html) => document.querySelector('.al-breakdown[data-name=\"softmax\"]').innerHTML"
+                           " === html", arg=fresh)
+    page.close()
+
+
 def test_a_move_patches_the_breakdowns_and_the_token_lists_in_place(browser, tmp_path):
     """A move rewrites a breakdown's numbers and a token list's options where they changed, and keeps the rest of
     their elements (issue 31: less for the key's frame to style, lay out and paint): T 3 → 4 adds a row to the
-    softmax and an option to each token list, and removes none; and after moves up and down, each breakdown reads
+    softmax, an option to each token list and a column label to S, and removes none; and after moves up and down,
+    each breakdown reads
     exactly as a fresh build of the picture's html that Node.js computes for the state reached."""
     from frontend import page_picture
 
     ex = al.explorer()
     page, _, errors = open_page(browser, write(tmp_path, "patched", ex))
     page.evaluate("""() => { window.kept = [...document.querySelectorAll('.al-breakdown *, [data-control="row"] option,'
-                                                                       + ' [data-control="query"] option')]; }""")
+                                   + ' [data-control="query"] option, .al-hm[data-name="S"] thead th')]; }""")
     page.locator('[data-control="T"]').focus()
     page.keyboard.press("ArrowRight")
     assert shape(page).startswith("T=4 ")
     assert page.evaluate("() => window.kept.length > 40 && window.kept.every((n) => n.isConnected)")
     assert page.locator('[data-control="row"] option').all_text_contents() == ["1", "2", "3", "4"]
+    assert page.locator('.al-hm[data-name="S"] thead th.al-col').all_text_contents() == ["1", "2", "3", "4"]
     for key in ["ArrowRight"] * 3 + ["ArrowLeft"] * 5:
         page.keyboard.press(key)
         settle(page)

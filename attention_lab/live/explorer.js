@@ -5,12 +5,12 @@
 // and is then sent as the model's `state`, so Python's `ex.trace` follows; a state set from Python redraws it.
 // The layout follows the width it is given (a ResizeObserver): every heatmap fits it, nothing scrolls sideways.
 // A move is painted in the next frame, once however many moves came before it (a held key never queues), and
-// only the heatmaps on screen are patched; the others when they scroll into view (heatmap.js).
+// only the heatmaps and breakdowns on screen are patched; the others when they scroll into view (heatmap.js).
 // Key presses inside stay inside (mount.js), so a notebook's own shortcuts (↓ moves between cells) never see them.
 
 const MARK_MS = 900;  // the change marks: dark, then faint after this, then gone after twice this
 const NARROW_PX = 560;
-const AHEAD_PX = 200;  // a heatmap this close to the screen is drawn as if on it, ready before it scrolls in
+const AHEAD_PX = 200;  // a part this close to the screen is drawn as if on it, ready before it scrolls in
 
 class ExplorerView {
   constructor(el, model) {
@@ -46,7 +46,7 @@ class ExplorerView {
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(this.root);
     this.onScreen = new IntersectionObserver((entries) => {
-      for (const e of entries) e.target.alHeatmap?.seen(e.isIntersecting);
+      for (const e of entries) e.target.alPart?.seen(e.isIntersecting);
     }, { rootMargin: `${AHEAD_PX}px 0px` });
     this.width = this.root.clientWidth || 800;
     this.draw();
@@ -195,7 +195,7 @@ class ExplorerView {
 
   // ---- the picture ----------------------------------------------------------------------------------------------
 
-  draw(everything = false) {  // everything: the heatmaps off screen too
+  draw(everything = false) {  // everything: the parts off screen too
     const resolved = this.resolved = resolve(this.state, this.view, this.data);
     const tr = traceOf(resolved, this.data);
     if (tr.overflow) {  // numbers beyond what the explorer takes (a page written by hand): say so, draw nothing
@@ -237,9 +237,9 @@ class ExplorerView {
       while (before && before.nextSibling) before.nextSibling.remove();
     }
     while (prev && prev.nextSibling) prev.nextSibling.remove();
-    for (const [key, hm] of [...this.heatmaps]) {
+    for (const [key, part] of [...this.heatmaps]) {
       if (seen.has("hm:" + key)) continue;
-      if (hm instanceof Heatmap) this.onScreen.unobserve(hm.node);
+      this.onScreen.unobserve(part.node);
       this.heatmaps.delete(key);
     }
     for (const key of [...this.sections.keys()]) if (!seen.has(key)) this.sections.delete(key);
@@ -271,33 +271,17 @@ class ExplorerView {
     return part;
   }
 
-  itemNode(item, width, marks, changed, seen, now) {
-    if (item.type === "heatmap") {
-      let hm = this.heatmaps.get(item.key);
-      if (!hm) {
-        this.heatmaps.set(item.key, hm = new Heatmap(this, `al-${Math.random().toString(36).slice(2)}`));
-        this.onScreen.observe(hm.node);
-      }
-      seen.add("hm:" + item.key);
-      changed.push(...hm.show(item, width, marks, now));
-      return hm.node;
-    }
-    const key = "bd:" + item.key;
-    let node = this.heatmaps.get(key);
-    if (!node) {
-      node = document.createElement("div");
-      this.heatmaps.set(key, node);
+  itemNode(item, width, marks, changed, seen, now) {  // -> the node of a heatmap, a breakdown or a note, patched
+    const key = item.type === "heatmap" ? item.key : "bd:" + item.key;
+    let part = this.heatmaps.get(key);
+    if (!part) {
+      part = item.type === "heatmap" ? new Heatmap(this, `al-${Math.random().toString(36).slice(2)}`) : new Breakdown();
+      this.heatmaps.set(key, part);
+      this.onScreen.observe(part.node);
     }
     seen.add("hm:" + key);
-    const html = item.type === "note" ? `<div class="al-note">${esc(item.text)}</div>` : item.html;
-    if (node.alHtml !== html) {  // patched in place: a move rewrites the numbers, not the table around them
-      patchHtml(node, html);
-      node.alHtml = html;
-    }
-    const className = item.type === "note" ? "al-notebox" : "al-breakdown", name = item.name || item.key;
-    if (node.className !== className) node.className = className;
-    if (node.dataset.key !== item.key) Object.assign(node.dataset, { name, head: item.head ?? 0, key: item.key });
-    return node;
+    changed.push(...(item.type === "heatmap" ? part.show(item, width, marks, now) : part.show(item, now)));
+    return part.node;
   }
 
   mark(cells) {  // outline the cells a step changed; the outline fades, then goes
@@ -330,6 +314,26 @@ class ExplorerView {
     this.editKey = key;
     input.value = this.editShown = formatRow(this.data.own[matrix][token]).replace(new RegExp(RULES.minus, "g"), "-");
     input.placeholder = fill(this.L.edit_hint, { n: this.data.own[matrix][0].length });
+  }
+}
+
+class Breakdown extends OnScreenPart {  // a worked-out step (a dot product, a softmax, a weighted sum) or a note
+  show(item, now) {  // -> no cells to mark: drawn now if on screen, else when it comes into view
+    return super.show(now, () => this.draw(item), () => this.draw(item));
+  }
+
+  draw(item) {  // patched in place: a move rewrites the numbers, not the table around them
+    const html = item.type === "note" ? `<div class="al-note">${esc(item.text)}</div>` : item.html;
+    if (this.html !== html) {
+      patchHtml(this.node, html);
+      this.html = html;
+    }
+    const node = this.node, className = item.type === "note" ? "al-notebox" : "al-breakdown";
+    if (node.className !== className) node.className = className;
+    if (node.dataset.key !== item.key) {
+      Object.assign(node.dataset, { name: item.name || item.key, head: item.head ?? 0, key: item.key });
+    }
+    return [];
   }
 }
 

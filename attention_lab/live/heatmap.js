@@ -35,24 +35,69 @@ function fontPx(cols) {  // look.tables.font_px
 }
 
 // How a heatmap fits in `width` px: its font size, the corner column, each cell column, and whether it shows numbers.
+// It depends on the widest labels, not on every label: a move that adds a row of labels no wider measures nothing.
+const fits = new Map();
 function fitOf(item, labels, width) {
-  const cols = item.colLabels.length;
-  const longest = Math.max(...labels.map((l) => l.length));
-  const wide = labels.filter((l) => l.length >= longest - 1);
+  const cols = item.colLabels.length, corner = item.rowLabels[item.rowLabels.length - 1];
+  let longest = 0;
+  for (const l of labels) if (l.length > longest) longest = l.length;
+  const wide = [...new Set(labels.filter((l) => l.length >= longest - 1))];
+  const key = [width, cols, item.rowCap, corner, ...wide].join("|");
+  let fit = fits.get(key);
+  if (fit === undefined) {
+    fit = fitFor(item.rowCap, corner, cols, wide, width);
+    if (fits.size > 2000) fits.clear();
+    fits.set(key, fit);
+  }
+  return fit;
+}
+
+function fitFor(rowCap, lastRow, cols, wide, width) {  // fitOf, measured
   for (let px = fontPx(cols); px >= 9; px--) {
-    const corner = Math.ceil(Math.max(2.2 * px, textWidth(item.rowLabels[item.rowLabels.length - 1], 0.9 * px) + 8,
-      item.rowCap ? textWidth(item.rowCap + " ↓", 0.85 * px) + 8 : 0));
+    const corner = Math.ceil(Math.max(2.2 * px, textWidth(lastRow, 0.9 * px) + 8,
+      rowCap ? textWidth(rowCap + " ↓", 0.85 * px) + 8 : 0));
     const cell = Math.ceil(Math.max(2.2 * px, Math.max(...wide.map((l) => textWidth(l, px))) + 8));
     if (corner + cols * (cell + 1) + 4 <= width) return { px, corner, cell, compact: false };
   }
-  const corner = Math.ceil(Math.max(20, item.rowCap ? textWidth(item.rowCap + " ↓", 8) + 6 : 0));
+  const corner = Math.ceil(Math.max(20, rowCap ? textWidth(rowCap + " ↓", 8) + 6 : 0));
   return { px: 9, corner, cell: Math.max(3, Math.min(14, Math.floor((width - corner - 4) / cols) - 1)), compact: true };
 }
 
-class Heatmap {
-  constructor(owner, id) {
-    this.owner = owner;
+// A part of the picture that is patched only while on screen (or near it): off screen, it keeps the latest ask
+// and does it when it scrolls into view (its owner's IntersectionObserver calls `seen`). A heatmap, a breakdown.
+class OnScreenPart {
+  constructor() {
     this.node = document.createElement("div");
+    this.node.alPart = this;
+    this.onScreen = true;  // until the owner's IntersectionObserver says otherwise
+    this.pending = null;  // what to draw when it scrolls into view
+    this.drawn = false;
+  }
+
+  show(now, draw, catchUp) {  // -> draw()'s result: drawn now if on screen, else catchUp() when it comes into view
+    if (now || this.onScreen || !this.drawn) {
+      this.pending = null;
+      const drawn = draw();
+      this.drawn = true;
+      return drawn;
+    }
+    this.pending = catchUp;
+    return [];
+  }
+
+  seen(onScreen) {  // it came into view (or left it): draw what it missed
+    this.onScreen = onScreen;
+    if (!onScreen || !this.pending) return;
+    const catchUp = this.pending;
+    this.pending = null;
+    catchUp();
+  }
+}
+
+class Heatmap extends OnScreenPart {
+  constructor(owner, id) {
+    super();
+    this.owner = owner;
     this.node.className = "al-hm";
     this.title = document.createElement("div");
     this.title.className = "al-title";
@@ -64,83 +109,79 @@ class Heatmap {
     this.thead = this.table.createTHead();
     this.tbody = this.table.createTBody();
     this.node.append(this.title, this.table);
+    this.grid = [];  // the body's cells, a list per row
     this.cells = [];  // every cell, row by row; each keeps what it shows (alLabel, alFill, alInk, alMasked)
     this.focusAt = [0, 0];
-    this.onScreen = true;  // until the owner's IntersectionObserver says otherwise
-    this.pending = null;  // [item, width]: what to draw when it scrolls into view
-    this.node.alHeatmap = this;
     this.table.addEventListener("click", (e) => this.clicked(e));
     this.table.__alKeydown = (e) => this.key(e);  // mount.js routes the keys pressed in a view
   }
 
-  header(item) {  // the caption row and the column labels (rebuilt only when they change)
-    this.thead.textContent = "";
-    const cols = item.colLabels.length;
-    if (item.colCap) {
-      const tr = this.thead.insertRow();
-      tr.insertCell().className = "al-corner";
-      const th = document.createElement("th");
-      th.className = "al-colcap";
-      th.colSpan = cols;
-      th.scope = "colgroup";
-      th.textContent = item.colCap + " →";
-      tr.append(th);
+  header(item) {  // the caption row and the column labels, patched in place: T 5 → 6 adds one label, rebuilds none
+    const caps = `${item.rowCap}|${item.colCap}`;
+    if (caps !== this.caps) {  // the corner's kind and the caption row follow the captions: built again
+      this.caps = caps;
+      this.thead.textContent = "";
+      if (item.colCap) {
+        const tr = this.thead.insertRow();
+        tr.insertCell().className = "al-corner";
+        const th = document.createElement("th");
+        th.className = "al-colcap";
+        th.scope = "colgroup";
+        th.textContent = item.colCap + " →";
+        tr.append(th);
+      }
+      const corner = document.createElement(item.rowCap ? "th" : "td");
+      corner.className = "al-rowcap";
+      corner.textContent = item.rowCap ? item.rowCap + " ↓" : "";
+      this.thead.insertRow().append(corner);
     }
-    const head = this.thead.insertRow();
-    const corner = document.createElement(item.rowCap ? "th" : "td");
-    corner.className = "al-rowcap";
-    corner.textContent = item.rowCap ? item.rowCap + " ↓" : "";
-    head.append(corner);
-    item.colLabels.forEach((label, j) => {
+    const cols = item.colLabels.length, head = this.thead.rows[this.thead.rows.length - 1];
+    if (item.colCap) this.thead.rows[0].cells[1].colSpan = cols;
+    while (head.cells.length > cols + 1) head.deleteCell(-1);
+    while (head.cells.length < cols + 1) {
       const th = document.createElement("th");
       th.className = "al-col";
       th.scope = "col";
-      th.textContent = label;
-      if (item.bars) th.style.borderTop = `4px solid ${item.bars[j]}`;
       head.append(th);
+    }
+    item.colLabels.forEach((label, j) => {
+      const th = head.cells[j + 1], bar = item.bars ? `4px solid ${item.bars[j]}` : "";
+      setText(th, label);
+      if (th.style.borderTop !== bar) th.style.borderTop = bar;
     });
   }
 
   resize(item) {  // as many rows and cells as the matrix has, adding or removing only what differs
-    const rows = item.rowLabels.length, cols = item.colLabels.length, body = this.tbody;
-    while (body.rows.length > rows) body.deleteRow(-1);
-    while (body.rows.length < rows) {
+    const rows = item.rowLabels.length, cols = item.colLabels.length, body = this.tbody, grid = this.grid;
+    while (grid.length > rows) {
+      body.deleteRow(-1);
+      grid.pop();
+    }
+    while (grid.length < rows) {
       const tr = body.insertRow(), th = document.createElement("th");
       th.scope = "row";
       tr.append(th);
+      grid.push([]);
     }
-    this.cells = [];
-    for (let i = 0; i < rows; i++) {
+    grid.forEach((cells, i) => {
       const tr = body.rows[i];
       setText(tr.cells[0], item.rowLabels[i]);
-      while (tr.cells.length > cols + 1) tr.deleteCell(-1);
-      while (tr.cells.length < cols + 1) {
+      while (cells.length > cols) cells.pop().remove();
+      while (cells.length < cols) {
         const td = tr.insertCell();
         td.dataset.i = i;
-        td.dataset.j = tr.cells.length - 2;
+        td.dataset.j = cells.length;
         td.tabIndex = -1;
         td.setAttribute("role", "gridcell");
+        cells.push(td);
       }
-      for (let j = 1; j <= cols; j++) this.cells.push(tr.cells[j]);
-    }
+    });
+    this.cells = grid.flat();
     this.hlKey = undefined;
   }
 
-  show(item, width, marks, now) {  // -> the cells changed (for the change marks): drawn now if on screen, else later
-    if (now || this.onScreen || !this.drawn) {
-      this.pending = null;
-      return this.draw(item, width, marks);
-    }
-    this.pending = [item, width];
-    return [];
-  }
-
-  seen(onScreen) {  // it came into view (or left it): draw what it missed, with no change marks for that catch-up
-    this.onScreen = onScreen;
-    if (!onScreen || !this.pending) return;
-    const [item, width] = this.pending;
-    this.pending = null;
-    this.draw(item, width, false);
+  show(item, width, marks, now) {  // -> the cells changed (for the change marks); the catch-up marks none
+    return super.show(now, () => this.draw(item, width, marks), () => this.draw(item, width, false));
   }
 
   draw(item, width, marks) {  // -> the cells whose label changed since the last picture (for the change marks)
@@ -201,7 +242,6 @@ class Heatmap {
         td.alMasked = style.masked[k];
       }
     }
-    this.drawn = true;
     this.highlight(item.hl);
     return changed;
   }
