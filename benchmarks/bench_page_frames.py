@@ -10,6 +10,12 @@ bench_browser_latency.py times it (the keydown → the frame that shows the new 
 and the 90th percentile, beside the same row before. Then a held key at the largest size ("held": a keydown every
 33 ms until T = 16, then ← until T = 1, ms from the last keydown to the final picture painted), sweeps alternating.
 
+Beside the default view, in the same alternation, two floors: the default view's heatmaps as plain tables and
+nothing else ("lean"), a <td> per number kept between presses, only new rows and columns added and filled (no
+labels, headers, accessible names, controls or change marks): the five that are on screen at T = 16 ("lean, 5 in
+view": Q, K, V, S and S / √dh) and all twelve of the view ("lean, all 12"). What tables of these cells cost here,
+whatever the explorer adds to them.
+
 Then Chrome's trace of --trace presses on each page (again alternating), as the main thread's time per press in
 each phase of the frame: script, style (UpdateLayoutTree), layout, pre-paint, paint, layerize and commit, and the
 whole of every task. Thread time is less noisy than the wall time above, which waits on whatever else runs; and
@@ -41,6 +47,56 @@ PHASES = {
 
 
 COLUMNS = [*PHASES, "laid out", "restyled"]
+# The lean floors' heatmaps, as (rows, columns) with "T" for T: the default view's (d = 8, dh = 4).
+LEAN = {"lean, 5 in view": [("T", 8)] * 3 + [("T", "T")] * 2,
+        "lean, all 12": [("T", 8)] * 3 + [("T", "T")] * 6 + [("T", 4)] * 2 + [("T", 8)]}
+LEAN_PAGE = """<!doctype html><meta charset="utf-8"><title>lean tables</title><style>
+body{font:13px system-ui,sans-serif;margin:12px}
+.wrap{display:flex;flex-wrap:wrap;gap:14px 18px}
+.al-hm{contain:layout paint}
+table{border-collapse:separate;border-spacing:1px}
+td{width:26px;height:20px;padding:0;text-align:center;font-size:12px}
+</style>
+<div class="al-live"><input type="range" data-control="T" min="1" max="16" value="3">
+<div class="al-shape"></div><div class="wrap"></div></div>
+<script>
+const SHAPES = %s, wrap = document.querySelector(".wrap"), input = document.querySelector("[data-control=T]");
+const tables = SHAPES.map(() => {
+  const hm = document.createElement("div"), table = document.createElement("table");
+  hm.className = "al-hm";
+  hm.append(table);
+  wrap.append(hm);
+  return table;
+});
+const fill = (v) => `hsl(${v < 0 ? 270 : 120}, 40%%, ${95 - 12 * Math.abs(v)}%%)`;
+function draw(T) {  // new rows and columns only: a cell keeps its number, as the article example's do
+  SHAPES.forEach(([r, c], n) => {
+    const rows = r === "T" ? T : r, cols = c === "T" ? T : c, table = tables[n];
+    while (table.rows.length > rows) table.deleteRow(-1);
+    while (table.rows.length < rows) table.insertRow();
+    for (let i = 0; i < rows; i++) {
+      const tr = table.rows[i];
+      while (tr.cells.length > cols) tr.deleteCell(-1);
+      while (tr.cells.length < cols) {
+        const v = ((i * 7 + tr.cells.length * 3) %% 9) - 4, td = tr.insertCell();
+        td.textContent = v;
+        td.style.background = fill(v);
+      }
+    }
+  });
+  document.querySelector(".al-shape").textContent = `T=${T} `;
+}
+input.addEventListener("input", () => draw(+input.value));
+draw(3);
+</script>"""
+
+
+def write_lean(tmp):  # -> {tag: path}: the lean floors' pages
+    paths = {}
+    for n, (tag, shapes) in enumerate(LEAN.items()):
+        paths[tag] = tmp / f"lean-{n}.html"
+        paths[tag].write_text(LEAN_PAGE % json.dumps(shapes), encoding="utf-8")
+    return paths
 
 
 def open_armed(browser, path):
@@ -128,12 +184,14 @@ def main():
         now = lat.write_pages(tmp, "now")
         with lat.front_end_of(args.before, tmp):
             before = lat.write_pages(tmp, "before")
+        lean = write_lean(tmp)
         timed, trace = {}, {}
         with sync_playwright() as p:
             browser = chromium(p)
             try:
                 for row in ("page", "page, largest"):
-                    pages = {"before": open_armed(browser, before[row]), "now": open_armed(browser, now[row])}
+                    files = {"before": before[row], "now": now[row], **(lean if row == "page" else {})}
+                    pages = {tag: open_armed(browser, path) for tag, path in files.items()}
                     starts = {tag: int(pg.locator('.al-live [data-control="T"]').first.input_value())
                               for tag, pg in pages.items()}
                     steps = {tag: lat.sweep(starts[tag], args.presses) for tag in pages}

@@ -512,10 +512,6 @@ def test_figure_arguments_are_checked(tr, call, message):
 # Sizes from T=1 to T=16 and h=1 to 8 (dh ≤ 8, as the explorer and the export allow): the extremes and between.
 # (16, 64, 8): constrained layout once collapsed figure 1 there (a blank column of ratio 1e-6 beside 64s);
 # (1, 64, 8) and (1, 8, 8): the all-heads figure, whose first head's block also holds the titles.
-# Figures whose texts still run into each other (found by `collisions`, not mended yet), as (figure, slides, T, dh):
-# on a slide, figure 5 at T = 16, dh = 1 sizes its heatmaps' token numbers for cells the layout then draws far
-# smaller. The test asserts they still collide, so that a mend must take its entry out.
-STILL_COLLIDE = {("fig5_weighted_sum", True, 16, 1)}
 SIZES = [(1, 1, 1), (1, 8, 8), (1, 64, 8), (16, 64, 8), (16, 8, 1), (16, 8, 8), (3, 8, 2), (8, 16, 4)]
 
 
@@ -535,7 +531,7 @@ def test_every_figure_builds_and_draws_without_warnings(T, d, h):
             assert ran == [], name
             assert fig.get_size_inches().max() < 25, name
             assert_no_label_crosses_a_title(fig, name, T, d, h, slides)
-            assert (collisions(fig) == []) != ((name, slides, T, tr.dh) in STILL_COLLIDE), (name, T, d, h, slides)
+            assert collisions(fig) == [], (name, T, d, h, slides)
             if slides:
                 assert_readable_on_the_slide(fig, name, T, d, h)
 
@@ -614,6 +610,26 @@ def test_the_collision_check_refuses_titles_that_overlap_and_tick_labels_that_to
     ax.set_xticks(range(16), [str(n + 1) for n in range(16)])
     assert {kind for kind, *_ in collisions(draw(fig))} == {"ticks"}
     assert collisions(draw(figures.figure_all_heads(al.article_example(T=16, d=64, h=2)))) == []
+
+
+def test_token_numbers_that_touch_after_layout_are_thinned_and_those_apart_are_kept():
+    """layout.thin_touching_ticks: 16 numbers crowded on a small axis keep every other one until none touch (the
+    first, 1, always stays); numbers with room between them are left as they are; and figure 5 on a slide at
+    dh = 1, whose numbers were spaced for cells the layout drew far smaller, no longer runs them together."""
+    fig = Figure(figsize=(1, 1))
+    ax = fig.add_subplot()
+    ax.set_yticks(range(16), [str(n + 1) for n in range(16)], fontsize=10)
+    assert {kind for kind, *_ in collisions(draw(fig))} == {"ticks"}
+    assert layout.thin_touching_ticks(ax)
+    shown = [t.get_text() for t in ax.get_yticklabels()]
+    assert shown[0] == "1" and 1 < len(shown) < 16 and collisions(draw(fig)) == []
+    fig = Figure(figsize=(4, 4))
+    ax = fig.add_subplot()
+    ax.set_yticks(range(4), ["1", "2", "3", "4"], fontsize=10)
+    assert not layout.thin_touching_ticks(ax)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2", "3", "4"]
+    fig = figures.figure_weighted_sum(al.article_example(T=16, d=8, h=8), slides=True)
+    assert collisions(draw(fig)) == []
 
 
 def assert_no_label_crosses_a_title(fig, *what):

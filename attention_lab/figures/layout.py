@@ -62,6 +62,7 @@ class Numbers(NamedTuple):
     boxes: list  # rows × cols of bbox dicts or None
     note: bool  # say on the axes when they are left out
     headers: bool  # the row headers (y tick labels) take the numbers' size too
+    tokens: bool = False  # its tick labels are token numbers, which `finish` thins where they run together
 
 
 class Words(str):
@@ -161,7 +162,7 @@ def panel_heatmap(page, ax, matrix, kind, *, title=None, xlabel=None, ylabel=Non
         ylabel = "\n".join(wrap(ylabel, height, page.look.text, page.look.family))
     drawn = draw_matrix(ax, cells, row_labels, col_labels, title, xlabel, ylabel, page.look.text)
     fit_ticks(ax, drawn, page.cell_pt, page.look._asdict())
-    page.numbers.append(Numbers(ax, cells.labels, ink_colors(cells), label_boxes(cells), True, False))
+    page.numbers.append(Numbers(ax, cells.labels, ink_colors(cells), label_boxes(cells), True, False, tokens=True))
     return drawn
 
 
@@ -186,8 +187,9 @@ def finish(page, title, too_many_note=None, caption=None):  # -> Figure
         keep_clear(fig, look, title, caption, inset)
 
     lay_out(fig, look.slides, place)  # every cell now has its final size, and the room left over is taken out
+    tokens = [n.ax for n in page.numbers if n.tokens]
     if not numbers:
-        return frozen(fig)
+        return frozen(fig, tokens)
 
     def fit(n):
         return label_fontsize(*grid_points(n.ax, len(n.labels), len(n.labels[0])), n.labels, look._asdict(),
@@ -205,15 +207,45 @@ def finish(page, title, too_many_note=None, caption=None):  # -> Figure
             if n.headers:  # a table whose row headers read as part of its numbers (Figure 5's "0.114 × V₁")
                 n.ax.tick_params(axis="y", labelsize=size)
     use_font(fig, look.family)
-    return frozen(fig)
+    return frozen(fig, tokens)
 
 
-def frozen(fig):  # -> fig, drawn from now on where one last layout placed everything
+def thin_touching_ticks(ax):  # -> whether it took any tick label out
+    """After layout: an axis whose neighbouring token numbers come within a point of each other keeps every other
+    one, until none do. `fit_ticks` spaced them for `Page.cell_pt`, the cell estimated before layout; where the
+    layout draws the cells much smaller (figure 5 on a slide at dh = 1: 16 rows in a panel sized for far fewer),
+    they ran together. Measured from the tick positions and the labels' sizes (no text drawn)."""
+    ax.apply_aspect()
+    to_pt, thinned = 72 / ax.figure.dpi, False
+    for axis, along in ((ax.xaxis, 0), (ax.yaxis, 1)):
+        while True:
+            locs, labels = axis.get_ticklocs(), axis.get_ticklabels()  # labels: the shown ones, on one side
+            if len(locs) < 2 or len(labels) != len(locs):  # none shown (or on both sides): none to thin
+                break
+            size = labels[0].get_fontsize()
+            at = ax.transData.transform([(x, 0) if along == 0 else (0, x) for x in locs])[:, along] * to_pt
+            if along == 0:  # numbers side by side: half of each one's width, either side of its tick
+                half = [width_em(t.get_text(), tuple(t.get_fontfamily())) * size / 2 for t in labels]
+                need = [a + b + 1 for a, b in zip(half, half[1:], strict=False)]
+            else:  # numbers one above the other: an em each
+                need = [size + 1] * (len(locs) - 1)
+            if all(abs(b - a) >= n for a, b, n in zip(at, at[1:], need, strict=False)):
+                break
+            axis.set_ticks(locs[::2], labels=[t.get_text() for t in labels][::2], fontsize=size)
+            thinned = True
+    return thinned
+
+
+def frozen(fig, tokens=()):  # -> fig, drawn from now on where one last layout placed everything
     """Lay the figure out once more, as its first draw used to (a table's row headers take the numbers' size after
     `lay_out`, and need the room), then keep that layout: a draw or a save runs none again. One layout of a large
     figure takes seconds (1–2 s of the all-heads figure at T = 16, h = 8), and every draw ran one; a second draw
-    could also place things differently from the first."""
+    could also place things differently from the first.
+    tokens: the heatmaps whose token numbers are thinned where this layout set them too close (and then it is run
+    once more, for the room they left)."""
     fig.get_layout_engine().execute(fig)
+    if any([thin_touching_ticks(ax) for ax in tokens]):  # a list: every heatmap thinned, not the first only
+        fig.get_layout_engine().execute(fig)
     fig.set_layout_engine("none")
     return fig
 
