@@ -19,7 +19,7 @@ from matplotlib.text import Text
 import attention_lab as al
 from attention_lab import figures, look
 from attention_lab.figures import layout, tighten
-from attention_lab.figures.heatmap import MIN_PANEL_WIDTH, NOTEBOOK_WIDTH
+from attention_lab.figures.heatmap import MIN_PANEL_WIDTH, NOTEBOOK_WIDTH, thin_touching_ticks
 from attention_lab.look import words
 from attention_lab.numeric.pipeline import PIPELINE, STAGES
 
@@ -613,20 +613,20 @@ def test_the_collision_check_refuses_titles_that_overlap_and_tick_labels_that_to
 
 
 def test_token_numbers_that_touch_after_layout_are_thinned_and_those_apart_are_kept():
-    """layout.thin_touching_ticks: 16 numbers crowded on a small axis keep every other one until none touch (the
-    first, 1, always stays); numbers with room between them are left as they are; and figure 5 on a slide at
-    dh = 1, whose numbers were spaced for cells the layout drew far smaller, no longer runs them together."""
+    """thin_touching_ticks (figures.heatmap): 16 numbers crowded on a small axis keep every other one until none
+    touch (the first, 1, always stays); numbers with room between them are left as they are; and figure 5 on a
+    slide at dh = 1, whose numbers were spaced for cells the layout drew far smaller, no longer runs them together."""
     fig = Figure(figsize=(1, 1))
     ax = fig.add_subplot()
     ax.set_yticks(range(16), [str(n + 1) for n in range(16)], fontsize=10)
     assert {kind for kind, *_ in collisions(draw(fig))} == {"ticks"}
-    assert layout.thin_touching_ticks(ax)
+    assert thin_touching_ticks(ax)
     shown = [t.get_text() for t in ax.get_yticklabels()]
     assert shown[0] == "1" and 1 < len(shown) < 16 and collisions(draw(fig)) == []
     fig = Figure(figsize=(4, 4))
     ax = fig.add_subplot()
     ax.set_yticks(range(4), ["1", "2", "3", "4"], fontsize=10)
-    assert not layout.thin_touching_ticks(ax)
+    assert not thin_touching_ticks(ax)
     assert [t.get_text() for t in ax.get_yticklabels()] == ["1", "2", "3", "4"]
     fig = figures.figure_weighted_sum(al.article_example(T=16, d=8, h=8), slides=True)
     assert collisions(draw(fig)) == []

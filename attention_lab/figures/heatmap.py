@@ -248,6 +248,32 @@ def fit_ticks(ax, drawn, cell_pt, sizes):
     ax.set_yticks(range(0, rows, y_step), labels=drawn.row_labels[::y_step], fontsize=tick)
 
 
+def thin_touching_ticks(ax):  # -> whether it took any tick label out
+    """After layout: an axis whose neighbouring token numbers come within a point of each other keeps every other
+    one, until none do. `fit_ticks` spaced them for `Page.cell_pt`, the cell estimated before layout; where the
+    layout draws the cells much smaller (figure 5 on a slide at dh = 1: 16 rows in a panel sized for far fewer),
+    they ran together. Measured from the tick positions and the labels' sizes (no text drawn)."""
+    ax.apply_aspect()
+    to_pt, thinned = 72 / ax.figure.dpi, False
+    for axis, along in ((ax.xaxis, 0), (ax.yaxis, 1)):
+        while True:
+            locs, labels = axis.get_ticklocs(), axis.get_ticklabels()  # labels: the shown ones, on one side
+            if len(locs) < 2 or len(labels) != len(locs):  # none shown (or on both sides): none to thin
+                break
+            size = labels[0].get_fontsize()
+            at = ax.transData.transform([(x, 0) if along == 0 else (0, x) for x in locs])[:, along] * to_pt
+            if along == 0:  # numbers side by side: half of each one's width, either side of its tick
+                half = [width_em(t.get_text(), tuple(t.get_fontfamily())) * size / 2 for t in labels]
+                need = [a + b + 1 for a, b in zip(half, half[1:], strict=False)]
+            else:  # numbers one above the other: an em each
+                need = [size + 1] * (len(locs) - 1)
+            if all(abs(b - a) >= n for a, b, n in zip(at, at[1:], need, strict=False)):
+                break
+            axis.set_ticks(locs[::2], labels=[t.get_text() for t in labels][::2], fontsize=size)
+            thinned = True
+    return thinned
+
+
 def cell_points(ax, rows, cols, titled=True):
     """The side of one (square) cell in points, from the axes' current size.
 
