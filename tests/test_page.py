@@ -251,6 +251,82 @@ def test_a_breakdown_off_screen_waits_and_then_shows_the_state_reached(browser, 
     page.close()
 
 
+# Each heatmap's table against the width its fit planned (heatmap.js fitFor: corner + cols × (cell + 1) + 4)
+PLANNED = """() => [...document.querySelectorAll('.al-hm table')].map((t) => {
+  const style = getComputedStyle(t), head = t.tHead.rows[t.tHead.rows.length - 1];
+  const corner = parseFloat(style.getPropertyValue('--al-corner'));
+  const cell = parseFloat(style.getPropertyValue('--al-cell'));
+  const planned = corner + (head.cells.length - 1) * (cell + 1) + 4;
+  return [t.closest('.al-hm').dataset.key, t.getBoundingClientRect().width, planned,
+          Boolean(t.querySelector('th.al-rowcap'))];
+})"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_heatmap_is_no_wider_than_its_fit_planned(browser, tmp_path, lang):
+    """The width a heatmap fits (heatmap.js) counts the corner column padding included: a corner cell wider than
+    --al-corner made a table up to 7 px wider than planned, past the edge of a narrow output (JupyterLab at 800 px,
+    the ko edition); every table of the default view at T = 16, those with a row caption among them, is within it."""
+    ex = al.explorer(T=16, lang=lang)
+    page = browser.new_page(viewport={"width": 700, "height": 900})
+    page.goto(write(tmp_path, "planned", ex).as_uri())
+    page.wait_for_selector(".al-live .al-hm")
+    page.evaluate(EVERYTHING_DRAWN)
+    settle(page)
+    tables = page.evaluate(PLANNED)
+    assert sum(captioned for *_, captioned in tables) >= 3
+    assert [(key, width, planned) for key, width, planned, _ in tables if width > planned + 0.5] == []
+    page.close()
+
+
+EVERYTHING_DRAWN = "() => attentionLab.mounted[0].draw(true)"
+
+
+# T 3 → 4 moved in the page, then: heatmap `name`'s rows in the move's own task, and once two frames have passed
+MOVE_AND_COUNT = """async (name) => {
+  const rows = () => document.querySelectorAll(`.al-hm[data-name="${name}"] tbody tr`).length;
+  const input = document.querySelector('[data-control="T"]');
+  input.value = 4;
+  input.dispatchEvent(new Event("input"));
+  const inFrame = rows();
+  for (let k = 0; k < 3; k++) await new Promise((done) => requestAnimationFrame(done));
+  await new Promise((done) => setTimeout(done, 0));
+  return [inFrame, rows()];
+}"""
+
+
+@pytest.mark.parametrize("below, in_frame", [(20, 4), (120, 3)], ids=["at-the-edge", "near"])
+def test_a_heatmap_below_the_screen_is_drawn_in_the_moves_frame_or_just_after_it(browser, tmp_path, below, in_frame):
+    """Issue 31: a move's own frame patches the heatmaps on screen and those within 48 px below it (a move grows
+    the ones above by a row or so, so what it brings on screen is drawn in that frame too); one 120 px below the
+    screen is patched just after that frame, ready before a scroll brings it in, with the change marks a move's
+    cells get (its 2T - 1 new cells) and every cell as the Python trace gives it."""
+    from frontend import page_picture
+    from test_live_parity import READ, expected_heatmaps
+
+    from attention_lab.live.state import resolve, trace_of
+
+    ex = al.explorer()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(write(tmp_path, "near", ex).as_uri())
+    page.wait_for_selector(".al-live .al-hm")
+    weights = page.locator('.al-hm[data-name="P"]')
+    top = weights.evaluate("(node) => node.getBoundingClientRect().top + scrollY")
+    assert 400 < top - below < 900
+    page.set_viewport_size({"width": 1280, "height": round(top) - below})
+    settle(page)
+    settle(page)  # the observers have seen the new screen
+    assert page.evaluate(MOVE_AND_COUNT, "P") == [in_frame, 4]
+    assert weights.locator("td.al-chg").count() == 2 * 4 - 1
+    state = page.evaluate("() => attentionLab.mounted[0].state")
+    tr = trace_of(resolve(state, ex.view, None))
+    pic = page_picture({**ex.page_config(), "state": state})
+    want = {h["key"]: h for h in expected_heatmaps(pic, al.words.table(ex.lang), tr, ex.view)}
+    [got] = [h for h in page.evaluate(READ)["heatmaps"] if h["key"] == "P@0"]
+    assert got == want["P@0"]
+    page.close()
+
+
 def test_a_move_patches_the_breakdowns_and_the_token_lists_in_place(browser, tmp_path):
     """A move rewrites a breakdown's numbers and a token list's options where they changed, and keeps the rest of
     their elements (issue 31: less for the key's frame to style, lay out and paint): T 3 → 4 adds a row to the

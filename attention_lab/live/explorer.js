@@ -5,12 +5,16 @@
 // and is then sent as the model's `state`, so Python's `ex.trace` follows; a state set from Python redraws it.
 // The layout follows the width it is given (a ResizeObserver): every heatmap fits it, nothing scrolls sideways.
 // A move is painted in the next frame, once however many moves came before it (a held key never queues), and
-// only the heatmaps and breakdowns on screen are patched; the others when they scroll into view (heatmap.js).
+// only the heatmaps and breakdowns on screen are patched in it; those near the screen just after it, the others
+// when they come near (heatmap.js: OnScreenPart).
 // Key presses inside stay inside (mount.js), so a notebook's own shortcuts (↓ moves between cells) never see them.
 
 const MARK_MS = 900;  // the change marks: dark, then faint after this, then gone after twice this
 const NARROW_PX = 560;
-const AHEAD_PX = 200;  // a part this close to the screen is drawn as if on it, ready before it scrolls in
+const AHEAD_PX = 200;  // a part this close to the screen is drawn just after the move's frame, ready before it scrolls in
+// A part this close is drawn in the move's frame, as if on screen: a move grows or shrinks the heatmaps above it by a
+// row or two, so one that the move itself brings on screen (not a scroll) is drawn in that frame too.
+const EDGE_PX = 48;
 
 class ExplorerView {
   constructor(el, model) {
@@ -22,7 +26,7 @@ class ExplorerView {
     this.L = LOOK.words[this.lang];
     this.view = viewInfo(this.config.view);
     this.state = { ...(model.get("state") || this.config.state) };
-    this.heatmaps = new Map();
+    this.parts = new Map();  // the heatmaps, breakdowns and notes drawn, by key
     this.sections = new Map();
     this.step = 0;
     this.width = 0;
@@ -46,7 +50,10 @@ class ExplorerView {
     this.resize = new ResizeObserver(() => this.fit());
     this.resize.observe(this.root);
     this.onScreen = new IntersectionObserver((entries) => {
-      for (const e of entries) e.target.alPart?.seen(e.isIntersecting);
+      for (const e of entries) if (e.target.alPart) e.target.alPart.visible = e.isIntersecting;
+    }, { rootMargin: `${EDGE_PX}px 0px` });
+    this.nearScreen = new IntersectionObserver((entries) => {
+      for (const e of entries) e.target.alPart?.near(e.isIntersecting);
     }, { rootMargin: `${AHEAD_PX}px 0px` });
     this.width = this.root.clientWidth || 800;
     this.draw();
@@ -57,6 +64,8 @@ class ExplorerView {
     for (const timer of this.fading || []) clearTimeout(timer);
     this.resize.disconnect();
     this.onScreen.disconnect();
+    this.nearScreen.disconnect();
+    this.parts.clear();  // a catch-up still due finds nothing to draw
     for (const [name, fn] of this.listeners) this.model.off(name, fn);
   }
 
@@ -201,9 +210,10 @@ class ExplorerView {
     if (tr.overflow) {  // numbers beyond what the explorer takes (a page written by hand): say so, draw nothing
       this.note.textContent = fill(this.L.overflow_note, { largest: formatValue(LOOK.largest) });
       this.body.replaceChildren();
-      this.heatmaps.clear();
+      this.parts.clear();
       this.sections.clear();
-      this.onScreen.disconnect();  // the heatmaps it watched are gone
+      this.onScreen.disconnect();  // the parts they watched are gone
+      this.nearScreen.disconnect();
       return;
     }
     const hasMask = offeredMasks(this.view, this.state.mask).length > 0;
@@ -237,12 +247,14 @@ class ExplorerView {
       while (before && before.nextSibling) before.nextSibling.remove();
     }
     while (prev && prev.nextSibling) prev.nextSibling.remove();
-    for (const [key, part] of [...this.heatmaps]) {
+    for (const [key, part] of [...this.parts]) {
       if (seen.has("hm:" + key)) continue;
       this.onScreen.unobserve(part.node);
-      this.heatmaps.delete(key);
+      this.nearScreen.unobserve(part.node);
+      this.parts.delete(key);
     }
     for (const key of [...this.sections.keys()]) if (!seen.has(key)) this.sections.delete(key);
+    if ([...this.parts.values()].some((part) => part.pending && part.close)) this.catchUpSoon();
     this.mark(changed);
     this.root.dataset.step = ++this.step;
     this.root.dataset.marked = resolved.marks ? "1" : "0";
@@ -273,15 +285,27 @@ class ExplorerView {
 
   itemNode(item, width, marks, changed, seen, now) {  // -> the node of a heatmap, a breakdown or a note, patched
     const key = item.type === "heatmap" ? item.key : "bd:" + item.key;
-    let part = this.heatmaps.get(key);
+    let part = this.parts.get(key);
     if (!part) {
       part = item.type === "heatmap" ? new Heatmap(this, `al-${Math.random().toString(36).slice(2)}`) : new Breakdown();
-      this.heatmaps.set(key, part);
+      this.parts.set(key, part);
       this.onScreen.observe(part.node);
+      this.nearScreen.observe(part.node);
     }
     seen.add("hm:" + key);
     changed.push(...(item.type === "heatmap" ? part.show(item, width, marks, now) : part.show(item, now)));
     return part.node;
+  }
+
+  catchUpSoon() {  // the parts near the screen that the move's frame left out, drawn in the task after the next
+    if (this.catchingUp) return;  // frame: not right behind the move's frame, where the next key may be waiting
+    this.catchingUp = true;
+    requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(() => {
+      this.catchingUp = false;
+      const changed = [];
+      for (const part of this.parts.values()) if (part.pending && part.close) changed.push(...part.drawKept(true));
+      this.mark(changed);
+    }, 0)));
   }
 
   mark(cells) {  // outline the cells a step changed; the outline fades, then goes
@@ -319,7 +343,7 @@ class ExplorerView {
 
 class Breakdown extends OnScreenPart {  // a worked-out step (a dot product, a softmax, a weighted sum) or a note
   show(item, now) {  // -> no cells to mark: drawn now if on screen, else when it comes into view
-    return super.show(now, () => this.draw(item), () => this.draw(item));
+    return this.showOrKeep(now, () => this.draw(item), () => this.draw(item));
   }
 
   draw(item) {  // patched in place: a move rewrites the numbers, not the table around them

@@ -1,8 +1,8 @@
 // ---- heatmap.js: one heatmap as a <table>, built once, then patched cell by cell ---------------------------------
 //
 // A move patches only what it changed: a cell's text, fill, ink and classes, and rows and columns only when the
-// sizes change. A heatmap off screen is not patched at all: it keeps the latest picture of itself and draws it
-// when it scrolls into view (its owner's IntersectionObserver calls `seen`).
+// sizes change. A heatmap off screen is not patched in the move's frame: it keeps the latest picture of itself and
+// draws it right after that frame if it is near the screen, else when it comes near (OnScreenPart).
 // Each heatmap fits the width it is given: its numbers at the size look.tables.font_px gives (smaller while they
 // do not fit, down to 9 px), else colours only (each value still in the cell's tooltip and its accessible name).
 // The table is a grid: one cell takes the Tab focus, the arrow keys move it and pick the cell, a click picks it;
@@ -63,34 +63,39 @@ function fitFor(rowCap, lastRow, cols, wide, width) {  // fitOf, measured
   return { px: 9, corner, cell: Math.max(3, Math.min(14, Math.floor((width - corner - 4) / cols) - 1)), compact: true };
 }
 
-// A part of the picture that is patched only while on screen (or near it): off screen, it keeps the latest ask
-// and does it when it scrolls into view (its owner's IntersectionObserver calls `seen`). A heatmap, a breakdown.
+// A part of the picture that is patched in a move's frame only while it is on screen: off screen, it keeps the latest
+// ask, and its owner has it done just after the frame if the part is near the screen (within AHEAD_PX), else when
+// it comes near (the owner's IntersectionObservers set `visible` and call `near`). A heatmap, a breakdown.
 class OnScreenPart {
   constructor() {
     this.node = document.createElement("div");
     this.node.alPart = this;
-    this.onScreen = true;  // until the owner's IntersectionObserver says otherwise
-    this.pending = null;  // what to draw when it scrolls into view
+    this.visible = true;  // on screen; until the owner's IntersectionObserver says otherwise
+    this.close = true;  // on screen or near it, likewise
+    this.pending = null;  // what to draw when it can be seen: {draw, catchUp}
     this.drawn = false;
   }
 
-  show(now, draw, catchUp) {  // -> draw()'s result: drawn now if on screen, else catchUp() when it comes into view
-    if (now || this.onScreen || !this.drawn) {
+  showOrKeep(now, draw, catchUp) {  // -> draw()'s result if drawn now (now, on screen, or never drawn), else []
+    if (now || this.visible || !this.drawn) {
       this.pending = null;
       const drawn = draw();
       this.drawn = true;
       return drawn;
     }
-    this.pending = catchUp;
+    this.pending = { draw, catchUp };
     return [];
   }
 
-  seen(onScreen) {  // it came into view (or left it): draw what it missed
-    this.onScreen = onScreen;
-    if (!onScreen || !this.pending) return;
-    const catchUp = this.pending;
+  drawKept(marks) {  // -> draw()'s result: the kept ask done now, as in the move's frame (marks) or as a catch-up
+    const { draw, catchUp } = this.pending;
     this.pending = null;
-    catchUp();
+    return marks ? draw() : catchUp();
+  }
+
+  near(close) {  // it came near the screen (or left it): draw what it missed
+    this.close = close;
+    if (close && this.pending) this.drawKept(false);
   }
 }
 
@@ -181,7 +186,7 @@ class Heatmap extends OnScreenPart {
   }
 
   show(item, width, marks, now) {  // -> the cells changed (for the change marks); the catch-up marks none
-    return super.show(now, () => this.draw(item, width, marks), () => this.draw(item, width, false));
+    return this.showOrKeep(now, () => this.draw(item, width, marks), () => this.draw(item, width, false));
   }
 
   draw(item, width, marks) {  // -> the cells whose label changed since the last picture (for the change marks)
