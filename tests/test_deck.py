@@ -243,6 +243,9 @@ def test_libreoffice_impress_opens_the_pptx_and_prints_every_number_and_title(pp
     slide's title and every number of its tables on that slide, and each line of a table's heading on one line:
     a heading line that LibreOffice wraps pushes the heading's last line under the grid, where it cannot be read
     (pdftotext still finds it, so the words alone would not show it)."""
+    from test_worksheet import needs_a_korean_font
+
+    needs_a_korean_font()  # without one, LibreOffice substitutes the Korean titles' glyphs ("1가" for "1인")
     decks = pptx_decks
     done = subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
                            "--convert-to", "pdf", "--outdir", str(tmp_path / "lo"), *map(str, decks.values())],

@@ -52,7 +52,7 @@ EXERCISES = [
         ),
         note={"ko": "d = 8을 h = 2개의 head가 나누어 가집니다.", "en": "The h = 2 heads share the d = 8 components."},
         given=trace(),
-        wrong=("4", "8 // 2", "tr.d // 2"),
+        wrong=(("4", "ex.only_here"), ("8 // 2", "ex.only_here"), ("tr.d // 2", "ex.only_here")),
     ),
     Exercise(
         "00.P_shape",
@@ -80,7 +80,7 @@ EXERCISES = [
                            "tokens and tokens."}),
         ),
         given=trace(),
-        wrong=("(2, 3, 3)", "(tr.h, tr.T, tr.d)", "(2, tr.T, tr.T)"),
+        wrong=(("(2, 3, 3)", "ex.only_here"), "(tr.h, tr.T, tr.d)", ("(2, tr.T, tr.T)", "ex.only_here")),
     ),
     # 01 — heads
     Exercise(
@@ -110,7 +110,8 @@ EXERCISES = [
                      "en": "That comes from the Keys; the Queries are in `tr.Q`."}),
         ),
         given=trace(withhold="Qh", two_heads=True),
-        wrong=(("tr.Qh[1, 2]", "ex.withheld"), "tr.Q[2, 4:8]", "tr.Q[2, 4:]", "tr.Q[2, 5:9]", "tr.Q[3, 4:8]"),
+        wrong=(("tr.Qh[1, 2]", "ex.withheld"), ("tr.Q[2, 4:8]", "ex.only_here"), ("tr.Q[2, 4:]", "ex.only_here"),
+               "tr.Q[2, 5:9]", "tr.Q[3, 4:8]"),
     ),
     Exercise(
         "01.H_row2",
@@ -140,7 +141,8 @@ EXERCISES = [
                            "components."}),
         ),
         given=trace(withhold="H", two_heads=True),
-        wrong=(("tr.H[1]", "ex.withheld"), "tr.O[0, 1]", "np.concatenate([tr.O[0, 0], tr.O[1, 0]])"),
+        wrong=(("tr.H[1]", "ex.withheld"), "tr.O[0, 1]", "np.concatenate([tr.O[0, 0], tr.O[1, 0]])",
+               ("np.concatenate([tr.O[0, 1, :4], tr.O[1, 1, :4]])", "ex.only_here")),
     ),
     # 02 — scores
     Exercise(
@@ -171,7 +173,7 @@ EXERCISES = [
         ),
         note={"ko": "이 값이 S의 세 번째 행, 첫 번째 열에 들어갑니다.", "en": "This is the value in row 3, column 1 of S."},
         given=trace(withhold="S"),
-        wrong=(("tr.S[0, 2, 0]", "ex.withheld"), "2", "tr.Qh[0, 2] @ tr.Kh[0, 0] / np.sqrt(tr.dh)",
+        wrong=(("tr.S[0, 2, 0]", "ex.withheld"), ("2", "ex.only_here"), "tr.Qh[0, 2] @ tr.Kh[0, 0] / np.sqrt(tr.dh)",
                "tr.Qh[0, 3] @ tr.Kh[0, 1]"),
     ),
     Exercise(
@@ -196,7 +198,8 @@ EXERCISES = [
             Mistake(lambda tr: tr.K @ tr.Q[1], BOTH_HEADS),
         ),
         given=trace(withhold="S"),
-        wrong=(("tr.S[0, 1]", "ex.withheld"), "tr.Kh[0] @ tr.Qh[0, 1] / np.sqrt(tr.dh)", "[6, 3, -2]"),
+        wrong=(("tr.S[0, 1]", "ex.withheld"), "tr.Kh[0] @ tr.Qh[0, 1] / np.sqrt(tr.dh)",
+               ("[6, 3, -2]", "ex.only_here")),
     ),
     Exercise(
         "02.head2",
@@ -226,7 +229,8 @@ EXERCISES = [
         ),
         given=trace(withhold="S"),
         wrong=(("tr.S[1]", "ex.withheld"), "al.scores(tr.Qh[1], tr.Kh[1]) / np.sqrt(tr.dh)",
-               "al.scores(tr.Qh[1], tr.Kh[1]).T"),
+               "al.scores(tr.Qh[1], tr.Kh[1]).T",
+               ("tr.Q[:, 4:8] @ tr.K[:, 4:8].T", "ex.only_here")),
     ),
     # 03 — scaling
     Exercise(
@@ -254,8 +258,9 @@ EXERCISES = [
             Mistake(lambda tr: tr.S[1, 1] / np.sqrt(tr.dh), HEAD1_IS_INDEX_0),
         ),
         given=trace(withhold="S_scaled"),
-        wrong=(("tr.S_scaled[0, 1]", "ex.withheld"), "tr.S[0, 1] / 2", "tr.S[0, 1] / np.sqrt(4)",
-               "tr.S[0, 1] / np.sqrt(tr.h)", "tr.S[0, 1] * np.sqrt(tr.dh)"),
+        wrong=(("tr.S_scaled[0, 1]", "ex.withheld"), ("tr.S[0, 1] / 2", "ex.only_here"),
+               ("tr.S[0, 1] / np.sqrt(4)", "ex.only_here"), "tr.S[0, 1] / np.sqrt(tr.h)",
+               "tr.S[0, 1] * np.sqrt(tr.dh)"),
     ),
     Exercise(
         "03.divisor",
@@ -289,6 +294,6 @@ EXERCISES = [
         note={"ko": "GPT-2(d = 768, h = 12)도 dh = 64이므로 8로 나눕니다.",
               "en": "GPT-2 (d = 768, h = 12) has dh = 64 too, and divides by 8."},
         given=values(("d", "h"), (512, 8), (768, 12), (64, 4), (4096, 32), (72, 2)),
-        wrong=("8", "np.sqrt(64)", "np.sqrt(d / 8)", "d / h / 2"),
+        wrong=(("8", "ex.only_here"), ("np.sqrt(64)", "ex.only_here"), ("np.sqrt(d / 8)", "ex.only_here"), "d / h / 2"),
     ),
 ]

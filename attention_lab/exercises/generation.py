@@ -39,6 +39,20 @@ def _row3():  # -> the running values of row 3, Head 1, one Key token per block:
     return [(s.m[0, 2], s.l[0, 2], s.rescale[0, 2]) for s in blockwise_steps(tr.Q, tr.K, tr.V, tr.h, block=1)]
 
 
+_HALF = {
+    "ko": "답의 절반입니다. K와 V는 두 개의 캐시이고, 값 하나는 2바이트입니다. 2를 한 번 빠뜨렸습니다.",
+    "en": "That is half the answer: K and V are two caches, and a value takes 2 bytes; one factor 2 is missing.",
+}
+_ONE_KV_HEAD_PER_QUERY_HEAD = {
+    "ko": "Query head 64개마다 K/V head가 하나씩 있는 것처럼 계산했습니다. Llama 2 70B는 GQA로 K/V head 8개만 둡니다.",
+    "en": "You counted one K/V head per Query head (64); with GQA, Llama 2 70B has only 8 K/V heads.",
+}
+_GB_NOT_GIB = {
+    "ko": "10의 9제곱 바이트(GB)로 나누었습니다. GiB는 2의 30제곱 바이트입니다.",
+    "en": "You divided by 10 to the 9th (GB); a GiB is 2 to the 30th bytes.",
+}
+
+
 EXERCISES = [
     # 10 — the KV cache
     Exercise(
@@ -73,7 +87,7 @@ EXERCISES = [
         note={"ko": "전체 계산의 P에서 두 번째 행의 앞 두 칸과 같습니다. 토큰 3의 칸은 어차피 0입니다.",
               "en": "It is row 2 of the full computation's P, without its last entry, which is 0 anyway."},
         given=trace(withhold="S"),
-        wrong=(("tr.P[0, 1, :2]", "ex.withheld"), "al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / 2)",
+        wrong=(("tr.P[0, 1, :2]", "ex.withheld"), ("al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / 2)", "ex.only_here"),
                "al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.d))"),
     ),
     Exercise(
@@ -91,18 +105,18 @@ EXERCISES = [
                    "the layers, the tokens and the bytes per value, and turn bytes into GiB (`2**30` bytes)."},
         ),
         (
-            Mistake(lambda: _llama2_70b() / 2,
-                    {"ko": "답의 절반입니다. K와 V는 두 개의 캐시이고, 값 하나는 2바이트입니다. 2를 한 번 빠뜨렸습니다.",
-                     "en": "That is half the answer: K and V are two caches, and a value takes 2 bytes; one factor 2 "
-                           "is missing."}),
-            Mistake(lambda: _llama2_70b(kv_heads=64),
-                    {"ko": "Query head 64개마다 K/V head가 하나씩 있는 것처럼 계산했습니다. Llama 2 70B는 GQA로 K/V head 8개만 둡니다.",
-                     "en": "You counted one K/V head per Query head (64); with GQA, Llama 2 70B has only 8 K/V heads."}),
-            Mistake(lambda: _llama2_70b() * GIB / 1e9,
-                    {"ko": "10의 9제곱 바이트(GB)로 나누었습니다. GiB는 2의 30제곱 바이트입니다.",
-                     "en": "You divided by 10 to the 9th (GB); a GiB is 2 to the 30th bytes."}),
+            Mistake(lambda: _llama2_70b() / 2, _HALF),
+            Mistake(lambda: _llama2_70b(kv_heads=64), _ONE_KV_HEAD_PER_QUERY_HEAD),
+            Mistake(lambda: _llama2_70b() * GIB / 1e9, _GB_NOT_GIB),
         ),
         tol=1e-3,
+        wrong=(  # as a learner types them
+            ("2 * 80 * 4096 * 64 * 128 * 2 / 2**30", _ONE_KV_HEAD_PER_QUERY_HEAD),
+            ("2 * 80 * 4096 * 8192 * 2 / 2**30", _ONE_KV_HEAD_PER_QUERY_HEAD),  # d = 8192: 64 heads of 128
+            ("80 * 4096 * 8 * 128 * 2 / 2**30", _HALF), ("2 * 80 * 4096 * 8 * 128 / 2**30", _HALF),
+            ("2 * 80 * 4096 * 8 * 128 * 2 / 1e9", _GB_NOT_GIB),
+            "2 * 80 * 4096 * 8 * 128 * 2",  # bytes, not GiB
+        ),
         note={"ko": "GQA가 없다면(K/V head 64개) 8배인 10 GiB입니다.",
               "en": "Without GQA (64 K/V heads) it would be 8 times as much, 10 GiB."},
     ),
@@ -142,7 +156,7 @@ EXERCISES = [
         note={"ko": "h = 8, g = 2이면 Query head 5~8이 K/V head 2를 함께 읽습니다.",
               "en": "With h = 8 and g = 2, Query heads 5 to 8 all read K/V head 2."},
         given=values(("h", "g", "i"), (8, 2, 5), (8, 4, 3), (12, 3, 10), (6, 6, 4), (4, 1, 2), (8, 2, 4)),
-        wrong=("2", "i // (h // g)", "(i - 1) // (h // g)", "i * g // h"),
+        wrong=(("2", "ex.only_here"), "i // (h // g)", "(i - 1) // (h // g)", "i * g // h"),
     ),
     # 11 — the online softmax: functions of the running values, shown on row 3 of the article's Head 1
     Exercise(
@@ -176,7 +190,7 @@ EXERCISES = [
         ),
         tol=1e-3,
         given=values(("m_old", "m_new"), (_row3()[1][0], _row3()[2][0]), (2.0, 5.0), (-1.0, 0.5), (0.5, 0.5)),
-        wrong=("np.exp(1 - 3)", "np.exp(-2)", "tr.P[0, 2, 0]"),
+        wrong=(("np.exp(1 - 3)", "ex.only_here"), ("np.exp(-2)", "ex.only_here"), "tr.P[0, 2, 0]"),
     ),
     Exercise(
         "11.new_sum",
@@ -213,8 +227,8 @@ EXERCISES = [
         tol=1e-3,
         given=values(("l", "m_old", "m_new", "s"), (_row3()[1][1], _row3()[1][0], _row3()[2][0], _tr().S_masked[0, 2, 2]),
                      (2.5, 1.0, 4.0, 4.0), (1.0, 0.0, 2.0, 2.0), (1.7, 3.0, 3.0, -1.0)),
-        wrong=("(1 + np.exp(0 - 1)) * np.exp(1 - 3) + np.exp(3 - 3)", "l * np.exp(m_old - m_new) + 1",
-               "np.exp(s - m_new)"),
+        wrong=(("(1 + np.exp(0 - 1)) * np.exp(1 - 3) + np.exp(3 - 3)", "ex.only_here"),
+               ("l * np.exp(m_old - m_new) + 1", "ex.only_here"), "np.exp(s - m_new)"),
     ),
     Exercise(
         "11.weight",
@@ -246,6 +260,6 @@ EXERCISES = [
               "en": "It is the article's 0.114, obtained from m and l alone, without the matrix P."},
         given=values(("s", "m", "l"), (_tr().S_masked[0, 2, 0], _row3()[2][0], _row3()[2][1]),
                      (0.0, 3.0, 1.5), (2.0, 2.0, 1.2), (-1.0, 4.0, 3.3)),
-        wrong=("tr.P[0, 2, 0]", "0.114", "np.exp(1 - 3) / l"),
+        wrong=(("tr.P[0, 2, 0]", "ex.only_here"), ("0.114", "ex.only_here"), ("np.exp(1 - 3) / l", "ex.only_here")),
     ),
 ]

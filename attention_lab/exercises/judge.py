@@ -30,7 +30,7 @@ def _form(shape, lang):  # what an array of this shape is, in words
     if len(shape) == 0:
         return words.say("ex.form_number", lang)
     if len(shape) == 1:
-        return words.say("ex.form_numbers", lang, n=shape[0])
+        return words.say("ex.form_one_number" if shape[0] == 1 else "ex.form_numbers", lang, n=shape[0])
     if len(shape) == 2:
         return words.say("ex.form_matrix", lang, rows=shape[0], cols=shape[1])
     return words.say("ex.form_array", lang, shape=_shape_text(shape))

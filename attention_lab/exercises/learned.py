@@ -80,7 +80,8 @@ EXERCISES = [
         given=Given(("tr",), lambda: (_trace(SHOWN_INPUT),),
                     lambda: [(_trace(tokens),) for tokens in HIDDEN_INPUTS] + [(_trace(SHOWN_INPUT, seed),) for seed in (1, 2, 3)]),
         # read off the figures and typed in; the flat index of both heads at once; one head only; the row's smallest
-        wrong=("np.array([3, 1])", "tr.P[:, 3].argmax() + 1", "tr.P[0, 3].argmax() + 1", "tr.P[:, 3].argmin(axis=-1) + 1"),
+        wrong=(("np.array([3, 1])", "ex.only_here"), "tr.P[:, 3].argmax() + 1", "tr.P[0, 3].argmax() + 1",
+               "tr.P[:, 3].argmin(axis=-1) + 1"),
     ),
     Exercise(
         "13.weakest_input",
@@ -112,6 +113,6 @@ EXERCISES = [
               "en": "Even on this input most of the weight is on the previous token; the notebook looks at it next."},
         given=Given(("P", "inputs"), lambda: _head_1_on_all(), lambda: [_head_1_on_all(seed) for seed in (1, 2)]),
         # the shown input typed in; the row before the smallest; every input's weight, not the input
-        wrong=("np.array([2, 2, 2, 2, 1, 0])", "inputs[P[:, 5, 4].argmin() - 1]", "P[:, 5, 4]"),
+        wrong=(("np.array([2, 2, 2, 2, 1, 0])", "ex.only_here"), "inputs[P[:, 5, 4].argmin() - 1]", "P[:, 5, 4]"),
     ),
 ]

@@ -42,6 +42,97 @@ def _as_mha(allowed):  # -> the M that nn.MultiheadAttention adds for the same b
 _SCATTERED = np.array([[1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 1], [0, 0, 1, 1]], dtype=bool)  # a hidden `allowed`
 
 
+_CAUSAL_NOT_SLIDING = {
+    "ko": "Causal mask입니다. 창이 있으므로 각 토큰은 자기 자신을 포함한 최근 w개 토큰만 참조합니다. 그보다 오래된 토큰도 −∞입니다.",
+    "en": "That is the causal mask; with a window each token sees only the last w tokens, itself included, so older"
+          " tokens are −∞ too.",
+}
+_WINDOW_TOO_WIDE = {
+    "ko": "창이 한 칸 넓습니다. 창 크기 w는 자기 자신을 포함한 토큰 수입니다: i − w < j ≤ i.",
+    "en": "The window is one token too wide; w counts the token itself: i − w < j ≤ i.",
+}
+_BAND_ABOVE = {
+    "ko": "띠가 대각선 위쪽, 미래 토큰 쪽에 있습니다. 행은 Query 토큰, 열은 Key 토큰이므로 참조할 수 있는 칸은 대각선과 그 왼쪽입니다.",
+    "en": "The band lies above the diagonal, on the future tokens; rows are Query tokens and columns Key tokens, so"
+          " the allowed cells are the diagonal and the cells left of it.",
+}
+_SDPA_MEANT = {
+    "ko": "동료가 의도한 마스크, 즉 SDPA가 더하는 M입니다. nn.MultiheadAttention은 True를 '제외'로 읽습니다.",
+    "en": "That is the mask your colleague meant, the M that SDPA adds; nn.MultiheadAttention reads True as "
+          "'masked'.",
+}
+_ZEROS_AND_ONES = {
+    "ko": "bool 마스크를 0과 1로 적은 것입니다. 답은 점수에 더하는 M입니다: 남는 칸은 0, 제외되는 칸은 −∞.",
+    "en": "That is the boolean mask written as 0 and 1; the answer is the M added to the scores: 0 where a score "
+          "stays, −∞ where it is removed.",
+}
+_CAUSAL_NOT_COLLEAGUES = {
+    "ko": "Causal mask입니다. 동료의 마스크 `allowed`를 nn.MultiheadAttention이 어떻게 읽는지에서 시작하세요.",
+    "en": "That is the causal mask; start from how nn.MultiheadAttention reads your colleague's `allowed`.",
+}
+_MINUS_INF_ROW = {
+    "ko": "attention_lab이 −∞로 계산한 행입니다(참조할 것이 없으니 0). −1e9는 −∞가 아니라 보통의 수라서, 한 행이 모두 −1e9이면 Softmax가 가중치를 나누어 줍니다.",
+    "en": "That is the row attention_lab computes with −∞ (nothing to attend to: 0). −1e9 is an ordinary number, so"
+          " a row of nothing but −1e9 still gets its weights shared out.",
+}
+_NAIVE_NAN = {
+    "ko": "단순한 Softmax에 −∞만 있는 행을 넣으면 0 / 0 = NaN이 됩니다. −1e9는 유한한 수라서 NaN이 되지 않습니다.",
+    "en": "A naive softmax of a row of −∞ gives 0 / 0 = NaN; −1e9 is a finite number, so no NaN.",
+}
+_NO_MASK_ROW = {
+    "ko": "마스크 없이 계산한 가중치입니다. −1e9를 점수에 더해도(float64) 한 행 전체에 같은 수를 더하므로 똑같은 값이 나옵니다. 이 연습은 −1e9를 점수 위에 덮어씁니다(masked_fill).",
+    "en": "Those are the weights without a mask, which is also what −1e9 added to every score of the row gives (in "
+          "float64): the same number added to a whole row changes nothing. This exercise writes −1e9 over the "
+          "scores (masked_fill).",
+}
+_REAL_ONLY = {
+    "ko": "실제 토큰 세 개의 가중치만 적었습니다. 덮어쓴 행에는 padding 토큰도 포함해 다섯 칸이 있습니다.",
+    "en": "Only the three real tokens' weights; the overwritten row has five cells, the padding tokens' included.",
+}
+_SQRT_DH = {
+    "ko": "√dh입니다. SDPA는 scale을 곱하므로 곱해서 √dh로 나눈 것과 같아지는 값이어야 합니다.",
+    "en": "That is √dh; SDPA multiplies by scale, so it must be the number whose product is the division by √dh.",
+}
+_ONE_OVER_SQRT_D = {
+    "ko": "1 / √d입니다. SDPA는 query의 마지막 축, 즉 head 하나의 차원 dh를 씁니다.",
+    "en": "That is 1 / √d; SDPA uses the last axis of query, one head's dimension dh.",
+}
+_NO_ROOT = {
+    "ko": "1 / dh입니다. 제곱근이 빠졌습니다.",
+    "en": "That is 1 / dh; the square root is missing.",
+}
+_PADDING_MASK_ROWS = {
+    "ko": "attention_lab의 padding 마스크입니다. padding 토큰의 행까지 막습니다. key_padding_mask는 Key(열)만 막으므로 padding 토큰도 실제 토큰들을 참조합니다.",
+    "en": "That is attention_lab's padding mask, which masks the padding tokens' rows too; key_padding_mask masks "
+          "only the Keys (columns), so the padding tokens attend to the real tokens.",
+}
+_CAUSAL_ONLY = {
+    "ko": "Causal mask만 적용했습니다. key_padding_mask는 padding 토큰의 열을 모든 행에서 −∞로 만듭니다.",
+    "en": "Only the causal mask; key_padding_mask makes the padding tokens' columns −∞ in every row.",
+}
+_KEY_PADDING_ONLY = {
+    "ko": "key_padding_mask만 적용했습니다. Causal attn_mask도 함께 적용되어 미래 토큰은 −∞입니다.",
+    "en": "Only key_padding_mask; the causal attn_mask applies as well, so future tokens are −∞.",
+}
+_READ_BACKWARDS = {
+    "ko": "key_padding_mask를 거꾸로 읽었습니다. True는 padding(제외할 Key)이므로, 실제 토큰의 열이 남아야 합니다.",
+    "en": "You read key_padding_mask the other way round; True marks padding (Keys to ignore), so the real tokens' "
+          "columns stay.",
+}
+_HEAD_1 = {
+    "ko": "Head 1의 P입니다. 기본값은 모든 head의 평균입니다.",
+    "en": "That is Head 1's P; the default averages over all heads.",
+}
+_SUMMED = {
+    "ko": "head들의 가중치를 더했습니다. 평균이므로 head 수로 나누어야 하고, 각 행의 합은 1입니다.",
+    "en": "You added the heads' weights; an average divides by the number of heads, so each row still adds up to 1.",
+}
+_QUERY_AXIS = {
+    "ko": "Query 토큰 축으로 평균했습니다. head 축(축 0)으로 평균하세요.",
+    "en": "You averaged over the Query tokens; average over the head axis (axis 0).",
+}
+
+
 EXERCISES = [
     # 08 — masks and their conventions
     Exercise(
@@ -63,24 +154,23 @@ EXERCISES = [
                    "`np.where(condition, 0.0, -np.inf)` gives M."},
         ),
         (
-            Mistake(lambda T, w: make_mask("causal", T),
-                    {"ko": "Causal mask입니다. 창이 있으므로 각 토큰은 자기 자신을 포함한 최근 w개 토큰만 참조합니다. "
-                           "그보다 오래된 토큰도 −∞입니다.",
-                     "en": "That is the causal mask; with a window each token sees only the last w tokens, itself "
-                           "included, so older tokens are −∞ too."}),
-            Mistake(lambda T, w: make_mask(Mask("sliding", window=w + 1), T),
-                    {"ko": "창이 한 칸 넓습니다. 창 크기 w는 자기 자신을 포함한 토큰 수입니다: i − w < j ≤ i.",
-                     "en": "The window is one token too wide; w counts the token itself: i − w < j ≤ i."}),
-            Mistake(lambda T, w: make_mask(Mask("sliding", window=w), T).T,
-                    {"ko": "띠가 대각선 위쪽, 미래 토큰 쪽에 있습니다. 행은 Query 토큰, 열은 Key 토큰이므로 참조할 수 있는 칸은 "
-                           "대각선과 그 왼쪽입니다.",
-                     "en": "The band lies above the diagonal, on the future tokens; rows are Query tokens and columns "
-                           "Key tokens, so the allowed cells are the diagonal and the cells left of it."}),
+            Mistake(lambda T, w: make_mask("causal", T), _CAUSAL_NOT_SLIDING),
+            Mistake(lambda T, w: make_mask(Mask("sliding", window=w + 1), T), _WINDOW_TOO_WIDE),
+            Mistake(lambda T, w: make_mask(Mask("sliding", window=w), T).T, _BAND_ABOVE),
             Mistake(lambda T, w: _sliding(T, w).astype(float), ONES_AND_ZEROS),
             Mistake(lambda T, w: np.where(_sliding(T, w), 0.0, -1e9), NOT_MINUS_1E9),
         ),
         note={"ko": "Mistral의 sliding window와 TransformerLens의 local attention이 이 띠 모양입니다.",
               "en": "This band is Mistral's sliding window and TransformerLens's local attention."},
+        wrong=(  # as a learner types them: the example's window typed in, then each mistake written with np.tri
+            ("np.where((np.arange(T) <= np.arange(T)[:, None]) & (np.arange(T) > np.arange(T)[:, None] - 2), 0.0, "
+             "-np.inf)", "ex.only_here"),
+            ("np.triu(np.full((T, T), -np.inf), 1)", _CAUSAL_NOT_SLIDING),
+            ("np.where(np.tri(T, T, 0) - np.tri(T, T, -w - 1) > 0, 0.0, -np.inf)", _WINDOW_TOO_WIDE),
+            ("np.where(np.tri(T, T, 0) - np.tri(T, T, -w) > 0, 0.0, -np.inf).T", _BAND_ABOVE),
+            ("np.tri(T, T, 0) - np.tri(T, T, -w)", ONES_AND_ZEROS),
+            ("np.where(np.tri(T, T, 0) - np.tri(T, T, -w) > 0, 0.0, -1e9)", NOT_MINUS_1E9),
+        ),
         given=values(("T", "w"), (5, 2), (6, 3), (4, 1)),
     ),
     Exercise(
@@ -99,18 +189,9 @@ EXERCISES = [
                    "whether it gets the value that keeps a score (0) or the one that removes it (−∞)."},
         ),
         (
-            Mistake(_as_sdpa,
-                    {"ko": "동료가 의도한 마스크, 즉 SDPA가 더하는 M입니다. nn.MultiheadAttention은 True를 '제외'로 읽습니다.",
-                     "en": "That is the mask your colleague meant, the M that SDPA adds; nn.MultiheadAttention reads "
-                           "True as 'masked'."}),
-            Mistake(lambda allowed: (~allowed).astype(float),
-                    {"ko": "bool 마스크를 0과 1로 적은 것입니다. 답은 점수에 더하는 M입니다: 남는 칸은 0, 제외되는 칸은 −∞.",
-                     "en": "That is the boolean mask written as 0 and 1; the answer is the M added to the scores: "
-                           "0 where a score stays, −∞ where it is removed."}),
-            Mistake(lambda allowed: make_mask("causal", len(allowed)),
-                    {"ko": "Causal mask입니다. 동료의 마스크 `allowed`를 nn.MultiheadAttention이 어떻게 읽는지에서 시작하세요.",
-                     "en": "That is the causal mask; start from how nn.MultiheadAttention reads your colleague's "
-                           "`allowed`."}),
+            Mistake(_as_sdpa, _SDPA_MEANT),
+            Mistake(lambda allowed: (~allowed).astype(float), _ZEROS_AND_ONES),
+            Mistake(lambda allowed: make_mask("causal", len(allowed)), _CAUSAL_NOT_COLLEAGUES),
             Mistake(lambda allowed: np.where(allowed, -1e9, 0.0), NOT_MINUS_1E9),
         ),
         note={"ko": "연습 1의 sliding window를 넘기면, 각 토큰은 자기 자신은 못 보고 미래 토큰과 창보다 오래된 토큰만 봅니다. "
@@ -118,6 +199,14 @@ EXERCISES = [
               "en": "Given exercise 1's sliding window, each token sees only what it should not: the future and the "
                     "tokens older than the window, never itself. The fix: pass `~allowed`, or a float mask "
                     "(0 / −∞), which both APIs add as it is."},
+        wrong=(
+            ("np.where(allowed, 0.0, -np.inf)", _SDPA_MEANT), ("(~allowed).astype(float)", _ZEROS_AND_ONES),
+            ("np.where(allowed, -1e9, 0.0)", NOT_MINUS_1E9),
+            ("allowed * -np.inf", "ex.nan"),  # 0 × −∞ is NaN
+            "np.triu(np.full((5, 5), -np.inf), 1)",  # the causal mask of the example's size
+            # the right M for the example's `allowed` (exercise 1's window), typed in: a hidden `allowed` is another
+            ("np.where(np.tri(5, 5, 0) - np.tri(5, 5, -2) > 0, -np.inf, 0.0)", "ex.only_here"),
+        ),
         given=values(("allowed",), (_sliding(5, 2),), (causal_allowed(4),), (_SCATTERED,)),
     ),
     Exercise(
@@ -136,27 +225,22 @@ EXERCISES = [
                    "0) with −1e9, then apply `al.softmax`."},
         ),
         (
-            Mistake(lambda padded: padded.P[0, 3],
-                    {"ko": "attention_lab이 −∞로 계산한 행입니다(참조할 것이 없으니 0). −1e9는 −∞가 아니라 보통의 수라서, "
-                           "한 행이 모두 −1e9이면 Softmax가 가중치를 나누어 줍니다.",
-                     "en": "That is the row attention_lab computes with −∞ (nothing to attend to: 0). −1e9 is an "
-                           "ordinary number, so a row of nothing but −1e9 still gets its weights shared out."}),
-            Mistake(lambda padded: np.full(padded.T, np.nan),
-                    {"ko": "단순한 Softmax에 −∞만 있는 행을 넣으면 0 / 0 = NaN이 됩니다. −1e9는 유한한 수라서 NaN이 되지 않습니다.",
-                     "en": "A naive softmax of a row of −∞ gives 0 / 0 = NaN; −1e9 is a finite number, so no NaN."}),
-            Mistake(lambda padded: softmax(padded.S_scaled[0, 3]),
-                    {"ko": "마스크 없이 계산한 가중치입니다. −1e9를 점수에 더해도(float64) 한 행 전체에 같은 수를 더하므로 똑같은 값이 나옵니다. 이 연습은 −1e9를 점수 위에 덮어씁니다(masked_fill).",
-                     "en": "Those are the weights without a mask, which is also what −1e9 added to every score of the "
-                           "row gives (in float64): the same number added to a whole row changes nothing. This "
-                           "exercise writes −1e9 over the scores (masked_fill)."}),
-            Mistake(lambda padded: _padding_row_filled(padded, -1e9)[:3],
-                    {"ko": "실제 토큰 세 개의 가중치만 적었습니다. 덮어쓴 행에는 padding 토큰도 포함해 다섯 칸이 있습니다.",
-                     "en": "Only the three real tokens' weights; the overwritten row has five cells, the padding "
-                           "tokens' included."}),
+            Mistake(lambda padded: padded.P[0, 3], _MINUS_INF_ROW),
+            Mistake(lambda padded: np.full(padded.T, np.nan), _NAIVE_NAN),
+            Mistake(lambda padded: softmax(padded.S_scaled[0, 3]), _NO_MASK_ROW),
+            Mistake(lambda padded: _padding_row_filled(padded, -1e9)[:3], _REAL_ONLY),
         ),
         tol=1e-3,
         note={"ko": "padding 토큰이 padding을 포함한 모든 토큰을 똑같이 참조합니다. 오류 없이 조용히 일어나는 일입니다.",
               "en": "The padding token attends evenly to every token, padding included, silently, with no error."},
+        wrong=(
+            ("np.full(5, 0.2)", "ex.only_here"),  # the example's five even weights, typed in (a hidden T is 6 or 7)
+            ("padded.P[0, 3]", _MINUS_INF_ROW), ("al.softmax(padded.S_scaled[0, 3] + padded.M[3])", _MINUS_INF_ROW),
+            ("np.exp(padded.S_scaled[0, 3] + padded.M[3]) / np.exp(padded.S_scaled[0, 3] + padded.M[3]).sum()",
+             _NAIVE_NAN),
+            ("al.softmax(padded.S_scaled[0, 3] - 1e9)", _NO_MASK_ROW),
+            ("al.softmax(np.where(padded.M[3] == 0, padded.S_scaled[0, 3], -1e9))[:3]", _REAL_ONLY),
+        ),
         given=trace(PADDED, T=5, name="padded"),
     ),
     # 09 — the same numbers from PyTorch
@@ -172,15 +256,15 @@ EXERCISES = [
              "en": "One head's dimension is `tr.dh`; turn the division into a multiplication."},
         ),
         (
-            Mistake(lambda tr: np.sqrt(tr.dh),
-                    {"ko": "√dh입니다. SDPA는 scale을 곱하므로 곱해서 √dh로 나눈 것과 같아지는 값이어야 합니다.",
-                     "en": "That is √dh; SDPA multiplies by scale, so it must be the number whose product is the "
-                           "division by √dh."}),
-            Mistake(lambda tr: 1 / np.sqrt(tr.d),
-                    {"ko": "1 / √d입니다. SDPA는 query의 마지막 축, 즉 head 하나의 차원 dh를 씁니다.",
-                     "en": "That is 1 / √d; SDPA uses the last axis of query, one head's dimension dh."}),
-            Mistake(lambda tr: 1 / tr.dh,
-                    {"ko": "1 / dh입니다. 제곱근이 빠졌습니다.", "en": "That is 1 / dh; the square root is missing."}),
+            Mistake(lambda tr: np.sqrt(tr.dh), _SQRT_DH),
+            Mistake(lambda tr: 1 / np.sqrt(tr.d), _ONE_OVER_SQRT_D),
+            Mistake(lambda tr: 1 / tr.dh, _NO_ROOT),
+        ),
+        wrong=(
+            ("0.5", "ex.only_here"), ("1 / 2", "ex.only_here"),  # the example's 1 / √4, typed in
+            ("1 / np.sqrt(tr.d / 2)", "ex.only_here"),  # dh typed in as d / 2: a hidden example has h = 4
+            ("1 / np.sqrt(tr.Q.shape[-1])", _ONE_OVER_SQRT_D),  # Q's last axis before the split into heads: d
+            ("tr.dh ** 0.5", _SQRT_DH), ("1 / tr.dh", _NO_ROOT),
         ),
         given=trace(),
     ),
@@ -202,25 +286,23 @@ EXERCISES = [
                    "there is no condition on the row `i`. Build it with `np.arange` and `np.where`."},
         ),
         (
-            Mistake(lambda T, real: make_mask(Mask("padding", length=real), T),
-                    {"ko": "attention_lab의 padding 마스크입니다. padding 토큰의 행까지 막습니다. key_padding_mask는 Key(열)만 막으므로 "
-                           "padding 토큰도 실제 토큰들을 참조합니다.",
-                     "en": "That is attention_lab's padding mask, which masks the padding tokens' rows too; "
-                           "key_padding_mask masks only the Keys (columns), so the padding tokens attend to the real "
-                           "tokens."}),
-            Mistake(lambda T, real: make_mask("causal", T),
-                    {"ko": "Causal mask만 적용했습니다. key_padding_mask는 padding 토큰의 열을 모든 행에서 −∞로 만듭니다.",
-                     "en": "Only the causal mask; key_padding_mask makes the padding tokens' columns −∞ in every row."}),
-            Mistake(lambda T, real: additive_mask(np.broadcast_to(np.arange(T) < real, (T, T))),
-                    {"ko": "key_padding_mask만 적용했습니다. Causal attn_mask도 함께 적용되어 미래 토큰은 −∞입니다.",
-                     "en": "Only key_padding_mask; the causal attn_mask applies as well, so future tokens are −∞."}),
-            Mistake(lambda T, real: additive_mask(causal_allowed(T) & (np.arange(T) >= real)),
-                    {"ko": "key_padding_mask를 거꾸로 읽었습니다. True는 padding(제외할 Key)이므로, 실제 토큰의 열이 남아야 합니다.",
-                     "en": "You read key_padding_mask the other way round; True marks padding (Keys to ignore), so the "
-                           "real tokens' columns stay."}),
+            Mistake(lambda T, real: make_mask(Mask("padding", length=real), T), _PADDING_MASK_ROWS),
+            Mistake(lambda T, real: make_mask("causal", T), _CAUSAL_ONLY),
+            Mistake(lambda T, real: additive_mask(np.broadcast_to(np.arange(T) < real, (T, T))), _KEY_PADDING_ONLY),
+            Mistake(lambda T, real: additive_mask(causal_allowed(T) & (np.arange(T) >= real)), _READ_BACKWARDS),
         ),
         note={"ko": "padding 토큰의 행은 실제 토큰들을 참조합니다. 그 출력은 아무도 쓰지 않는 값입니다.",
               "en": "The padding tokens' rows attend to the real tokens; their outputs are values no one uses."},
+        wrong=(  # as a learner types them: the example's 3 real tokens typed in, then each mistake
+            ("np.where((np.arange(T) <= np.arange(T)[:, None]) & (np.arange(T) < 3), 0.0, -np.inf)", "ex.only_here"),
+            # the condition on the row: a padding token's row masked whole, which is attention_lab's padding mask
+            ("np.where((np.arange(T) <= np.arange(T)[:, None]) & (np.arange(T)[:, None] < real), 0.0, -np.inf)",
+             _PADDING_MASK_ROWS),
+            ("np.triu(np.full((T, T), -np.inf), 1)", _CAUSAL_ONLY),
+            ("np.where(np.arange(T) < real, 0.0, -np.inf) * np.ones((T, 1))", _KEY_PADDING_ONLY),
+            ("np.where((np.arange(T) <= np.arange(T)[:, None]) & (np.arange(T) >= real), 0.0, -np.inf)",
+             _READ_BACKWARDS),
+        ),
         given=values(("T", "real"), (5, 3), (6, 4), (4, 1)),
     ),
     Exercise(
@@ -237,20 +319,18 @@ EXERCISES = [
              "en": "`tr.P` is (h, T, T); average along the head axis."},
         ),
         (
-            Mistake(lambda tr: tr.P[0],
-                    {"ko": "Head 1의 P입니다. 기본값은 모든 head의 평균입니다.",
-                     "en": "That is Head 1's P; the default averages over all heads."}),
-            Mistake(lambda tr: tr.P.sum(axis=0),
-                    {"ko": "head들의 가중치를 더했습니다. 평균이므로 head 수로 나누어야 하고, 각 행의 합은 1입니다.",
-                     "en": "You added the heads' weights; an average divides by the number of heads, so each row "
-                           "still adds up to 1."}),
-            Mistake(lambda tr: tr.P.mean(axis=1),
-                    {"ko": "Query 토큰 축으로 평균했습니다. head 축(축 0)으로 평균하세요.",
-                     "en": "You averaged over the Query tokens; average over the head axis (axis 0)."}),
+            Mistake(lambda tr: tr.P[0], _HEAD_1),
+            Mistake(lambda tr: tr.P.sum(axis=0), _SUMMED),
+            Mistake(lambda tr: tr.P.mean(axis=1), _QUERY_AXIS),
         ),
         tol=1e-3,
         note={"ko": "head별 P를 보려면 average_attn_weights=False를 넘기세요. 이 노트북이 그렇게 합니다.",
               "en": "To see each head's P, pass average_attn_weights=False, as this notebook does."},
+        wrong=(
+            ("(tr.P[0] + tr.P[1]) / 2", "ex.only_here"), ("tr.P.sum(axis=0) / 2", "ex.only_here"),  # h = 2 typed in
+            ("tr.P[0]", _HEAD_1), ("tr.P.sum(axis=0)", _SUMMED), ("tr.P.mean(axis=1)", _QUERY_AXIS),
+            ("tr.P.mean(axis=-1)", "ex.wrong_shape"),  # each row's mean: (h, T)
+        ),
         given=trace(),
     ),
 ]

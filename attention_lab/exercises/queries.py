@@ -49,6 +49,35 @@ _FIRST_ROW = {
 }
 
 
+_DECODE_TOP_LEFT = {
+    "ko": "왼쪽 위 정렬(SDPA의 is_causal)로 읽었습니다. 그러면 하나뿐인 Query 행이 토큰 1이 됩니다. 디코드 단계의 Query 행은 마지막 토큰이므로 오른쪽 아래 정렬입니다.",
+    "en": "You read it top-left (SDPA's is_causal), which makes the single Query row token 1; a decode step's Query"
+          " row is the last token: bottom-right.",
+}
+_ONE_TOKEN_TOO_MANY = {
+    "ko": "토큰 하나가 더 많습니다. flash-attention의 window_size=(w, 0)처럼 왼쪽으로 w개를 더 본 것입니다. w = 3은 자기 자신을 포함해 세 토큰입니다.",
+    "en": "One token too many: that looks w tokens back besides itself, like flash-attention's window_size=(w, 0); "
+          "w = 3 is three tokens, itself included.",
+}
+_ROW_TOP_LEFT = {
+    "ko": "왼쪽 위 정렬에서는 하나뿐인 Query 행이 토큰 1로 읽혀 Key 토큰 1만 봅니다. 기본값(오른쪽 아래)을 쓰세요.",
+    "en": "Top-left reads the single Query row as token 1, which sees Key token 1 only; keep the default, "
+          "bottom-right.",
+}
+_HEAD_1_ROW = {
+    "ko": "Head 1의 행입니다. Head 2는 인덱스 1입니다.",
+    "en": "That is Head 1's row; Head 2 is index 1.",
+}
+_TOKEN_1_ROW = {
+    "ko": "토큰 1의 Query 행으로 계산했습니다. 토큰 3의 Query 행은 `tr.Q[2:]`입니다.",
+    "en": "You used token 1's Query row; token 3's is `tr.Q[2:]`.",
+}
+_UNSCALED = {
+    "ko": "√dh로 나누지 않은 점수로 계산했습니다. 점수를 √dh = 2로 나눈 뒤 Softmax를 적용하세요.",
+    "en": "You used the scores before the division by √dh; divide them by √dh = 2 first.",
+}
+
+
 EXERCISES = [
     Exercise(
         "12.window",
@@ -66,17 +95,18 @@ EXERCISES = [
                    "columns, then add 1."},
         ),
         (
-            Mistake(lambda: _seen(Mask("sliding", window=3, align="top-left"), 1, 6, 0),
-                    {"ko": "왼쪽 위 정렬(SDPA의 is_causal)로 읽었습니다. 그러면 하나뿐인 Query 행이 토큰 1이 됩니다. 디코드 단계의 Query 행은 마지막 토큰이므로 오른쪽 아래 정렬입니다.",
-                     "en": "You read it top-left (SDPA's is_causal), which makes the single Query row token 1; a decode "
-                           "step's Query row is the last token: bottom-right."}),
+            Mistake(lambda: _seen(Mask("sliding", window=3, align="top-left"), 1, 6, 0), _DECODE_TOP_LEFT),
             Mistake(lambda: _seen(Mask("sliding", window=3), 1, 6, 0) - 1, _ZERO_BASED),
-            Mistake(lambda: _seen(Mask("window", left=3, right=0), 1, 6, 0),
-                    {"ko": "토큰 하나가 더 많습니다. flash-attention의 window_size=(w, 0)처럼 왼쪽으로 w개를 더 본 것입니다. w = 3은 자기 자신을 포함해 세 토큰입니다.",
-                     "en": "One token too many: that looks w tokens back besides itself, like flash-attention's "
-                           "window_size=(w, 0); w = 3 is three tokens, itself included."}),
+            Mistake(lambda: _seen(Mask("window", left=3, right=0), 1, 6, 0), _ONE_TOKEN_TOO_MANY),
         ),
-    ),
+        wrong=(  # as a learner types them: the numbers read off, and the mask built with the wrong alignment
+            ("[1]", _DECODE_TOP_LEFT), ("[3, 4, 5]", _ZERO_BASED), ("[3, 4, 5, 6]", _ONE_TOKEN_TOO_MANY),
+            ("np.flatnonzero(al.allowed_of(al.Mask('sliding', window=3, align='top-left'), 1, 6)[0]) + 1",
+             _DECODE_TOP_LEFT),
+            ("np.flatnonzero(al.allowed_of(al.Mask('sliding', window=3), 1, 6)[0])", _ZERO_BASED),
+            ("[6]", "ex.wrong_shape"), "[1, 2, 3]", "[5, 6, 7]",
+        ),
+        ),
     Exercise(
         "12.is_causal",
         {"ko": "토큰 5·6을 한 청크(T_q = 2)로 Key 토큰 6개와 계산할 때, SDPA의 `is_causal=True`에서 토큰 6의 행이 보는 Key 토큰의 번호",
@@ -122,19 +152,19 @@ EXERCISES = [
                    "index 1 of P."},
         ),
         (
-            Mistake(lambda: _decode_row(_tr().Q[2:], mask=Mask("causal", align="top-left")),
-                    {"ko": "왼쪽 위 정렬에서는 하나뿐인 Query 행이 토큰 1로 읽혀 Key 토큰 1만 봅니다. 기본값(오른쪽 아래)을 쓰세요.",
-                     "en": "Top-left reads the single Query row as token 1, which sees Key token 1 only; keep the "
-                           "default, bottom-right."}),
-            Mistake(lambda: _tr().P[0, 2],
-                    {"ko": "Head 1의 행입니다. Head 2는 인덱스 1입니다.",
-                     "en": "That is Head 1's row; Head 2 is index 1."}),
-            Mistake(lambda: _decode_row(_tr().Q[:1]),
-                    {"ko": "토큰 1의 Query 행으로 계산했습니다. 토큰 3의 Query 행은 `tr.Q[2:]`입니다.",
-                     "en": "You used token 1's Query row; token 3's is `tr.Q[2:]`."}),
-            Mistake(lambda: softmax(_tr().S[1, 2]),
-                    {"ko": "√dh로 나누지 않은 점수로 계산했습니다. 점수를 √dh = 2로 나눈 뒤 Softmax를 적용하세요.",
-                     "en": "You used the scores before the division by √dh; divide them by √dh = 2 first."}),
+            Mistake(lambda: _decode_row(_tr().Q[2:], mask=Mask("causal", align="top-left")), _ROW_TOP_LEFT),
+            Mistake(lambda: _tr().P[0, 2], _HEAD_1_ROW),
+            Mistake(lambda: _decode_row(_tr().Q[:1]), _TOKEN_1_ROW),
+            Mistake(lambda: softmax(_tr().S[1, 2]), _UNSCALED),
+        ),
+        wrong=(  # as a learner types them
+            ("tr.P[0, 2]", _HEAD_1_ROW), ("al.attention_trace(tr.Q[2:], tr.K, tr.V, h=2).P[0, 0]", _HEAD_1_ROW),
+            ("al.attention_trace(tr.Q[2:], tr.K, tr.V, h=2, mask=al.Mask('causal', align='top-left')).P[1, 0]",
+             _ROW_TOP_LEFT),
+            ("al.attention_trace(tr.Q[:1], tr.K, tr.V, h=2).P[1, 0]", _TOKEN_1_ROW),
+            ("al.softmax(tr.S[1, 2])", _UNSCALED),
+            ("tr.P[1, 2, :2]", "ex.wrong_shape"),  # two of the three weights
+            "tr.P[1, 1]", "al.softmax(tr.S[1, 2] / np.sqrt(tr.d))",
         ),
         tol=1e-3,
         note={"ko": "전체 계산에서 Head 2의 세 번째 행과 같습니다.",

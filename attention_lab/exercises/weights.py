@@ -97,7 +97,8 @@ EXERCISES = [
                            "tokens are −∞."}),
         ),
         given=values(("T",), (4,), (2,), (6,)),
-        wrong=("al.causal_mask(4)", "np.triu(np.ones((T, T)), 1) * -np.inf", "-np.inf * np.triu(np.ones((T, T)))"),
+        wrong=(("al.causal_mask(4)", "ex.only_here"), "np.triu(np.ones((T, T)), 1) * -np.inf",
+               "-np.inf * np.triu(np.ones((T, T)))"),
     ),
     Exercise(
         "04.row2",
@@ -127,7 +128,9 @@ EXERCISES = [
             Mistake(lambda tr: np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0), _ZERO_NOT_MINUS_INF),
         ),
         given=trace(withhold="S_masked"),
-        wrong=(("tr.S_masked[0, 1]", "ex.withheld"), "tr.S_scaled[0, 1] - np.inf", "tr.S_scaled[0, 1] + tr.M[0]"),
+        wrong=(("tr.S_masked[0, 1]", "ex.withheld"), "tr.S_scaled[0, 1] - np.inf", "tr.S_scaled[0, 1] + tr.M[0]",
+               ("np.append(tr.S_scaled[0, 1, :2], -np.inf)", "ex.only_here"),
+               ("tr.S_scaled[0, 1] + np.array([0, 0, -np.inf])", "ex.hidden_error")),
     ),
     Exercise(
         "04.count",
@@ -156,7 +159,7 @@ EXERCISES = [
         note={"ko": "토큰 1은 1개, 토큰 2는 2개, 토큰 3은 3개를 참조합니다.",
               "en": "Token 1 sees 1 token, token 2 sees 2, token 3 sees 3."},
         given=trace(),
-        wrong=("6", "tr.T * tr.T", "(tr.M != 0).sum()", "tr.T * (tr.T - 1) // 2"),
+        wrong=(("6", "ex.only_here"), "tr.T * tr.T", "(tr.M != 0).sum()", "tr.T * (tr.T - 1) // 2"),
     ),
     # 05 — softmax
     Exercise(
@@ -193,7 +196,7 @@ EXERCISES = [
         note={"ko": "가중치는 0 이상이고 합이 1입니다.", "en": "The weights are ≥ 0 and add up to 1."},
         given=trace(withhold="E", forbid=("softmax",)),
         wrong=(("al.softmax(tr.S_masked[0, 2])", "ex.forbidden"), ("tr.P[0, 2]", "ex.withheld"),
-               "np.exp(tr.S_masked[0, 2]) / np.exp(tr.S_masked[0]).sum()", "[0.114, 0.042, 0.844]"),
+               "np.exp(tr.S_masked[0, 2]) / np.exp(tr.S_masked[0]).sum()", ("[0.114, 0.042, 0.844]", "ex.only_here")),
     ),
     Exercise(
         "05.row2",
@@ -218,7 +221,9 @@ EXERCISES = [
         tol=1e-3,
         given=trace(withhold="E", forbid=("softmax",)),
         wrong=(("al.softmax(tr.S_masked[0, 1])", "ex.forbidden"), ("tr.P[0, 1]", "ex.withheld"),
-               "np.exp(tr.S_masked[0, 1]) / np.exp(tr.S_masked[0, 1]).max()"),
+               "np.exp(tr.S_masked[0, 1]) / np.exp(tr.S_masked[0, 1]).max()",
+               ("np.array([np.exp(tr.S_masked[0, 1, 0]), np.exp(tr.S_masked[0, 1, 1]), 0])"
+                " / (np.exp(tr.S_masked[0, 1, 0]) + np.exp(tr.S_masked[0, 1, 1]))", "ex.only_here")),  # T = 3
     ),
     Exercise(
         "05.stable",
@@ -253,8 +258,9 @@ EXERCISES = [
         given=values(("x",), (_BIG,), (np.array([-4.0, 1.0, 710.0, 709.0]),), (np.array([-1000.0, -999.0, -1001.0]),),
                      (np.array([2.0, 0.0, 6.0]),), (np.array([0.0, 2000.0]),), (np.array([5.0, 5.0, -3.0]),), (np.array([800.0, -5.0]),),
                      forbid=("softmax",)),
-        wrong=(("al.softmax(x)", "ex.forbidden"), "np.exp(x - 1000) / np.exp(x - 1000).sum()",
-               "np.exp(x - x[-1]) / np.exp(x - x[-1]).sum()", "np.exp(x - x.max()) / np.exp(x).sum()"),
+        wrong=(("al.softmax(x)", "ex.forbidden"), ("np.exp(x - 1000) / np.exp(x - 1000).sum()", "ex.only_here"),
+               ("np.exp(x - x[-1]) / np.exp(x - x[-1]).sum()", "ex.only_here"),
+               "np.exp(x - x.max()) / np.exp(x).sum()"),
     ),
     # 06 — weighted sum
     Exercise(
@@ -284,7 +290,8 @@ EXERCISES = [
         ),
         tol=1e-3,
         given=trace(withhold="O"),
-        wrong=(("tr.O[0, 2]", "ex.withheld"), "tr.Vh[0] @ tr.P[0, 2]", "tr.P[0, 2] @ tr.Vh[0, :, 0]"),
+        wrong=(("tr.O[0, 2]", "ex.withheld"), "tr.Vh[0] @ tr.P[0, 2]", "tr.P[0, 2] @ tr.Vh[0, :, 0]",
+               ("tr.P[0, 2] @ tr.Vh[0][:, :4]", "ex.only_here")),
     ),
     Exercise(
         "06.out2",
@@ -313,7 +320,8 @@ EXERCISES = [
         ),
         tol=1e-3,
         given=trace(withhold="O"),
-        wrong=(("tr.O[0, 1]", "ex.withheld"), "tr.P[0, 1, 0] * tr.Vh[0, 0]"),
+        wrong=(("tr.O[0, 1]", "ex.withheld"), "tr.P[0, 1, 0] * tr.Vh[0, 0]",
+               ("tr.P[0, 1] @ tr.V[:, :4]", "ex.only_here")),
     ),
     Exercise(
         "06.head2_out1",
@@ -337,7 +345,9 @@ EXERCISES = [
                      "en": "That is token 1's whole Value (both heads, eight components); use Head 2's components."}),
         ),
         given=trace(withhold="O"),
-        wrong=(("tr.O[1, 0]", "ex.withheld"), "tr.P[1, 0]"),
+        wrong=(("tr.O[1, 0]", "ex.withheld"), "tr.P[1, 0]",
+               ("tr.V[0, 4:8]", "ex.only_here"),
+               ("tr.Vh[1, 0, :4]", "ex.only_here")),
     ),
     # 07 — explorer
     Exercise(
@@ -365,7 +375,7 @@ EXERCISES = [
                     {"ko": "한 head의 S나 P의 모양(T × T)입니다.", "en": "T × T is the shape of one head's S or P."}),
         ),
         given=values(("T", "d", "h"), (5, 12, 3), (4, 8, 2), (6, 6, 3)),
-        wrong=("(5, 12)", "(T, d // h * h + 1)", "(T, h * T)"),
+        wrong=(("(5, 12)", "ex.only_here"), "(T, d // h * h + 1)", "(T, h * T)"),
     ),
     Exercise(
         "07.no_mask_row1",
@@ -392,6 +402,7 @@ EXERCISES = [
         ),
         tol=1e-3,
         given=trace(withhold="S_masked"),
-        wrong=("al.softmax(tr.S[0, 0] / 2)", ("tr.P[0, 0]", "ex.withheld"), "al.softmax(tr.S_scaled[0, 1])"),
+        wrong=(("al.softmax(tr.S[0, 0] / 2)", "ex.only_here"), ("tr.P[0, 0]", "ex.withheld"),
+               "al.softmax(tr.S_scaled[0, 1])"),
     ),
 ]

@@ -61,6 +61,7 @@ WORDS = {
     # what an array answer is, in words
     'ex.form_number': ('숫자 하나', 'one number'),
     'ex.form_numbers': ('숫자 {n}개', '{n} numbers'),
+    'ex.form_one_number': ('숫자 1개로 된 배열', 'an array of 1 number'),
     'ex.form_matrix': ('{rows} × {cols} 배열', 'a {rows} × {cols} array'),
     'ex.form_array': ('모양이 {shape}인 배열', 'an array of shape {shape}'),
     # the drills: exercises done by hand on a page without Python (live/drills.js shows them)
