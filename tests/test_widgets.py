@@ -790,6 +790,18 @@ def test_a_mask_array_sets_its_own_rows_so_the_alignment_control_hides_and_the_n
         al.explorer(**own_numbers(2, 4), h=2, mask=allowed, view="all", align="top-left")
 
 
+def test_the_alignment_control_shows_only_where_moving_it_changes_what_a_row_sees():
+    """With no mask every Query row sees every Key token wherever it sits: the alignment control hides (as for a
+    mask array), keeps what was asked, and shows it again with a mask whose rows it places."""
+    ex = al.explorer(view="all", queries=2, mask="causal")
+    ex.controls["align"].value = "top-left"
+    ex.controls["mask"].value = "none"
+    assert not ex.controls["align"].visible
+    np.testing.assert_array_equal(al.Mask("none", align="top-left").allowed(2, 5), al.Mask("none").allowed(2, 5))
+    ex.controls["mask"].value = "sliding"
+    assert ex.controls["align"].visible and ex.controls["align"].value == "top-left"
+
+
 @pytest.mark.parametrize(("name", "value", "why"), [
     ("queries", 1, "the Query tokens are the rows of Q"), ("queries", 2, "the Query tokens are the rows of Q"),
     ("queries", 3, "the Query tokens are the rows of Q"), ("T", 4, "the sizes come from them"),

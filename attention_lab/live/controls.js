@@ -24,7 +24,7 @@ function optionsOf(how, context, L) {  // [[value, label]] of a control's option
 function controlContext(ex) {  // the names the controls' expressions read
   const { view, state, resolved, data } = ex;
   return { ...resolved, first_query: resolved.firstQuery, asked: state, mine: Boolean(data.own),
-    tokens: data.own?.tokens ?? null, aligns: LOOK.aligns, matrices: ["Q", "K", "V"],
+    tokens: data.own?.tokens ?? null, aligns: LOOK.aligns, aligned: LOOK.aligned, matrices: ["Q", "K", "V"],
     rows: data.own ? data.own[state.edit_matrix].length : null,
     view: { ...view, masks: offeredMasks(view, state.mask) } };  // the view's data (views.view_data)
 }

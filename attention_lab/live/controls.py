@@ -12,7 +12,7 @@ Adding a control is one entry here and its words (and its element's behaviour in
 """
 
 from ..look import words
-from ..numeric.masks import ALIGNS, Lengths
+from ..numeric.masks import ALIGNED, ALIGNS, Lengths
 from ..numeric.pipeline import STAGES
 from .state import (
     LABELS,
@@ -52,7 +52,8 @@ CONTROLS = [
              options=["named", "view.masks", "'mask.{}'"]),
     _control("mask", "align", "select", when=["and", ["len", "view.masks"], "view.queries"], value="asked.align",
              options=["named", "aligns", "'align.{}.choice'"],
-             visible=["!=", "mask", "'custom'"]),  # a mask array says itself where its rows sit
+             visible=["has", "aligned", "mask"]),  # not for a mask array (it says itself where its rows sit), nor
+    # for "none", whose rows see every Key token wherever they sit (masks.aligned): moving it would change nothing
     _control("mask", "params", "params", when=["len", "view.masks"]),
     _control("picks", "head", "select", when="view.heads", value="head", options=["heads"]),
     _control("picks", "compare", "select", when=["and", "view.heads", ["len", "view.compared"]], value="compare",
@@ -86,6 +87,7 @@ def control_context(view, state, resolved, own):  # -> the names CONTROLS' expre
     fields = {name: getattr(resolved, name) for name in resolved.__dataclass_fields__}
     return {**fields, "mask": resolved.mask.name, "first_query": resolved.first_query, "asked": state,
             "mine": own is not None, "tokens": (own or {}).get("tokens"), "aligns": list(ALIGNS),
+            "aligned": list(ALIGNED),
             "matrices": list(MATRICES), "rows": own[state["edit_matrix"]].shape[0] if own is not None else None,
             "view": {**view_data(view), "masks": list(offered_masks(view, state["mask"]))}}  # as the page has it
 

@@ -48,6 +48,7 @@ def look_data():  # -> dict of JSON types, the same for every explorer
     return {"colours": colors.colour_tables(), "rules": formats.RULES, "stages": stages,
             "words": {lang: {k: words.table(lang)[k] for k in keys} for lang in words.LANGS},
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
+            "aligned": list(masks.ALIGNED),
             "font": _font_steps(), "article": _article_sizes(), "sections": list(SECTIONS),
             "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
             "exp": arithmetic.EXP, "log": arithmetic.LOG,  # fdlibm's constants: both sides compute e^x and ln x alike

@@ -383,3 +383,6 @@ def causal_mask(T):  # -> [T, T] float
 def no_mask(T):  # -> [T, T] float
     """Every Query token may see every Key token: M is all zeros."""
     return _additive(None, *_tokens(T, None, "T"), sizes="T")
+
+
+ALIGNED = tuple(name for name in MASK_NAMES if aligned(name))  # the masks whose rows' alignment is a choice
