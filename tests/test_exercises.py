@@ -538,7 +538,9 @@ def test_feedback_on_a_shape_does_not_give_the_shape_away():
     assert ex.check("00.P_shape", lambda tr: tr.P).text.startswith("✗ answer(tr) is an array, not a shape")
     assert "(2, 3, 3)" not in ex.check("00.P_shape", lambda tr: tr.P).text
     shape = ex.check("00.P_shape", lambda tr: (2, 3)).text
-    assert shape.startswith("✗ answer(tr) is a shape of 2 numbers, (2, 3), but the answer's shape has another count")
+    assert shape.startswith("✗ answer(tr) is the shape (2, 3), of length 2, but the answer's shape has another length")
+    one = ex.check("00.P_shape", lambda tr: (2,)).text  # said the same way for one number: no "1 numbers"
+    assert one.startswith("✗ answer(tr) is the shape (2,), of length 1, but")
     row = ex.check("02.row2", lambda tr: tr.Kh[0, :2] @ tr.Qh[0, 1]).text
     assert row.startswith("✗ answer(tr) is 2 numbers, which is not the shape of the answer")
     matrix = ex.check("02.head2", lambda tr: tr.Kh[1] @ tr.Qh[1, 0]).text

@@ -57,7 +57,7 @@ WORDS = {
     'ex.array_not_shape': ('✗ {what}의 값이 배열입니다. 배열이 아니라 그 모양을 답하세요(`.shape`).', '✗ {what} is an array, not a shape: answer with its shape (`.shape`).'),
     'ex.nested': ('✗ {what}의 값이 중첩되어 있습니다(`{shown}`). 모양은 중첩되지 않은 숫자들의 튜플입니다.', '✗ {what} is nested, `{shown}`; a shape is a flat tuple of numbers.'),
     'ex.not_whole': ('✗ {what}에 정수가 아닌 수(`{shown}`)가 있습니다. 모양의 수는 모두 정수입니다.', '✗ {what} holds a number that is not whole, `{shown}`; every number of a shape is whole.'),
-    'ex.shape_length': ('✗ {what}의 값은 숫자 {n}개로 된 모양 {got}인데, 답의 모양은 숫자의 개수가 다릅니다. 모양에는 배열의 축마다 숫자가 하나씩 있습니다.', "✗ {what} is a shape of {n} numbers, {got}, but the answer's shape has another count of numbers: one per axis of the array."),
+    'ex.shape_length': ('✗ {what}의 값은 숫자 {n}개로 된 모양 {got}인데, 답의 모양은 숫자의 개수가 다릅니다. 모양에는 배열의 축마다 숫자가 하나씩 있습니다.', "✗ {what} is the shape {got}, of length {n}, but the answer's shape has another length: one number per axis of the array."),
     # what an array answer is, in words
     'ex.form_number': ('숫자 하나', 'one number'),
     'ex.form_numbers': ('숫자 {n}개', '{n} numbers'),
