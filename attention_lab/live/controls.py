@@ -50,10 +50,10 @@ CONTROLS = [
     _control("sizes", "queries", "range", when=["and", EXAMPLE, "view.queries"], value="T_q", lo=1, hi="T"),
     _control("mask", "mask", "select", when=["len", "view.masks"], value="mask",
              options=["named", "view.masks", "'mask.{}'"]),
+    # Shown only where moving it changes what a row sees (masks.ALIGNED): not for a mask array, which says itself
+    # where its rows sit, nor for "none", whose rows see every Key token wherever they sit.
     _control("mask", "align", "select", when=["and", ["len", "view.masks"], "view.queries"], value="asked.align",
-             options=["named", "aligns", "'align.{}.choice'"],
-             visible=["has", "aligned", "mask"]),  # not for a mask array (it says itself where its rows sit), nor
-    # for "none", whose rows see every Key token wherever they sit (masks.aligned): moving it would change nothing
+             options=["named", "aligns", "'align.{}.choice'"], visible=["has", "aligned", "mask"]),
     _control("mask", "params", "params", when=["len", "view.masks"]),
     _control("picks", "head", "select", when="view.heads", value="head", options=["heads"]),
     _control("picks", "compare", "select", when=["and", "view.heads", ["len", "view.compared"]], value="compare",
