@@ -200,6 +200,18 @@ def _told(key, lang, text):  # -> whether `text` is word `key`'s line, each {fie
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_word_is_told_only_by_its_whole_line(lang):
+    """_told's catalogue: another word's line, and this line cut short, are refused."""
+    only_here = ex.words.say("ex.only_here", lang, names="tr").replace("`", "")
+    assert _told("ex.only_here", lang, only_here + " Hint: …")
+    assert not _told("ex.hidden_error", lang, only_here)
+    assert not _told("ex.only_here", lang, only_here[:-12])
+    wrong_shape = ex.words.say("ex.wrong_shape", lang, what="answer", got_form="3").replace("`", "")
+    assert _told("ex.wrong_shape", lang, wrong_shape)
+    assert not _told("ex.wrong_shape", lang, wrong_shape[:-5])  # its fixed start alone was enough before
+
+
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("exercise_id", IDS)
 def test_every_wrong_answer_in_the_catalogue_is_refused_and_told_what_the_catalogue_names(exercise_id, lang, capsys):
     entries = ex.catalogue(ex.get(exercise_id))
