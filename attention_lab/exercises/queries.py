@@ -106,7 +106,7 @@ EXERCISES = [
             ("np.flatnonzero(al.allowed_of(al.Mask('sliding', window=3), 1, 6)[0])", _ZERO_BASED),
             ("[6]", "ex.wrong_shape"), "[1, 2, 3]", "[5, 6, 7]",
         ),
-        ),
+    ),
     Exercise(
         "12.is_causal",
         {"ko": "토큰 5·6을 한 청크(T_q = 2)로 Key 토큰 6개와 계산할 때, SDPA의 `is_causal=True`에서 토큰 6의 행이 보는 Key 토큰의 번호",

@@ -385,4 +385,6 @@ def no_mask(T):  # -> [T, T] float
     return _additive(None, *_tokens(T, None, "T"), sizes="T")
 
 
-ALIGNED = tuple(name for name in MASK_NAMES if aligned(name))  # the masks whose rows' alignment is a choice
+# The masks whose rows' alignment is a choice (the explorer shows its alignment control for these only). Here at
+# the end: `aligned` builds Mask objects, so it runs only once Mask and to_mask are defined.
+ALIGNED = tuple(name for name in MASK_NAMES if aligned(name))
