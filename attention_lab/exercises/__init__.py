@@ -113,7 +113,7 @@ def check(exercise_id, answer, lang="en"):  # -> Feedback
             step = min(2, max(tries, _seen.get(exercise.id, 0) + 1))
             _seen[exercise.id] = max(step, _seen.get(exercise.id, 0))
             text += " " + _hint_text(exercise, step, lang, stuck=tries >= 3)
-    feedback = Feedback(exercise.id, verdict.ok, plain(text), as_html(text), _tries.get(exercise.id, 0))
+    feedback = Feedback(exercise.id, verdict.ok, plain(text), as_html(text), _tries.get(exercise.id, 0), verdict.named)
     show(feedback)
     return feedback
 

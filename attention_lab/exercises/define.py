@@ -69,6 +69,7 @@ class Mistake:
 
     value: Callable  # (*args) -> a number, an array, or a tuple (for a shape exercise)
     hint: dict  # {"ko": ..., "en": ...}: what went wrong and what to do instead; never the solution
+    name: str = ""  # the slip it is, as a short key ("sqrt_d"): what a class report counts (judge.named_key)
 
 
 @dataclass(frozen=True)

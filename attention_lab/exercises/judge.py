@@ -24,6 +24,16 @@ class Verdict:
     text: str
     counts: bool = False  # a wrong answer: counted, and followed by the next hint unless `own_hint`
     own_hint: bool = False  # a known mistake's hint: nothing more to add
+    named: str = ""  # what the feedback named, as data (a class report counts it): see `named_key`
+
+
+def named_key(exercise, mistake=None, key=""):  # -> "mistake:<name>" for a known mistake, else the word key said
+    """What a verdict names, as a stable key: "right", "unanswered", a known mistake as "mistake:<its name>" (its
+    `name`, or its place in the exercise's list, "mistake:#2", when it has none), or the key of the words said
+    ("not_yet", "only_here", "wrong_shape", "slip_matmul", …)."""
+    if mistake is None:
+        return key
+    return f"mistake:{mistake.name or '#' + str(exercise.mistakes.index(mistake) + 1)}"
 
 
 def _form(shape, lang):  # what an array of this shape is, in words
@@ -102,51 +112,54 @@ def judge(exercise, answer, lang):  # -> Verdict
         return words.say(f"ex.{key}", lang, what=what, **values)
 
     if answer is ...:
-        return Verdict(None, say("unanswered", task=exercise.task[lang], template=exercise.template))
+        return Verdict(None, say("unanswered", task=exercise.task[lang], template=exercise.template),
+                       named="unanswered")
     if exercise.given is not None:
         names = exercise.given.signature
         if not callable(answer):
-            return Verdict(False, say("not_a_function", names=names))
+            return Verdict(False, say("not_a_function", names=names), named="not_a_function")
         if not _takes(answer, len(exercise.given.names)):
-            return Verdict(False, say("signature", names=names))
+            return Verdict(False, say("signature", names=names), named="signature")
         for name in exercise.given.forbid:
             if uses(answer, name):
-                return Verdict(False, say("forbidden", name=name))
+                return Verdict(False, say("forbidden", name=name), named="forbidden")
     cases = exercise.cases()
     wants = _table(exercise)[0]
     results = _values(exercise, answer)
     first = results[0]
     if isinstance(first, Slip):
-        return Verdict(False, say(first.key, **first.values))
+        return Verdict(False, say(first.key, **first.values), named=first.key)
     if first is ...:
-        return Verdict(None, say("unanswered", task=exercise.task[lang], template=exercise.template))
+        return Verdict(None, say("unanswered", task=exercise.task[lang], template=exercise.template),
+                       named="unanswered")
     got = [read(first, wants[0])]
     if isinstance(got[0], Problem):
-        return Verdict(False, say(got[0].key, shown=got[0].shown))
+        return Verdict(False, say(got[0].key, shown=got[0].shown), named=got[0].key)
     got += [r if isinstance(r, Slip) else read(r, w) for r, w in zip(results[1:], wants[1:], strict=True)]
     right = [same(g, w, exercise.tol) for g, w in zip(got, wants, strict=True)]
     if all(right):
         note = exercise.note.get(lang)
         text = say("right") if len(cases) == 1 else say("right_hidden")
-        return Verdict(True, text + (f" {note}" if note else ""))
+        return Verdict(True, text + (f" {note}" if note else ""), named="right")
     mistake = _known_mistake(exercise, got, wants)
     if mistake is not None:
-        return Verdict(False, "✗ " + mistake.hint[lang], counts=True, own_hint=True)
+        return Verdict(False, "✗ " + mistake.hint[lang], counts=True, own_hint=True,
+                       named=named_key(exercise, mistake))
     if right[0]:  # right here, wrong on a case the learner does not see
         slip = next((g for g in got[1:] if isinstance(g, Slip)), None)
         if slip is not None:
             return Verdict(False, say("hidden_error", error=slip.error, message=slip.message, names=names),
-                           counts=True)
-        return Verdict(False, say("only_here", names=names), counts=True)
+                           counts=True, named="hidden_error")
+        return Verdict(False, say("only_here", names=names), counts=True, named="only_here")
     want, got = wants[0], got[0]
     if isinstance(want, tuple):
         if len(got) != len(want):
-            return Verdict(False, say("shape_length", n=len(got), got=_shape_text(got)), counts=True)
+            return Verdict(False, say("shape_length", n=len(got), got=_shape_text(got)), counts=True,
+                           named="shape_length")
     elif got.shape != want.shape:
-        return Verdict(False, say("wrong_shape", got_form=_form(got.shape, lang)),
-                       counts=True)
+        return Verdict(False, say("wrong_shape", got_form=_form(got.shape, lang)), counts=True, named="wrong_shape")
     elif np.isnan(got).any():
-        return Verdict(False, say("nan"))
+        return Verdict(False, say("nan"), named="nan")
     elif np.isinf(got).any() and not np.isinf(want).any():
-        return Verdict(False, say("inf"))
-    return Verdict(False, say("not_yet"), counts=True)
+        return Verdict(False, say("inf"), named="inf")
+    return Verdict(False, say("not_yet"), counts=True, named="not_yet")

@@ -46,6 +46,7 @@ class Feedback:
     text: str  # plain text
     html: str  # the same as HTML, code as <code>
     tries: int  # wrong answers to this exercise so far in this session (0 after a right one)
+    named: str = ""  # what the feedback named, as a stable key (judge.named_key): "right", "mistake:sqrt_d", …
 
     def __bool__(self):
         return self.ok is True
