@@ -166,6 +166,13 @@ def test_the_binder_link_is_one_option(tmp_path):
     for bad in ("justaname", "a/b/c", "", "a /b"):
         with pytest.raises(ValueError, match="^binder: "):
             site.binder_base(bad)
+    # The documentation's placeholder, typed as written (issue 49.11): refused, never a broken link on every page.
+    for placeholder in ("OWNER/NAME", "owner/name", "OWNER/NAME@main", "<owner>/<repo>", "USER/REPO",
+                        "your-org/your-repo", "{user}/{name}"):
+        with pytest.raises(ValueError, match="^binder: .*placeholder.*'none'"):
+            site.binder_base(placeholder)
+    for real in ("attention-lab/attention-lab", "nameless/ownerless", "someone/fork@teaching", "repo/tools"):
+        assert site.binder_base(real).startswith("https://mybinder.org/v2/gh/"), real
 
 
 def test_a_folder_it_did_not_build_is_left_alone(tmp_path):

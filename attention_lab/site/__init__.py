@@ -1,7 +1,7 @@
 """Both editions of the notebooks as a static course site, live explorers and step widgets included.
 
     python -m attention_lab.site --out site/                 # then: python -m http.server -d site
-    python -m attention_lab.site --out site/ --binder OWNER/NAME
+    python -m attention_lab.site --out site/ --binder someone/fork   # "run this notebook" opens a fork on Binder
 
 The pages are built from the stored, executed notebooks (`notebooks/ko/*.ipynb`, `notebooks/en/*.ipynb`): text,
 code, figures with their captions, printed outputs, exercise feedback, solutions folded. Each explorer and step

@@ -38,11 +38,24 @@ def binder_base(binder):  # "owner/name[@ref]" | "https://…" | None -> the Bin
     if binder.startswith(("https://", "http://")):
         return binder
     repo, _, ref = binder.partition("@")
+    if _is_placeholder(repo):
+        raise ValueError(f"binder: {binder!r} is the documentation's placeholder, not a repository: give yours "
+                         "(e.g. attention-lab/attention-lab), or 'none' to leave the Binder links out.")
     parts = repo.split("/")
     if len(parts) != 2 or not all(parts) or any(c.isspace() for c in binder):
         raise ValueError(f"binder: {binder!r} is not OWNER/NAME[@REF] (e.g. attention-lab/attention-lab@main), a "
                          "Binder launch URL starting with https://, or 'none'.")
     return f"https://mybinder.org/v2/gh/{repo}/{ref or 'HEAD'}"
+
+
+# How documentation writes "your repository": typed as written, each would make every page's Binder link broken.
+PLACEHOLDER_WORDS = {"owner", "name", "user", "repo", "repository", "org", "username", "your", "yours"}
+
+
+def _is_placeholder(repo):  # -> True for OWNER/NAME, <owner>/<repo>, USER/REPO, {user}/{name}, …
+    parts = [part.strip("<>{}[]").lower().replace("_", "-") for part in repo.split("/")]
+    return any(c in repo for c in "<>{}[]") or all(
+        part in PLACEHOLDER_WORDS or part.split("-")[0] in PLACEHOLDER_WORDS for part in parts)
 
 
 def run_link(base, lang, name):  # -> the Binder URL that opens notebooks/{lang}/{name}.ipynb in JupyterLab
