@@ -30,6 +30,19 @@ from attention_lab import exercises
 from attention_lab.exercises import drills, no_kernel
 from attention_lab.site import DEFAULT_BINDER
 
+# How prose says a count it computes (from a registry): Korean's native numbers before 가지 and 방법, English words.
+COUNT_WORDS = {
+    "ko": ("", "한", "두", "세", "네", "다섯", "여섯", "일곱", "여덟", "아홉", "열", "열한", "열두"),
+    "en": ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"),
+}
+
+
+def counted(n, lang):  # -> "다섯" or "five": a count the prose says, computed where the source is built
+    if not 1 <= n < len(COUNT_WORDS[lang]):
+        raise ValueError(f"counted: {n} has no word here; write it as a number, or add its word to COUNT_WORDS")
+    return COUNT_WORDS[lang][n]
+
+
 LANG_LITERAL = "__LANG__"  # replaced by "ko" or "en" (with quotes) when a notebook is written
 CHECK_TAG = "nbval-check-output"
 

@@ -1,11 +1,23 @@
 # ruff: noqa: E501  (the Markdown cells are paragraphs of prose, one line each)
-from cells import SETUP, code, exercise, figure, md, next_link
+from cells import SETUP, code, counted, exercise, figure, md, next_link
+
+from attention_lab.numeric.conventions import CONVENTIONS
+from attention_lab.numeric.masks import MASKS
 
 NAME = "08_masks"
 
+# What the prose counts, counted from the registries (a new mask or convention changes the words, or stops the build).
+LATER = ("window", "packed")  # the two-sided window and packed sequences: notebook 12
+SHOWN = [name for name in MASKS if name not in LATER and name != "custom"]  # custom: an array, no name to choose
+if SHOWN != ["causal", "none", "sliding", "padding", "prefix"]:
+    raise ValueError(f"notebook 08 describes the masks causal, none, sliding, padding and prefix, but the registry "
+                     f"names {SHOWN}: describe the new one here and in SETTINGS, or add it to LATER")
+MASKS_KO, MASKS_EN = counted(len(SHOWN), "ko"), counted(len(SHOWN), "en")
+WAYS_KO, WAYS_EN = counted(len(CONVENTIONS), "ko"), counted(len(CONVENTIONS), "en")
+
 CELLS = [
     md(
-        """
+        f"""
 # 08 — 마스크 더 알아보기: 여러 가지 마스크와 그 표기법
 
 글에서는 마스크를 하나만 다뤘습니다. 다음 토큰을 예측하는 디코더의 Causal mask이고, 참조할 수 있는 칸은 0, 제외할 칸은 −∞인 행렬 M으로 점수에 더했습니다. 실제 코드에서는 이보다 많은 마스크와 표기법을 만납니다. 이 노트북은 그런 코드를 읽다가 생기는 질문들을 글의 예시 숫자로 하나씩 확인합니다. 왜 내 batch가 padding을 참조할까? sliding window는 무엇일까? `scaled_dot_product_attention`에서 잘 되던 마스크가 왜 `nn.MultiheadAttention`에서는 틀릴까? 튜토리얼은 왜 −∞ 대신 −1e9를 쓸까?
@@ -14,11 +26,11 @@ CELLS = [
 
 - 토큰 6개로 늘린 글의 예시에서, 마스크마다 M과 가중치 P: Causal mask, 마스크 없음, sliding window, padding, prefix
 - padding: 실제 토큰이 padding을 참조하면 생기는 일, 그리고 padding 토큰 자신의 행을 어떻게 할지
-- 같은 마스크를 코드에 쓰는 여섯 가지 방법: 0 / −∞를 더하기, bool(True = 참조 가능, SDPA), bool(True = 제외, `nn.MultiheadAttention`), −1e9, −1e4, float16의 최솟값
+- 같은 마스크를 코드에 쓰는 {WAYS_KO} 가지 방법: 0 / −∞를 더하기, bool(True = 참조 가능, SDPA), bool(True = 제외, `nn.MultiheadAttention`), −1e9, −1e4, float16의 최솟값
 - 참조할 것이 하나도 없는 행에서 각 방법이 하는 일: NaN, 고르게 나뉜 가중치, 또는 0
 - 흔한 버그: bool 마스크를 반대로 읽는 API에 넘기면 P가 뒤집힙니다
 """,
-        """
+        f"""
 # 08 — Masks beyond the causal one, and the ways code writes them
 
 The article teaches one mask: the causal mask of a decoder that predicts the next token, added to the scores as a matrix M of 0 where a token may be seen and −∞ where it may not. Code in the wild holds more masks than that, written in more ways. This notebook takes the questions that reading such code raises and answers each on the article's numbers. Why does my batch attend to padding? What is a sliding window? Why does a mask that works in `scaled_dot_product_attention` break `nn.MultiheadAttention`? Why do tutorials write −1e9 instead of −∞?
@@ -27,7 +39,7 @@ What you will see:
 
 - on the article's example grown to six tokens, each mask as its M and its weights P: causal, none, sliding window, padding, prefix
 - padding: what goes wrong when real tokens attend to it, and what to do with the padding tokens' own rows
-- six ways code writes the same mask: 0 / −∞ added, boolean with True = may attend (SDPA), boolean with True = masked (`nn.MultiheadAttention`), −1e9, −1e4, and float16's minimum
+- {WAYS_EN} ways code writes the same mask: 0 / −∞ added, boolean with True = may attend (SDPA), boolean with True = masked (`nn.MultiheadAttention`), −1e9, −1e4, and float16's minimum
 - what each does to a row with nothing to attend to: NaN, weights spread evenly, or zeros
 - the classic bug: a boolean mask handed to an API that reads it the other way round, which inverts P
 """,
@@ -61,10 +73,10 @@ for i in range(T):
         check=True,
     ),
     md(
-        """
-## 다섯 가지 마스크
+        f"""
+## {MASKS_KO} 가지 마스크
 
-마스크 레지스트리 `MASKS`에는 이름으로 고를 수 있는 마스크가 있습니다. 여기서는 그중 다섯 가지를 봅니다(양쪽으로 열린 창 `window`와 packed sequences의 `packed`는 12에서 다룹니다). 모두 Query 토큰 i(행)가 Key 토큰 j(열)를 참조할 수 있는지를 정하고, 참조할 수 있는 칸은 0, 없는 칸은 −∞인 M이 됩니다. 토큰 번호는 글처럼 1부터 셉니다.
+마스크 레지스트리 `MASKS`에는 이름으로 고를 수 있는 마스크가 있습니다. 여기서는 그중 {MASKS_KO} 가지를 봅니다(양쪽으로 열린 창 `window`와 packed sequences의 `packed`는 12에서 다룹니다). 모두 Query 토큰 i(행)가 Key 토큰 j(열)를 참조할 수 있는지를 정하고, 참조할 수 있는 칸은 0, 없는 칸은 −∞인 M이 됩니다. 토큰 번호는 글처럼 1부터 셉니다.
 
 - **Causal mask** (`"causal"`): j ≤ i. 자기 자신과 이전 토큰만 참조합니다. 글의 마스크입니다.
 - **마스크 없음** (`None`): 모든 칸이 0입니다. 모든 토큰이 서로를 참조합니다.
@@ -74,10 +86,10 @@ for i in range(T):
 
 각 마스크가 실제로 쓰이는 곳은 레지스트리에 적혀 있습니다.
 """,
-        """
-## Five masks
+        f"""
+## {MASKS_EN.capitalize()} masks
 
-The mask registry `MASKS` holds the masks chosen by name; here are five of them (the two-sided `window` and `packed` for packed sequences come in notebook 12). Each decides whether Query token i (a row) may attend to Key token j (a column), and becomes an M of 0 where it may and −∞ where it may not. Tokens are numbered from 1, as in the article.
+The mask registry `MASKS` holds the masks chosen by name; here are {MASKS_EN} of them (the two-sided `window` and `packed` for packed sequences come in notebook 12). Each decides whether Query token i (a row) may attend to Key token j (a column), and becomes an M of 0 where it may and −∞ where it may not. Tokens are numbered from 1, as in the article.
 
 - **causal** (`"causal"`): j ≤ i, itself and earlier tokens. The article's mask.
 - **none** (`None`): every cell is 0; every token sees every token.
@@ -122,12 +134,12 @@ for n, (name, t) in enumerate(traces.items()):
     ylabel = W["query"] if n % 3 == 0 else None  # once a line: the panels keep room for their numbers
     al.figures.heatmap(ax_M, t.M, "scores", title=f"{mask_title(t.mask)}\\nM", ylabel=ylabel, lang=LANG)
     al.figures.heatmap(ax_P, t.P[0], "weights", title=f"P ({W['head_n'].format(n=1)})", xlabel=W["key"], ylabel=ylabel, fontsize=9, lang=LANG)
-for ax in axes[2:, 2]:  # five masks: the second line has two
+for ax in axes[2:, 2]:  # the second line holds the last two masks: its third column stays empty
     ax.set_visible(False)
 fig
 """,
-        "여섯 토큰으로 늘린 글의 예시에서 다섯 가지 마스크 M(위)과 각 마스크로 얻은 Head 1의 가중치 P(아래).",
-        "The five masks M (top) on the article's example grown to six tokens, and Head 1's weights P under each (bottom).",
+        f"여섯 토큰으로 늘린 글의 예시에서 {MASKS_KO} 가지 마스크 M(위)과 각 마스크로 얻은 Head 1의 가중치 P(아래).",
+        f"The {MASKS_EN} masks M (top) on the article's example grown to six tokens, and Head 1's weights P under each (bottom).",
     ),
     code('al.explorer(lang=LANG, view="masks", T=6)'),
     md(
@@ -195,15 +207,15 @@ print(W["nb_keys_only_columns"])
         check=True,
     ),
     md(
-        """
-## 같은 마스크를 쓰는 여섯 가지 방법
+        f"""
+## 같은 마스크를 쓰는 {WAYS_KO} 가지 방법
 
 같은 padding 마스크(T = 6, L = 4)를 코드에서는 여러 방법으로 씁니다. `attention_lab.conventions`의 `CONVENTIONS`에 여섯 가지를 모았습니다. `write(allowed)`는 참조 가능 여부(`allowed`, True = 참조 가능)를 그 방법으로 쓴 값이고, `additive(...)`는 그 방법을 읽는 라이브러리가 실제로 점수에 더하는 M입니다. 먼저 각 방법의 이름, 쓰이는 곳, 그리고 토큰 3의 행을 어떻게 쓰는지 봅니다.
 """,
-        """
-## Six ways to write the same mask
+        f"""
+## {WAYS_EN.capitalize()} ways to write the same mask
 
-Code writes the same padding mask (T = 6, L = 4) in several ways; `CONVENTIONS` in `attention_lab.conventions` collects six. `write(allowed)` writes which tokens may be attended to (`allowed`, True = may attend) in that way, and `additive(...)` is the M that a library reading it actually adds to the scores. First each way's name, where it is used, and how it writes token 3's row.
+Code writes the same padding mask (T = 6, L = 4) in several ways; `CONVENTIONS` in `attention_lab.conventions` collects {WAYS_EN}. `write(allowed)` writes which tokens may be attended to (`allowed`, True = may attend) in that way, and `additive(...)` is the M that a library reading it actually adds to the scores. First each way's name, where it is used, and how it writes token 3's row.
 """,
     ),
     code(
@@ -219,11 +231,11 @@ for name, convention in CONVENTIONS.items():
 """,
     ),
     md(
-        """
-이제 여섯 방법 모두로 P(Head 1)를 계산합니다. 각 방법이 더하는 M을 `al.apply_mask`로 S / √dh에 더하고 `al.softmax`를 적용합니다. `al.apply_mask`는 −∞뿐 아니라 어떤 유한한 M도 받습니다. 토큰 3처럼 참조할 토큰이 있는 행은 여섯 방법 모두 같습니다. −1e9를 더한 점수도 exp를 거치면 float64에서 정확히 0이 되기 때문입니다. 달라지는 것은 padding 토큰 5처럼 참조할 것이 하나도 없는 행입니다.
+        f"""
+이제 {WAYS_KO} 방법 모두로 P(Head 1)를 계산합니다. 각 방법이 더하는 M을 `al.apply_mask`로 S / √dh에 더하고 `al.softmax`를 적용합니다. `al.apply_mask`는 −∞뿐 아니라 어떤 유한한 M도 받습니다. 토큰 3처럼 참조할 토큰이 있는 행은 {WAYS_KO} 방법 모두 같습니다. −1e9를 더한 점수도 exp를 거치면 float64에서 정확히 0이 되기 때문입니다. 달라지는 것은 padding 토큰 5처럼 참조할 것이 하나도 없는 행입니다.
 """,
-        """
-Now P (Head 1) in all six ways: the M each adds goes onto S / √dh with `al.apply_mask`, then `al.softmax`. `al.apply_mask` takes any finite M, not only −∞. A row with something to attend to, like token 3's, comes out the same all six ways: a score with −1e9 added becomes exactly 0 through exp in float64, too. What differs is a row with nothing to attend to, like padding token 5's.
+        f"""
+Now P (Head 1) in all {WAYS_EN} ways: the M each adds goes onto S / √dh with `al.apply_mask`, then `al.softmax`. `al.apply_mask` takes any finite M, not only −∞. A row with something to attend to, like token 3's, comes out the same all {WAYS_EN} ways: a score with −1e9 added becomes exactly 0 through exp in float64, too. What differs is a row with nothing to attend to, like padding token 5's.
 """,
     ),
     code(
@@ -238,11 +250,11 @@ for name, convention in CONVENTIONS.items():
         check=True,
     ),
     md(
-        """
-그림으로 보면 위쪽 네 행(실제 토큰)은 여섯 방법이 모두 같고, 테두리를 친 아래 두 행(padding 토큰)만 다릅니다. 위 줄의 세 방법은 0을, 아래 줄의 세 방법은 마스크가 없을 때와 같은 가중치를 줍니다.
+        f"""
+그림으로 보면 위쪽 네 행(실제 토큰)은 {WAYS_KO} 방법이 모두 같고, 테두리를 친 아래 두 행(padding 토큰)만 다릅니다. 위 줄의 세 방법은 0을, 아래 줄의 세 방법은 마스크가 없을 때와 같은 가중치를 줍니다.
 """,
-        """
-In a figure: the top four rows (the real tokens) are the same in all six, and only the framed bottom two rows (the padding tokens) differ: the three ways in the top line give zeros, the three in the bottom line the weights of no mask at all.
+        f"""
+In a figure: the top four rows (the real tokens) are the same in all {WAYS_EN}, and only the framed bottom two rows (the padding tokens) differ: the three ways in the top line give zeros, the three in the bottom line the weights of no mask at all.
 """,
     ),
     figure(
@@ -254,8 +266,8 @@ for n, (ax, (name, P)) in enumerate(zip(fig.subplots(2, 3).flat, weights.items()
     al.figures.outline(ax, 4, 0, nrows=2, ncols=T)
 fig
 """,
-        "padding(L = 4)을 여섯 가지 방법으로 적었을 때의 P: 실제 토큰의 행은 모두 같고, 테두리 친 padding 토큰의 행만 다릅니다.",
-        "P with padding (L = 4) written the six ways: the real tokens' rows agree, and only the framed rows of the padding tokens differ.",
+        f"padding(L = 4)을 {WAYS_KO} 가지 방법으로 적었을 때의 P: 실제 토큰의 행은 모두 같고, 테두리 친 padding 토큰의 행만 다릅니다.",
+        f"P with padding (L = 4) written the {WAYS_EN} ways: the real tokens' rows agree, and only the framed rows of the padding tokens differ.",
     ),
     md(
         """
