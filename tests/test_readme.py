@@ -31,7 +31,8 @@ INSTALL = ["python3 -m venv .venv", '.venv/bin/pip install -c constraints.txt -e
 def readme_lab_command():  # -> argv of the README's lab step, run with this interpreter's jupyter
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     commands = re.findall(r"```(?:bash|sh)\n(.+?)\n```", readme, flags=re.S)
-    [command] = [c for c in commands if "jupyter lab" in c]
+    # The Korean part and "Two commands" show it each: one command, written the same in both.
+    [command] = sorted({c for c in commands if "jupyter lab" in c})
     steps = [step.strip() for step in command.split("&&")]
     assert steps[:-1] == INSTALL, "the README's lab command changed: update this test's idea of its install steps"
     argv = shlex.split(steps[-1])
@@ -89,10 +90,24 @@ def test_the_readme_lab_command_serves_the_repository_and_opens_the_korean_overv
 
 # ---- the README's Python, run as written (issue 27) ------------------------------------------------------------------
 
-def readme_python_blocks():  # -> [(first line number, code)] of every ```python block, in order
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    return [(readme[:m.start()].count("\n") + 2, m.group(1)) for m in re.finditer(r"```python\n(.+?)\n```", readme,
-                                                                                  flags=re.S)]
+# The README and the pages it sends a reader to, in the order it lists them: each one's Python runs as written.
+DOCS = ["README.md", "docs/package.md", "docs/explorer.md", "docs/learned.md", "docs/figures.md", "docs/anywhere.md",
+        "docs/install.md", "docs/classroom.md"]
+
+
+def readme_python_blocks():  # -> [(file, first line number, code)] of every ```python block, in order
+    blocks = []
+    for name in DOCS:
+        text = (ROOT / name).read_text(encoding="utf-8") if (ROOT / name).exists() else ""
+        blocks += [(name, text[:m.start()].count("\n") + 2, m.group(1))
+                   for m in re.finditer(r"```python\n(.+?)\n```", text, flags=re.S)]
+    return blocks
+
+
+def test_every_page_the_readme_links_to_is_there_and_listed_here():
+    linked = set(re.findall(r"\]\(((?:docs|benchmarks)/[\w./-]+\.md)\)", (ROOT / "README.md").read_text()))
+    assert linked and all((ROOT / name).is_file() for name in linked), sorted(linked)
+    assert linked - {"benchmarks/README.md"} <= set(DOCS), sorted(linked - set(DOCS))
 
 
 def claimed(line):  # -> (expression, the literal its comment says it gives) for "expr  # … -> literal", or None
@@ -109,10 +124,10 @@ def test_every_python_block_of_the_readme_runs_as_written_and_gives_what_its_com
     assert len(blocks) >= 3
     monkeypatch.chdir(tmp_path)  # what a block writes (explorer.html) lands here
     namespace, checked = {}, 0
-    for first, code in blocks:  # one namespace, in order, as a reader who pastes them one after another
+    for name, first, code in blocks:  # one namespace, in order, as a reader who pastes them one after another
         lines = code.splitlines()
         for statement in ast.parse(code).body:  # each statement, then what its comment says it gives
-            exec(compile(ast.Module([statement], []), f"README.md, line {first + statement.lineno - 1}", "exec"),
+            exec(compile(ast.Module([statement], []), f"{name}, line {first + statement.lineno - 1}", "exec"),
                  namespace)
             claim = claimed(lines[statement.lineno - 1])
             if claim:
