@@ -49,7 +49,20 @@ def answering(exercise_id, value_of):
     e = ex.get(exercise_id)
     if e.given is None:
         return value_of(ex.expected(exercise_id))
-    return lambda *args: value_of(ex.read.expected_form(e.expected(*(getattr(a, "_trace", a) for a in args))))
+    cases = e.cases()
+    wants = [ex.read.expected_form(e.expected(*case)) for case in cases]  # made before: not by the learner's code
+
+    def made_from(handed, arg):  # whether the checker made `handed` from this case's argument
+        if isinstance(handed, ex.hands.TraceView):
+            return repr(handed).startswith(repr(arg)) and all(
+                np.array_equal(getattr(handed, f), getattr(arg, f)) for f in dir(handed) if f[0].isupper())
+        return np.array_equal(handed, arg)
+
+    def want_of(args):  # the answer on the case the checker handed these arguments from (a view hands no trace back)
+        return next(want for case, want in zip(cases, wants, strict=True)
+                    if all(made_from(a, c) for a, c in zip(args, case, strict=True)))
+
+    return lambda *args: value_of(want_of(args))
 
 
 def returning(exercise_id, value):
@@ -289,7 +302,7 @@ def test_the_issues_wrong_methods_do_not_pass():
         read_off = ex.check(exercise_id, answer)
         assert not read_off and "does not hand out" in read_off.text
     forbidden = ex.check("05.row3", lambda tr: al.softmax(tr.S_masked[0, 2]))
-    assert not forbidden and "without softmax" in forbidden.text
+    assert not forbidden and "without al.softmax" in forbidden.text
     praised = ex.check("11.weight", lambda s, m, l: al.article_example().P[0, 2, 0])
     assert not praised and "alone" not in praised.text
 

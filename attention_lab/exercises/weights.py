@@ -7,8 +7,8 @@ a row of scores), never typed in.
 
 import numpy as np
 
-from ..numeric.core import softmax, weighted_sum
-from ..numeric.masks import causal_mask
+from ..numeric.core import normalize_rows, row_exponentials, softmax, weighted_sum
+from ..numeric.masks import Mask, additive_mask, causal_mask
 from .article import HEAD1_IS_INDEX_0, ROW2_IS_INDEX_1
 from .define import Exercise, Mistake
 from .givens import trace, values
@@ -63,6 +63,10 @@ _WEIGHT_EACH_VALUE = {
     "en": "You added the Values without their weights; multiply each Value row by its weight first.",
 }
 _BIG = np.array([1000.0, 1001.0, 1002.0])
+# What "without al.softmax" refuses: al.softmax and the two steps it is made of (reached by any name or route, e.g.
+# through al.attention_trace); what "without al.causal_mask" refuses: it and what builds any mask's 0 / −∞.
+WITHOUT_SOFTMAX = (softmax, row_exponentials, normalize_rows)
+WITHOUT_CAUSAL_MASK = (causal_mask, Mask.allowed, additive_mask)
 
 
 EXERCISES = [
@@ -83,7 +87,7 @@ EXERCISES = [
         ),
         (
             Mistake(_lower, ONES_AND_ZEROS),
-            Mistake(lambda T: causal_mask(T).T,
+            Mistake(lambda T: np.where(_lower(T) == 1, 0.0, -np.inf).T,  # not causal_mask(T).T: a catalogue entry may not call it
                     {"ko": "−∞가 대각선 아래에 있습니다. 토큰 1은 토큰 2를 볼 수 없으므로, 첫 번째 행은 두 번째 열부터 −∞입니다.",
                      "en": "The −∞ are below the diagonal; token 1 must not see token 2, so row 1 is −∞ "
                            "from column 2 on."}),
@@ -96,9 +100,14 @@ EXERCISES = [
                      "en": "Every cell is 0, and adding 0 keeps a score: nothing is masked. The cells of future "
                            "tokens are −∞."}),
         ),
-        given=values(("T",), (4,), (2,), (6,)),
-        wrong=(("al.causal_mask(4)", "ex.only_here"), "np.triu(np.ones((T, T)), 1) * -np.inf",
-               "-np.inf * np.triu(np.ones((T, T)))"),
+        given=values(("T",), (4,), (2,), (6,), forbid=WITHOUT_CAUSAL_MASK),
+        wrong=(("np.where(np.tril(np.ones((4, 4))) == 1, 0.0, -np.inf)", "ex.only_here"),
+               "np.triu(np.ones((T, T)), 1) * -np.inf", "-np.inf * np.triu(np.ones((T, T)))",
+               ("al.causal_mask(T)", "ex.forbidden"), ("al.causal_mask(4)", "ex.forbidden"),
+               ("getattr(al, 'causal' + '_mask')(T)", "ex.forbidden"), ("al.make_mask('causal', T)", "ex.forbidden"),
+               ("np.where(al.causal_allowed(T), 0.0, -np.inf)", "ex.forbidden"),
+               ("al.additive_mask(np.tril(np.ones((T, T), dtype=bool)))", "ex.forbidden"),
+               ("al.article_example(T=T).M", "ex.forbidden")),
     ),
     Exercise(
         "04.row2",
@@ -194,8 +203,13 @@ EXERCISES = [
         ),
         tol=1e-3,
         note={"ko": "가중치는 0 이상이고 합이 1입니다.", "en": "The weights are ≥ 0 and add up to 1."},
-        given=trace(withhold="E", forbid=("softmax",)),
+        given=trace(withhold="E", forbid=WITHOUT_SOFTMAX),
         wrong=(("al.softmax(tr.S_masked[0, 2])", "ex.forbidden"), ("tr.P[0, 2]", "ex.withheld"),
+               ("getattr(al, 'soft' + 'max')(tr.S_masked[0, 2])", "ex.forbidden"),
+               ("__import__('attention_lab.numeric.core', fromlist=['softmax']).softmax(tr.S_masked[0, 2])",
+                "ex.forbidden"),
+               ("al.normalize_rows(np.exp(tr.S_masked[0, 2]))", "ex.forbidden"),
+               ("al.attention_trace(tr.Q, tr.K, tr.V, h=tr.h).P[0, 2]", "ex.forbidden"),
                "np.exp(tr.S_masked[0, 2]) / np.exp(tr.S_masked[0]).sum()", ("[0.114, 0.042, 0.844]", "ex.only_here")),
     ),
     Exercise(
@@ -219,8 +233,9 @@ EXERCISES = [
             Mistake(lambda tr: _exp_over_sum(np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0)), _ZERO_NOT_MINUS_INF),
         ),
         tol=1e-3,
-        given=trace(withhold="E", forbid=("softmax",)),
+        given=trace(withhold="E", forbid=WITHOUT_SOFTMAX),
         wrong=(("al.softmax(tr.S_masked[0, 1])", "ex.forbidden"), ("tr.P[0, 1]", "ex.withheld"),
+               ("getattr(al, 'soft' + 'max')(tr.S_masked[0, 1])", "ex.forbidden"),
                "np.exp(tr.S_masked[0, 1]) / np.exp(tr.S_masked[0, 1]).max()",
                ("np.array([np.exp(tr.S_masked[0, 1, 0]), np.exp(tr.S_masked[0, 1, 1]), 0])"
                 " / (np.exp(tr.S_masked[0, 1, 0]) + np.exp(tr.S_masked[0, 1, 1]))", "ex.only_here")),  # T = 3
@@ -257,8 +272,9 @@ EXERCISES = [
         note={"ko": "[0, 1, 2]의 Softmax와 같습니다.", "en": "It is the same as the softmax of [0, 1, 2]."},
         given=values(("x",), (_BIG,), (np.array([-4.0, 1.0, 710.0, 709.0]),), (np.array([-1000.0, -999.0, -1001.0]),),
                      (np.array([2.0, 0.0, 6.0]),), (np.array([0.0, 2000.0]),), (np.array([5.0, 5.0, -3.0]),), (np.array([800.0, -5.0]),),
-                     forbid=("softmax",)),
-        wrong=(("al.softmax(x)", "ex.forbidden"), ("np.exp(x - 1000) / np.exp(x - 1000).sum()", "ex.only_here"),
+                     forbid=WITHOUT_SOFTMAX),
+        wrong=(("al.softmax(x)", "ex.forbidden"), ("al.normalize_rows(al.row_exponentials(x))", "ex.forbidden"),
+               ("vars(al)['softmax'](x)", "ex.forbidden"), ("np.exp(x - 1000) / np.exp(x - 1000).sum()", "ex.only_here"),
                ("np.exp(x - x[-1]) / np.exp(x - x[-1]).sum()", "ex.only_here"),
                "np.exp(x - x.max()) / np.exp(x).sum()"),
     ),
