@@ -21,6 +21,16 @@ HEAD1_IS_INDEX_0 = {
     "ko": "Head 2에서 나온 값입니다. Head 1은 인덱스 0입니다.",
     "en": "That comes from Head 2; Head 1 is index 0.",
 }
+SQRT_D = {  # the slip notebook 00 promises to name: √d, of the model dimension, where √dh belongs
+    "ko": "√d(모델 차원 d의 제곱근)로 나누었습니다. 점수는 head 하나의 차원 dh = d / h의 제곱근 √dh로 나눕니다.",
+    "en": "You divided by √d, the square root of the model dimension d; the scores are divided by √dh, the square "
+          "root of one head's dimension dh = d / h.",
+}
+BY_D = {
+    "ko": "모델 차원 d로 나누었습니다. 점수는 head 하나의 차원 dh = d / h의 제곱근 √dh로 나눕니다.",
+    "en": "You divided by the model dimension d; the scores are divided by √dh, the square root of one head's "
+          "dimension dh = d / h.",
+}
 BOTH_HEADS = {
     "ko": "여덟 성분을 모두 써서 두 head의 성분을 섞었습니다. Head 1의 점수는 Head 1의 성분(`tr.Qh[0]`, `tr.Kh[0]`)만으로 계산합니다.",
     "en": "You used all eight components, mixing both heads; Head 1's scores use Head 1's components only "
@@ -256,6 +266,7 @@ EXERCISES = [
                                             "en": "That is row 2 before the division; divide it by √dh."}),
             Mistake(lambda tr: tr.S[0, 2] / np.sqrt(tr.dh), ROW2_IS_INDEX_1),
             Mistake(lambda tr: tr.S[1, 1] / np.sqrt(tr.dh), HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: tr.S[0, 1] / tr.d, BY_D),
         ),
         given=trace(withhold="S_scaled"),
         wrong=(("tr.S_scaled[0, 1]", "ex.withheld"), ("tr.S[0, 1] / 2", "ex.only_here"),
@@ -290,6 +301,9 @@ EXERCISES = [
             Mistake(lambda d, h: np.sqrt(d) / h,
                     {"ko": "√d를 h로 나누었습니다. 먼저 d를 h로 나누어 dh를 구한 뒤 제곱근을 구하세요.",
                      "en": "You divided √d by h; divide d by h first, to get dh, then take the square root."}),
+            Mistake(lambda d, h: d, {"ko": "모델 차원 d 자체입니다. 나누는 값은 head 차원 dh = d / h의 제곱근입니다.",
+                                     "en": "That is the model dimension d itself; the divisor is the square root of "
+                                           "the head dimension dh = d / h."}),
         ),
         note={"ko": "GPT-2(d = 768, h = 12)도 dh = 64이므로 8로 나눕니다.",
               "en": "GPT-2 (d = 768, h = 12) has dh = 64 too, and divides by 8."},

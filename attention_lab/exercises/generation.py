@@ -13,6 +13,7 @@ from ..numeric.blockwise import blockwise_steps
 from ..numeric.core import kv_head_index, softmax
 from ..numeric.examples import article_example
 from ..numeric.kv_cache import PUBLISHED
+from .article import BY_D, HEAD1_IS_INDEX_0, SQRT_D
 from .define import Exercise, Mistake
 from .givens import trace, values
 
@@ -82,13 +83,17 @@ EXERCISES = [
             Mistake(lambda tr: softmax(tr.Kh[0] @ tr.Qh[0, 1] / np.sqrt(tr.dh)),
                     {"ko": "토큰 3의 Key까지 썼습니다. 위치 2의 단계에서는 토큰 3이 아직 캐시에 없습니다.",
                      "en": "You used token 3's Key as well; at the step of position 2, token 3 is not in the cache yet."}),
+            Mistake(lambda tr: softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.d)), SQRT_D),
+            Mistake(lambda tr: softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / tr.d), BY_D),
+            Mistake(lambda tr: softmax(tr.Kh[1, :2] @ tr.Qh[1, 1] / np.sqrt(tr.dh)), HEAD1_IS_INDEX_0),
         ),
         tol=1e-3,
         note={"ko": "전체 계산의 P에서 두 번째 행의 앞 두 칸과 같습니다. 토큰 3의 칸은 어차피 0입니다.",
               "en": "It is row 2 of the full computation's P, without its last entry, which is 0 anyway."},
         given=trace(withhold="S"),
         wrong=(("tr.P[0, 1, :2]", "ex.withheld"), ("al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / 2)", "ex.only_here"),
-               "al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.d))"),
+               ("al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.d))", SQRT_D),
+               ("al.softmax(tr.Qh[1, 1] @ tr.Kh[1, :2].T / np.sqrt(tr.dh))", HEAD1_IS_INDEX_0)),
     ),
     Exercise(
         "10.cache_size",

@@ -259,6 +259,9 @@ EXERCISES = [
             Mistake(lambda tr: np.sqrt(tr.dh), _SQRT_DH),
             Mistake(lambda tr: 1 / np.sqrt(tr.d), _ONE_OVER_SQRT_D),
             Mistake(lambda tr: 1 / tr.dh, _NO_ROOT),
+            Mistake(lambda tr: 1 / tr.d, {"ko": "1 / d입니다. SDPA는 head 하나의 차원 dh의 제곱근으로 나눕니다(1 / √dh를 곱합니다).",
+                                          "en": "That is 1 / d; SDPA divides by the square root of one head's "
+                                                "dimension dh (it multiplies by 1 / √dh)."}),
         ),
         wrong=(
             ("0.5", "ex.only_here"), ("1 / 2", "ex.only_here"),  # the example's 1 / √4, typed in

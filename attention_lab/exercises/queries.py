@@ -17,6 +17,7 @@ from ..numeric.examples import article_example
 from ..numeric.masks import Mask, allowed_of
 from ..numeric.trace import attention_trace
 from . import Exercise, Mistake
+from .article import BY_D, SQRT_D
 
 
 def _seen(mask, T_q, T_k, row):  # -> the Key tokens (numbers from 1) that Query row `row` (from 0) may see
@@ -156,6 +157,8 @@ EXERCISES = [
             Mistake(lambda: _tr().P[0, 2], _HEAD_1_ROW),
             Mistake(lambda: _decode_row(_tr().Q[:1]), _TOKEN_1_ROW),
             Mistake(lambda: softmax(_tr().S[1, 2]), _UNSCALED),
+            Mistake(lambda: softmax(_tr().S[1, 2] / np.sqrt(_tr().d)), SQRT_D),
+            Mistake(lambda: softmax(_tr().S[1, 2] / _tr().d), BY_D),
         ),
         wrong=(  # as a learner types them
             ("tr.P[0, 2]", _HEAD_1_ROW), ("al.attention_trace(tr.Q[2:], tr.K, tr.V, h=2).P[0, 0]", _HEAD_1_ROW),
@@ -164,7 +167,7 @@ EXERCISES = [
             ("al.attention_trace(tr.Q[:1], tr.K, tr.V, h=2).P[1, 0]", _TOKEN_1_ROW),
             ("al.softmax(tr.S[1, 2])", _UNSCALED),
             ("tr.P[1, 2, :2]", "ex.wrong_shape"),  # two of the three weights
-            "tr.P[1, 1]", "al.softmax(tr.S[1, 2] / np.sqrt(tr.d))",
+            "tr.P[1, 1]", ("al.softmax(tr.S[1, 2] / np.sqrt(tr.d))", SQRT_D),
         ),
         tol=1e-3,
         note={"ko": "전체 계산에서 Head 2의 세 번째 행과 같습니다.",

@@ -9,7 +9,7 @@ import numpy as np
 
 from ..numeric.core import normalize_rows, row_exponentials, softmax, weighted_sum
 from ..numeric.masks import Mask, additive_mask, causal_mask
-from .article import HEAD1_IS_INDEX_0, ROW2_IS_INDEX_1
+from .article import BY_D, HEAD1_IS_INDEX_0, ROW2_IS_INDEX_1, SQRT_D
 from .define import Exercise, Mistake
 from .givens import trace, values
 
@@ -52,6 +52,10 @@ _COLUMN_SUMS = {
     "ko": "행렬 전체에 exp를 적용한 뒤 열의 합(`axis=0`)으로 나누었습니다. 가중치는 한 행, 즉 Query 토큰 하나 안에서 합이 1이므로 행의 합(`axis=-1`, `keepdims=True`)으로 나눕니다.",
     "en": "You applied exp to the whole matrix and divided by the column sums (`axis=0`); each row, one Query "
           "token, must add up to 1, so divide by the row sums (`axis=-1`, `keepdims=True`).",
+}
+_FROM_S = {
+    "ko": "√dh로 나누기 전의 점수 S로 계산했습니다. 마스크까지 더한 점수(`tr.S_masked`)에서 시작하세요.",
+    "en": "You started from S, before the division by √dh; start from the masked scores (`tr.S_masked`).",
 }
 _NO_MASK = {
     "ko": "마스크 없이 계산했습니다. 미래 토큰의 칸은 −∞이어서 가중치가 0이어야 합니다. 마스크까지 더한 점수(`tr.S_masked`)를 쓰세요.",
@@ -135,11 +139,16 @@ EXERCISES = [
             Mistake(lambda tr: tr.S_scaled[0, 1] + np.where(tr.M[1] == 0, 0.0, -1e9), NOT_MINUS_1E9),
             Mistake(lambda tr: tr.S_scaled[0, 2] + tr.M[2], ROW2_IS_INDEX_1),
             Mistake(lambda tr: np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0), _ZERO_NOT_MINUS_INF),
+            Mistake(lambda tr: tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1], SQRT_D),
+            Mistake(lambda tr: tr.S[0, 1] / tr.d + tr.M[1], BY_D),
+            Mistake(lambda tr: tr.S_scaled[1, 1] + tr.M[1], HEAD1_IS_INDEX_0),
         ),
         given=trace(withhold="S_masked"),
         wrong=(("tr.S_masked[0, 1]", "ex.withheld"), "tr.S_scaled[0, 1] - np.inf", "tr.S_scaled[0, 1] + tr.M[0]",
                ("np.append(tr.S_scaled[0, 1, :2], -np.inf)", "ex.only_here"),
-               ("tr.S_scaled[0, 1] + np.array([0, 0, -np.inf])", "ex.hidden_error")),
+               ("tr.S_scaled[0, 1] + np.array([0, 0, -np.inf])", "ex.hidden_error"),
+               ("tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1]", SQRT_D), ("tr.S[0, 1] / tr.d + tr.M[1]", BY_D),
+               ("tr.S_scaled[1][1] + tr.M[1]", HEAD1_IS_INDEX_0)),
     ),
     Exercise(
         "04.count",
@@ -187,10 +196,7 @@ EXERCISES = [
             Mistake(lambda tr: tr.S_masked[0, 2] / tr.S_masked[0, 2].sum(),
                     {"ko": "exp 없이 점수를 합으로 나누었습니다. 먼저 `np.exp`를 적용하세요.",
                      "en": "You divided the scores by their sum without exp; apply `np.exp` first."}),
-            Mistake(lambda tr: _exp_over_sum(tr.S[0, 2] + tr.M[2]),
-                    {"ko": "√dh로 나누기 전의 점수 S로 계산했습니다. 마스크까지 더한 점수(`tr.S_masked`)에서 시작하세요.",
-                     "en": "You started from S, before the division by √dh; start from the masked scores "
-                           "(`tr.S_masked`)."}),
+            Mistake(lambda tr: _exp_over_sum(tr.S[0, 2] + tr.M[2]), _FROM_S),
             Mistake(lambda tr: _exp_over_sum(tr.S_masked[0, 1]), {"ko": "토큰 2의 가중치입니다. 토큰 3은 행 인덱스 2입니다.",
                                                                 "en": "Those are token 2's weights; token 3 is row index 2."}),
             Mistake(lambda tr: _exp_over_sum(tr.S_masked[0, :, 2]),
@@ -200,6 +206,9 @@ EXERCISES = [
             Mistake(lambda tr: (np.exp(tr.S_masked[0]) / np.exp(tr.S_masked[0]).sum(axis=0))[2], _COLUMN_SUMS),
             Mistake(lambda tr: _exp_over_sum(np.where(tr.M[2] == 0, tr.S_scaled[0, 2], 0.0)), _ZERO_NOT_MINUS_INF),
             Mistake(lambda tr: _exp_over_sum(tr.S_scaled[0, 2]), _NO_MASK),
+            Mistake(lambda tr: _exp_over_sum(tr.S[0, 2] / np.sqrt(tr.d) + tr.M[2]), SQRT_D),
+            Mistake(lambda tr: _exp_over_sum(tr.S[0, 2] / tr.d + tr.M[2]), BY_D),
+            Mistake(lambda tr: np.exp(tr.S_masked[0, 2] - tr.S_masked[0, 2].max()), _DIVIDE_BY_THE_SUM),  # as tr.E
         ),
         tol=1e-3,
         note={"ko": "가중치는 0 이상이고 합이 1입니다.", "en": "The weights are ≥ 0 and add up to 1."},
@@ -210,7 +219,11 @@ EXERCISES = [
                 "ex.forbidden"),
                ("al.normalize_rows(np.exp(tr.S_masked[0, 2]))", "ex.forbidden"),
                ("al.attention_trace(tr.Q, tr.K, tr.V, h=tr.h).P[0, 2]", "ex.forbidden"),
-               "np.exp(tr.S_masked[0, 2]) / np.exp(tr.S_masked[0]).sum()", ("[0.114, 0.042, 0.844]", "ex.only_here")),
+               "np.exp(tr.S_masked[0, 2]) / np.exp(tr.S_masked[0]).sum()", ("[0.114, 0.042, 0.844]", "ex.only_here"),
+               ("np.exp(tr.S[0, 2] / np.sqrt(tr.d) + tr.M[2]) / np.exp(tr.S[0, 2] / np.sqrt(tr.d) + tr.M[2]).sum()",
+                SQRT_D),
+               ("np.exp(tr.S[0, 2] / tr.d + tr.M[2]) / np.exp(tr.S[0, 2] / tr.d + tr.M[2]).sum()", BY_D),
+               ("np.exp(tr.S_masked[0, 2])", _DIVIDE_BY_THE_SUM)),
     ),
     Exercise(
         "05.row2",
@@ -231,6 +244,10 @@ EXERCISES = [
             Mistake(lambda tr: _exp_over_sum(tr.S_masked[1, 1]), HEAD1_IS_INDEX_0),
             Mistake(lambda tr: (np.exp(tr.S_masked[0]) / np.exp(tr.S_masked[0]).sum(axis=0))[1], _COLUMN_SUMS),
             Mistake(lambda tr: _exp_over_sum(np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0)), _ZERO_NOT_MINUS_INF),
+            Mistake(lambda tr: _exp_over_sum(tr.S[0, 1] + tr.M[1]), _FROM_S),
+            Mistake(lambda tr: _exp_over_sum(tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1]), SQRT_D),
+            Mistake(lambda tr: _exp_over_sum(tr.S[0, 1] / tr.d + tr.M[1]), BY_D),
+            Mistake(lambda tr: np.exp(tr.S_masked[0, 1] - tr.S_masked[0, 1].max()), _DIVIDE_BY_THE_SUM),  # as tr.E
         ),
         tol=1e-3,
         given=trace(withhold="E", forbid=WITHOUT_SOFTMAX),
@@ -415,10 +432,12 @@ EXERCISES = [
                     {"ko": "√dh로 나누기 전의 점수로 계산했습니다. 스케일링한 점수에 Softmax를 적용하세요.",
                      "en": "You used the scores before the division by √dh; apply the softmax to the scaled scores."}),
             Mistake(lambda tr: softmax(tr.S_scaled[1, 0]), HEAD1_IS_INDEX_0),
+            Mistake(lambda tr: softmax(tr.S[0, 0] / np.sqrt(tr.d)), SQRT_D),
+            Mistake(lambda tr: softmax(tr.S[0, 0] / tr.d), BY_D),
         ),
         tol=1e-3,
         given=trace(withhold="S_masked"),
         wrong=(("al.softmax(tr.S[0, 0] / 2)", "ex.only_here"), ("tr.P[0, 0]", "ex.withheld"),
-               "al.softmax(tr.S_scaled[0, 1])"),
+               "al.softmax(tr.S_scaled[0, 1])", ("al.softmax(tr.S[0, 0] / np.sqrt(tr.d))", SQRT_D)),
     ),
 ]
