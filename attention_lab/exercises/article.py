@@ -11,32 +11,7 @@ import numpy as np
 
 from .define import Exercise, Mistake
 from .givens import trace, values
-
-# Hints that several exercises share.
-ROW2_IS_INDEX_1 = {
-    "ko": "세 번째 행입니다. 인덱스는 0부터 세므로 두 번째 행은 인덱스 1입니다.",
-    "en": "That is row 3: indices count from 0, so row 2 is index 1.",
-}
-HEAD1_IS_INDEX_0 = {
-    "ko": "Head 2에서 나온 값입니다. Head 1은 인덱스 0입니다.",
-    "en": "That comes from Head 2; Head 1 is index 0.",
-}
-SQRT_D = {  # the slip notebook 00 promises to name: √d, of the model dimension, where √dh belongs
-    "ko": "√d(모델 차원 d의 제곱근)로 나누었습니다. 점수는 head 하나의 차원 dh = d / h의 제곱근 √dh로 나눕니다.",
-    "en": "You divided by √d, the square root of the model dimension d; the scores are divided by √dh, the square "
-          "root of one head's dimension dh = d / h.",
-}
-BY_D = {
-    "ko": "모델 차원 d로 나누었습니다. 점수는 head 하나의 차원 dh = d / h의 제곱근 √dh로 나눕니다.",
-    "en": "You divided by the model dimension d; the scores are divided by √dh, the square root of one head's "
-          "dimension dh = d / h.",
-}
-BOTH_HEADS = {
-    "ko": "여덟 성분을 모두 써서 두 head의 성분을 섞었습니다. Head 1의 점수는 Head 1의 성분(`tr.Qh[0]`, `tr.Kh[0]`)만으로 계산합니다.",
-    "en": "You used all eight components, mixing both heads; Head 1's scores use Head 1's components only "
-          "(`tr.Qh[0]`, `tr.Kh[0]`).",
-}
-
+from .shared import BOTH_HEADS, BY_D, HEAD1_IS_INDEX_0, ROW2_IS_INDEX_1
 
 EXERCISES = [
     # 00 — the whole flow

@@ -13,9 +13,9 @@ from ..numeric.blockwise import blockwise_steps
 from ..numeric.core import kv_head_index, softmax
 from ..numeric.examples import article_example
 from ..numeric.kv_cache import PUBLISHED
-from .article import BY_D, HEAD1_IS_INDEX_0, SQRT_D
 from .define import Exercise, Mistake
 from .givens import trace, values
+from .shared import BY_D, HEAD1_IS_INDEX_0, SQRT_D
 
 GIB = 2**30
 

@@ -14,7 +14,7 @@ from ..numeric.core import softmax
 from ..numeric.masks import Mask, additive_mask, allowed_of, causal_allowed, make_mask
 from .define import Exercise, Mistake
 from .givens import trace, values
-from .weights import NOT_MINUS_1E9, ONES_AND_ZEROS
+from .shared import NOT_MINUS_1E9, ONES_AND_ZEROS
 
 PADDED = Mask("padding", length=3)  # 08.padding_row: T = 5, the first 3 tokens real
 

@@ -17,7 +17,7 @@ from ..numeric.examples import article_example
 from ..numeric.masks import Mask, allowed_of
 from ..numeric.trace import attention_trace
 from . import Exercise, Mistake
-from .article import BY_D, SQRT_D
+from .shared import BY_D, SQRT_D
 
 
 def _seen(mask, T_q, T_k, row):  # -> the Key tokens (numbers from 1) that Query row `row` (from 0) may see

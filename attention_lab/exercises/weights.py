@@ -9,63 +9,10 @@ import numpy as np
 
 from ..numeric.core import normalize_rows, row_exponentials, softmax, weighted_sum
 from ..numeric.masks import Mask, additive_mask, causal_mask
-from .article import BY_D, HEAD1_IS_INDEX_0, ROW2_IS_INDEX_1, SQRT_D
+from . import shared
 from .define import Exercise, Mistake
 from .givens import trace, values
 
-
-def _naive_softmax(x):  # exp without subtracting the maximum: overflows to ∞ / ∞ = NaN for large scores
-    with np.errstate(over="ignore", invalid="ignore"):
-        return np.exp(x) / np.exp(x).sum()
-
-
-def _exp_over_sum(x):  # exp of a row over its sum, as a learner writes it by hand (x may hold −∞)
-    e = np.exp(x - x.max())
-    return e / e.sum()
-
-
-def _lower(T, k=0):  # -> [T, T]: 1 on and below the k-th diagonal, 0 above
-    return np.tril(np.ones((T, T)), k=k)
-
-
-NOT_MINUS_1E9 = {
-    "ko": "−∞ 대신 아주 큰 음수를 썼습니다. M은 정확히 −∞(`-np.inf`)이고, exp를 거치면 정확히 0이 됩니다.",
-    "en": "You used a large negative number instead of −∞; M holds exactly −∞ (`-np.inf`), "
-          "which exp turns into exactly 0.",
-}
-ONES_AND_ZEROS = {
-    "ko": "참조할 수 있는 칸이 1, 없는 칸이 0인 행렬입니다. M은 점수에 더하는 행렬이므로 참조할 수 있는 칸이 0, "
-          "없는 칸이 −∞입니다.",
-    "en": "That marks the allowed cells with 1 and the others with 0; M is added to the scores, "
-          "so allowed cells are 0 and the others −∞.",
-}
-_DIVIDE_BY_THE_SUM = {
-    "ko": "지수 함수 exp까지만 계산했습니다. 가중치의 합이 1이 되도록 이 값들의 합으로 나누세요.",
-    "en": "That is exp of the scores; divide by their sum so that the weights add up to 1.",
-}
-_ZERO_NOT_MINUS_INF = {
-    "ko": "가려야 할 칸에 0을 썼습니다. 0은 보통의 점수라서 Softmax가 그 칸에도 가중치를 줍니다. 마스크는 그 칸에 −∞를 둡니다(`tr.M`을 더하세요).",
-    "en": "You put 0 in the cells to hide; 0 is an ordinary score, which the softmax still gives weight to. "
-          "The mask puts −∞ there (add `tr.M`).",
-}
-_COLUMN_SUMS = {
-    "ko": "행렬 전체에 exp를 적용한 뒤 열의 합(`axis=0`)으로 나누었습니다. 가중치는 한 행, 즉 Query 토큰 하나 안에서 합이 1이므로 행의 합(`axis=-1`, `keepdims=True`)으로 나눕니다.",
-    "en": "You applied exp to the whole matrix and divided by the column sums (`axis=0`); each row, one Query "
-          "token, must add up to 1, so divide by the row sums (`axis=-1`, `keepdims=True`).",
-}
-_FROM_S = {
-    "ko": "√dh로 나누기 전의 점수 S로 계산했습니다. 마스크까지 더한 점수(`tr.S_masked`)에서 시작하세요.",
-    "en": "You started from S, before the division by √dh; start from the masked scores (`tr.S_masked`).",
-}
-_NO_MASK = {
-    "ko": "마스크 없이 계산했습니다. 미래 토큰의 칸은 −∞이어서 가중치가 0이어야 합니다. 마스크까지 더한 점수(`tr.S_masked`)를 쓰세요.",
-    "en": "You left out the mask: the future tokens' cells are −∞ and must get weight 0; use the masked scores "
-          "(`tr.S_masked`).",
-}
-_WEIGHT_EACH_VALUE = {
-    "ko": "Value를 가중치 없이 더했습니다. 각 Value 행에 가중치를 곱한 뒤 더하세요.",
-    "en": "You added the Values without their weights; multiply each Value row by its weight first.",
-}
 _BIG = np.array([1000.0, 1001.0, 1002.0])
 # What "without al.softmax" refuses: al.softmax and the two steps it is made of (reached by any name or route, e.g.
 # through al.attention_trace); what "without al.causal_mask" refuses: it and what builds any mask's 0 / −∞.
@@ -90,16 +37,16 @@ EXERCISES = [
                    "picks one of two values by a condition; −∞ is `-np.inf`."},
         ),
         (
-            Mistake(_lower, ONES_AND_ZEROS, name="ones_zeros"),
-            Mistake(lambda T: np.where(_lower(T) == 1, 0.0, -np.inf).T,  # not causal_mask(T).T: a catalogue entry may not call it
+            Mistake(shared.lower, shared.ONES_AND_ZEROS, name="ones_zeros"),
+            Mistake(lambda T: np.where(shared.lower(T) == 1, 0.0, -np.inf).T,  # not causal_mask(T).T: it is forbidden
                     {"ko": "−∞가 대각선 아래에 있습니다. 토큰 1은 토큰 2를 볼 수 없으므로, 첫 번째 행은 두 번째 열부터 −∞입니다.",
                      "en": "The −∞ are below the diagonal; token 1 must not see token 2, so row 1 is −∞ "
                            "from column 2 on."}, name="mask_transposed"),
-            Mistake(lambda T: np.where(_lower(T, k=-1) == 1, 0.0, -np.inf),
+            Mistake(lambda T: np.where(shared.lower(T, k=-1) == 1, 0.0, -np.inf),
                     {"ko": "대각선까지 −∞로 막았습니다. 각 토큰은 자기 자신을 참조할 수 있으므로 대각선은 0입니다.",
                      "en": "The diagonal is masked too; every token may see itself, so the diagonal is 0."},
                     name="diagonal_masked"),
-            Mistake(lambda T: np.where(_lower(T) == 1, 0.0, -1e9), NOT_MINUS_1E9, name="minus_1e9"),
+            Mistake(lambda T: np.where(shared.lower(T) == 1, 0.0, -1e9), shared.NOT_MINUS_1E9, name="minus_1e9"),
             Mistake(lambda T: np.zeros((T, T)),
                     {"ko": "모든 칸이 0입니다. 0은 점수를 그대로 두므로 아무것도 가리지 않습니다. 미래 토큰의 칸은 −∞입니다.",
                      "en": "Every cell is 0, and adding 0 keeps a score: nothing is masked. The cells of future "
@@ -138,19 +85,21 @@ EXERCISES = [
             Mistake(lambda tr: tr.S_scaled[0, 1] * tr.M[1],
                     {"ko": "마스크를 곱했습니다. M은 점수에 더합니다.",
                      "en": "You multiplied by the mask; M is added to the scores."}, name="mask_multiplied"),
-            Mistake(lambda tr: tr.S_scaled[0, 1] + np.where(tr.M[1] == 0, 0.0, -1e9), NOT_MINUS_1E9, name="minus_1e9"),
-            Mistake(lambda tr: tr.S_scaled[0, 2] + tr.M[2], ROW2_IS_INDEX_1, name="wrong_token"),
-            Mistake(lambda tr: np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0), _ZERO_NOT_MINUS_INF, name="mask_zero"),
-            Mistake(lambda tr: tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1], SQRT_D, name="sqrt_d"),
-            Mistake(lambda tr: tr.S[0, 1] / tr.d + tr.M[1], BY_D, name="by_d"),
-            Mistake(lambda tr: tr.S_scaled[1, 1] + tr.M[1], HEAD1_IS_INDEX_0, name="wrong_head"),
+            Mistake(lambda tr: tr.S_scaled[0, 1] + np.where(tr.M[1] == 0, 0.0, -1e9), shared.NOT_MINUS_1E9,
+                    name="minus_1e9"),
+            Mistake(lambda tr: tr.S_scaled[0, 2] + tr.M[2], shared.ROW2_IS_INDEX_1, name="wrong_token"),
+            Mistake(lambda tr: np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0), shared.ZERO_NOT_MINUS_INF,
+                    name="mask_zero"),
+            Mistake(lambda tr: tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1], shared.SQRT_D, name="sqrt_d"),
+            Mistake(lambda tr: tr.S[0, 1] / tr.d + tr.M[1], shared.BY_D, name="by_d"),
+            Mistake(lambda tr: tr.S_scaled[1, 1] + tr.M[1], shared.HEAD1_IS_INDEX_0, name="wrong_head"),
         ),
         given=trace(withhold="S_masked"),
         wrong=(("tr.S_masked[0, 1]", "ex.withheld"), "tr.S_scaled[0, 1] - np.inf", "tr.S_scaled[0, 1] + tr.M[0]",
                ("np.append(tr.S_scaled[0, 1, :2], -np.inf)", "ex.only_here"),
                ("tr.S_scaled[0, 1] + np.array([0, 0, -np.inf])", "ex.hidden_error"),
-               ("tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1]", SQRT_D), ("tr.S[0, 1] / tr.d + tr.M[1]", BY_D),
-               ("tr.S_scaled[1][1] + tr.M[1]", HEAD1_IS_INDEX_0)),
+               ("tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1]", shared.SQRT_D), ("tr.S[0, 1] / tr.d + tr.M[1]", shared.BY_D),
+               ("tr.S_scaled[1][1] + tr.M[1]", shared.HEAD1_IS_INDEX_0)),
     ),
     Exercise(
         "04.count",
@@ -197,26 +146,27 @@ EXERCISES = [
              "en": "Pick Head 1's row of token 3 in the masked scores `tr.S_masked`; then use `np.exp` and `.sum()`."},
         ),
         (
-            Mistake(lambda tr: np.exp(tr.S_masked[0, 2]), _DIVIDE_BY_THE_SUM, name="exp_only"),
+            Mistake(lambda tr: np.exp(tr.S_masked[0, 2]), shared.DIVIDE_BY_THE_SUM, name="exp_only"),
             Mistake(lambda tr: tr.S_masked[0, 2] / tr.S_masked[0, 2].sum(),
                     {"ko": "exp 없이 점수를 합으로 나누었습니다. 먼저 `np.exp`를 적용하세요.",
                      "en": "You divided the scores by their sum without exp; apply `np.exp` first."}, name="no_exp"),
-            Mistake(lambda tr: _exp_over_sum(tr.S[0, 2] + tr.M[2]), _FROM_S, name="no_scale"),
-            Mistake(lambda tr: _exp_over_sum(tr.S_masked[0, 1]), {"ko": "토큰 2의 가중치입니다. 토큰 3은 행 인덱스 2입니다.",
-                                                                "en": "Those are token 2's weights; token 3 is row index 2."},
+            Mistake(lambda tr: shared.exp_over_sum(tr.S[0, 2] + tr.M[2]), shared.FROM_S, name="no_scale"),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S_masked[0, 1]),
+                    {"ko": "토큰 2의 가중치입니다. 토큰 3은 행 인덱스 2입니다.",
+                     "en": "Those are token 2's weights; token 3 is row index 2."},
                     name="wrong_token"),
-            Mistake(lambda tr: _exp_over_sum(tr.S_masked[0, :, 2]),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S_masked[0, :, 2]),
                     {"ko": "세 번째 열로 계산했습니다. Softmax는 한 행, 즉 Query 토큰 하나 안에서 계산합니다.",
                      "en": "You used column 3; the softmax runs along a row, one Query token."}, name="column_not_row"),
-            Mistake(lambda tr: _exp_over_sum(tr.S_masked[1, 2]), HEAD1_IS_INDEX_0, name="wrong_head"),
-            Mistake(lambda tr: (np.exp(tr.S_masked[0]) / np.exp(tr.S_masked[0]).sum(axis=0))[2], _COLUMN_SUMS,
+            Mistake(lambda tr: shared.exp_over_sum(tr.S_masked[1, 2]), shared.HEAD1_IS_INDEX_0, name="wrong_head"),
+            Mistake(lambda tr: (np.exp(tr.S_masked[0]) / np.exp(tr.S_masked[0]).sum(axis=0))[2], shared.COLUMN_SUMS,
                     name="wrong_axis"),
-            Mistake(lambda tr: _exp_over_sum(np.where(tr.M[2] == 0, tr.S_scaled[0, 2], 0.0)), _ZERO_NOT_MINUS_INF,
-                    name="mask_zero"),
-            Mistake(lambda tr: _exp_over_sum(tr.S_scaled[0, 2]), _NO_MASK, name="no_mask"),
-            Mistake(lambda tr: _exp_over_sum(tr.S[0, 2] / np.sqrt(tr.d) + tr.M[2]), SQRT_D, name="sqrt_d"),
-            Mistake(lambda tr: _exp_over_sum(tr.S[0, 2] / tr.d + tr.M[2]), BY_D, name="by_d"),
-            Mistake(lambda tr: np.exp(tr.S_masked[0, 2] - tr.S_masked[0, 2].max()), _DIVIDE_BY_THE_SUM,
+            Mistake(lambda tr: shared.exp_over_sum(np.where(tr.M[2] == 0, tr.S_scaled[0, 2], 0.0)),
+                    shared.ZERO_NOT_MINUS_INF, name="mask_zero"),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S_scaled[0, 2]), shared.NO_MASK, name="no_mask"),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S[0, 2] / np.sqrt(tr.d) + tr.M[2]), shared.SQRT_D, name="sqrt_d"),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S[0, 2] / tr.d + tr.M[2]), shared.BY_D, name="by_d"),
+            Mistake(lambda tr: np.exp(tr.S_masked[0, 2] - tr.S_masked[0, 2].max()), shared.DIVIDE_BY_THE_SUM,
                     name="exp_only"),  # as tr.E
         ),
         tol=1e-3,
@@ -230,9 +180,9 @@ EXERCISES = [
                ("al.attention_trace(tr.Q, tr.K, tr.V, h=tr.h).P[0, 2]", "ex.forbidden"),
                "np.exp(tr.S_masked[0, 2]) / np.exp(tr.S_masked[0]).sum()", ("[0.114, 0.042, 0.844]", "ex.only_here"),
                ("np.exp(tr.S[0, 2] / np.sqrt(tr.d) + tr.M[2]) / np.exp(tr.S[0, 2] / np.sqrt(tr.d) + tr.M[2]).sum()",
-                SQRT_D),
-               ("np.exp(tr.S[0, 2] / tr.d + tr.M[2]) / np.exp(tr.S[0, 2] / tr.d + tr.M[2]).sum()", BY_D),
-               ("np.exp(tr.S_masked[0, 2])", _DIVIDE_BY_THE_SUM)),
+                shared.SQRT_D),
+               ("np.exp(tr.S[0, 2] / tr.d + tr.M[2]) / np.exp(tr.S[0, 2] / tr.d + tr.M[2]).sum()", shared.BY_D),
+               ("np.exp(tr.S_masked[0, 2])", shared.DIVIDE_BY_THE_SUM)),
     ),
     Exercise(
         "05.row2",
@@ -246,20 +196,21 @@ EXERCISES = [
              "en": "Pick token 2's row of the masked scores `tr.S_masked`; `np.exp` turns −∞ into 0."},
         ),
         (
-            Mistake(lambda tr: _exp_over_sum(tr.S_scaled[0, 1]), _NO_MASK, name="no_mask"),
-            Mistake(lambda tr: np.exp(tr.S_masked[0, 1]), _DIVIDE_BY_THE_SUM, name="exp_only"),
-            Mistake(lambda tr: _exp_over_sum(tr.S_masked[0, 2]), {"ko": "토큰 3의 가중치입니다. 토큰 2는 행 인덱스 1입니다.",
-                                                                "en": "Those are token 3's weights; token 2 is row index 1."},
+            Mistake(lambda tr: shared.exp_over_sum(tr.S_scaled[0, 1]), shared.NO_MASK, name="no_mask"),
+            Mistake(lambda tr: np.exp(tr.S_masked[0, 1]), shared.DIVIDE_BY_THE_SUM, name="exp_only"),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S_masked[0, 2]),
+                    {"ko": "토큰 3의 가중치입니다. 토큰 2는 행 인덱스 1입니다.",
+                     "en": "Those are token 3's weights; token 2 is row index 1."},
                     name="wrong_token"),
-            Mistake(lambda tr: _exp_over_sum(tr.S_masked[1, 1]), HEAD1_IS_INDEX_0, name="wrong_head"),
-            Mistake(lambda tr: (np.exp(tr.S_masked[0]) / np.exp(tr.S_masked[0]).sum(axis=0))[1], _COLUMN_SUMS,
+            Mistake(lambda tr: shared.exp_over_sum(tr.S_masked[1, 1]), shared.HEAD1_IS_INDEX_0, name="wrong_head"),
+            Mistake(lambda tr: (np.exp(tr.S_masked[0]) / np.exp(tr.S_masked[0]).sum(axis=0))[1], shared.COLUMN_SUMS,
                     name="wrong_axis"),
-            Mistake(lambda tr: _exp_over_sum(np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0)), _ZERO_NOT_MINUS_INF,
-                    name="mask_zero"),
-            Mistake(lambda tr: _exp_over_sum(tr.S[0, 1] + tr.M[1]), _FROM_S, name="no_scale"),
-            Mistake(lambda tr: _exp_over_sum(tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1]), SQRT_D, name="sqrt_d"),
-            Mistake(lambda tr: _exp_over_sum(tr.S[0, 1] / tr.d + tr.M[1]), BY_D, name="by_d"),
-            Mistake(lambda tr: np.exp(tr.S_masked[0, 1] - tr.S_masked[0, 1].max()), _DIVIDE_BY_THE_SUM,
+            Mistake(lambda tr: shared.exp_over_sum(np.where(tr.M[1] == 0, tr.S_scaled[0, 1], 0.0)),
+                    shared.ZERO_NOT_MINUS_INF, name="mask_zero"),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S[0, 1] + tr.M[1]), shared.FROM_S, name="no_scale"),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S[0, 1] / np.sqrt(tr.d) + tr.M[1]), shared.SQRT_D, name="sqrt_d"),
+            Mistake(lambda tr: shared.exp_over_sum(tr.S[0, 1] / tr.d + tr.M[1]), shared.BY_D, name="by_d"),
+            Mistake(lambda tr: np.exp(tr.S_masked[0, 1] - tr.S_masked[0, 1].max()), shared.DIVIDE_BY_THE_SUM,
                     name="exp_only"),  # as tr.E
         ),
         tol=1e-3,
@@ -285,10 +236,10 @@ EXERCISES = [
              "en": "Subtract the row maximum (`.max()`) before `np.exp`, then divide by the sum."},
         ),
         (
-            Mistake(_naive_softmax,
+            Mistake(shared.naive_softmax,
                     {"ko": "exp가 무한대로 넘쳐 ∞ / ∞ = NaN이 되었습니다. exp를 적용하기 전에 최댓값을 빼세요.",
                      "en": "exp overflowed to ∞, and ∞ / ∞ is NaN; subtract the maximum before exp."}, name="overflow"),
-            Mistake(lambda x: np.exp(x - x.max()), _DIVIDE_BY_THE_SUM, name="exp_only"),
+            Mistake(lambda x: np.exp(x - x.max()), shared.DIVIDE_BY_THE_SUM, name="exp_only"),
             Mistake(lambda x: np.exp(x - x.min()) / np.exp(x - x.min()).sum(),
                     {"ko": "최솟값을 뺐습니다. 그러면 가장 큰 점수가 여전히 커서 exp가 넘칠 수 있습니다. 최댓값을 빼세요.",
                      "en": "You subtracted the minimum, which leaves the largest score large enough to overflow; "
@@ -304,7 +255,8 @@ EXERCISES = [
                      (np.array([2.0, 0.0, 6.0]),), (np.array([0.0, 2000.0]),), (np.array([5.0, 5.0, -3.0]),), (np.array([800.0, -5.0]),),
                      forbid=WITHOUT_SOFTMAX),
         wrong=(("al.softmax(x)", "ex.forbidden"), ("al.normalize_rows(al.row_exponentials(x))", "ex.forbidden"),
-               ("vars(al)['softmax'](x)", "ex.forbidden"), ("np.exp(x - 1000) / np.exp(x - 1000).sum()", "ex.only_here"),
+               ("vars(al)['softmax'](x)", "ex.forbidden"),
+               ("np.exp(x - 1000) / np.exp(x - 1000).sum()", "ex.only_here"),
                ("np.exp(x - x[-1]) / np.exp(x - x[-1]).sum()", "ex.only_here"),
                "np.exp(x - x.max()) / np.exp(x).sum()"),
     ),
@@ -329,8 +281,8 @@ EXERCISES = [
             Mistake(lambda tr: tr.P[0, 1] @ tr.Vh[0], {"ko": "토큰 2의 출력입니다. 토큰 3은 행 인덱스 2입니다.",
                                                        "en": "That is token 2's output; token 3 is row index 2."},
                     name="wrong_token"),
-            Mistake(lambda tr: tr.P[1, 2] @ tr.Vh[1], HEAD1_IS_INDEX_0, name="wrong_head"),
-            Mistake(lambda tr: tr.Vh[0].sum(axis=0), _WEIGHT_EACH_VALUE, name="unweighted"),
+            Mistake(lambda tr: tr.P[1, 2] @ tr.Vh[1], shared.HEAD1_IS_INDEX_0, name="wrong_head"),
+            Mistake(lambda tr: tr.Vh[0].sum(axis=0), shared.WEIGHT_EACH_VALUE, name="unweighted"),
             Mistake(lambda tr: tr.P[0, 2] @ tr.V,
                     {"ko": "두 head의 Value(여덟 성분)를 모두 썼습니다. Head 1의 Value는 `tr.Vh[0]`입니다.",
                      "en": "You used the Values of both heads (eight components); Head 1's Values are `tr.Vh[0]`."},
@@ -365,7 +317,7 @@ EXERCISES = [
             Mistake(lambda tr: tr.P[0, 2] @ tr.Vh[0], {"ko": "토큰 3의 출력입니다. 토큰 2는 행 인덱스 1입니다.",
                                                        "en": "That is token 3's output; token 2 is row index 1."},
                     name="wrong_token"),
-            Mistake(lambda tr: tr.Vh[0, 0] + tr.Vh[0, 1], _WEIGHT_EACH_VALUE, name="unweighted"),
+            Mistake(lambda tr: tr.Vh[0, 0] + tr.Vh[0, 1], shared.WEIGHT_EACH_VALUE, name="unweighted"),
         ),
         tol=1e-3,
         given=trace(withhold="O"),
@@ -454,13 +406,13 @@ EXERCISES = [
                     {"ko": "√dh로 나누기 전의 점수로 계산했습니다. 스케일링한 점수에 Softmax를 적용하세요.",
                      "en": "You used the scores before the division by √dh; apply the softmax to the scaled scores."},
                     name="no_scale"),
-            Mistake(lambda tr: softmax(tr.S_scaled[1, 0]), HEAD1_IS_INDEX_0, name="wrong_head"),
-            Mistake(lambda tr: softmax(tr.S[0, 0] / np.sqrt(tr.d)), SQRT_D, name="sqrt_d"),
-            Mistake(lambda tr: softmax(tr.S[0, 0] / tr.d), BY_D, name="by_d"),
+            Mistake(lambda tr: softmax(tr.S_scaled[1, 0]), shared.HEAD1_IS_INDEX_0, name="wrong_head"),
+            Mistake(lambda tr: softmax(tr.S[0, 0] / np.sqrt(tr.d)), shared.SQRT_D, name="sqrt_d"),
+            Mistake(lambda tr: softmax(tr.S[0, 0] / tr.d), shared.BY_D, name="by_d"),
         ),
         tol=1e-3,
         given=trace(withhold="S_masked"),
         wrong=(("al.softmax(tr.S[0, 0] / 2)", "ex.only_here"), ("tr.P[0, 0]", "ex.withheld"),
-               "al.softmax(tr.S_scaled[0, 1])", ("al.softmax(tr.S[0, 0] / np.sqrt(tr.d))", SQRT_D)),
+               "al.softmax(tr.S_scaled[0, 1])", ("al.softmax(tr.S[0, 0] / np.sqrt(tr.d))", shared.SQRT_D)),
     ),
 ]
