@@ -4,6 +4,9 @@ The common slips of these exercises each get their own line: `@` on arrays whose
 `.T`), arrays that do not broadcast, an index past the end, too many indices, a name `tr` does not have, a later
 stage this exercise does not hand out, changing a read-only argument in place, a name not defined. Any other
 error is named with its type and message. Nothing here raises (but KeyboardInterrupt).
+
+`run` also watches the function while it runs: a call of a function the exercise forbids (by the function object,
+whatever name reached it) and a case that takes longer than LIMIT seconds (an endless loop) are slips of their own.
 """
 
 import difflib
@@ -97,7 +100,9 @@ class _Watch:
     `while` loop stops; one long call into NumPy's C code is not cut short) and when it calls a forbidden function,
     recognised by its code object (the function reached, whatever name it was called by, and through any
     wrapper). It uses `sys.settrace`, which works in any thread, in a Jupyter kernel and in Pyodide, where there are
-    no signals or threads to time it with; the tracer that was set before (a debugger, coverage) is put back."""
+    no signals or threads to time it with; the tracer that was set before (a debugger, coverage) is put back.
+    Python removes a tracer once it has raised, so a loop that catches everything (a bare `except:`) and goes
+    on is not stopped a second time: interrupting the kernel stops it."""
 
     def __init__(self, forbid, limit):
         self.codes = {inspect.unwrap(f).__code__: f for f in forbid}
@@ -129,7 +134,8 @@ def run(function, args, names, forbid=(), limit=None):  # -> the function's valu
     """Call the learner's function on one case; an error it raises becomes a Slip, and so do a call of a function in
     `forbid` ("forbidden") and running past `limit` seconds (LIMIT; "timeout"). NumPy's warnings are kept quiet:
     what they warn of (an overflow, 0 / 0) shows in the value, which the checker explains."""
-    watch = _Watch(forbid, LIMIT if limit is None else limit)
+    limit = LIMIT if limit is None else limit
+    watch = _Watch(forbid, limit)
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"), watch:
             warnings.simplefilter("ignore")
@@ -141,7 +147,7 @@ def run(function, args, names, forbid=(), limit=None):  # -> the function's valu
     if watch.reached is not None:  # checked first: the learner's code may have caught what stopped it
         return Slip("forbidden", {"name": public_name(forbid[0])})  # named as the task names it, whichever was reached
     if watch.late:
-        return Slip("timeout", {"seconds": format(LIMIT if limit is None else limit, "g")})
+        return Slip("timeout", {"seconds": format(limit, "g")})
     return value
 
 
