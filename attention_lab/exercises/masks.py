@@ -23,6 +23,15 @@ def _sliding(T, window):  # -> [T, T] bool, True = may attend
     return allowed_of(Mask("sliding", window=window), T)
 
 
+def _band(T, window):  # -> [T, T] bool: the same cells as _sliding, written with NumPy as a learner may write them
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    return (j <= i) & (j > i - window)
+
+
+def _m(allowed):  # -> M: 0 where allowed, −∞ elsewhere, without al.additive_mask (08.sliding forbids it)
+    return np.where(allowed, 0.0, -np.inf)
+
+
 def _padding_row_filled(tr, fill):  # token 4's weights (Head 1) with `fill` written over the masked scores
     return softmax(np.where(tr.M[3] == 0, tr.S_scaled[0, 3], fill))
 
@@ -154,11 +163,12 @@ EXERCISES = [
                    "`np.where(condition, 0.0, -np.inf)` gives M."},
         ),
         (
-            Mistake(lambda T, w: make_mask("causal", T), _CAUSAL_NOT_SLIDING, name="causal_only"),
-            Mistake(lambda T, w: make_mask(Mask("sliding", window=w + 1), T), _WINDOW_TOO_WIDE, name="window_too_wide"),
-            Mistake(lambda T, w: make_mask(Mask("sliding", window=w), T).T, _BAND_ABOVE, name="band_above"),
-            Mistake(lambda T, w: _sliding(T, w).astype(float), ONES_AND_ZEROS, name="ones_zeros"),
-            Mistake(lambda T, w: np.where(_sliding(T, w), 0.0, -1e9), NOT_MINUS_1E9, name="minus_1e9"),
+            # written with NumPy: the answer, and so each of its mistakes, may not call attention_lab's masks
+            Mistake(lambda T, w: _m(_band(T, T)), _CAUSAL_NOT_SLIDING, name="causal_only"),
+            Mistake(lambda T, w: _m(_band(T, w + 1)), _WINDOW_TOO_WIDE, name="window_too_wide"),
+            Mistake(lambda T, w: _m(_band(T, w)).T, _BAND_ABOVE, name="band_above"),
+            Mistake(lambda T, w: _band(T, w).astype(float), ONES_AND_ZEROS, name="ones_zeros"),
+            Mistake(lambda T, w: np.where(_band(T, w), 0.0, -1e9), NOT_MINUS_1E9, name="minus_1e9"),
         ),
         note={"ko": "Mistral의 sliding window와 TransformerLens의 local attention이 이 띠 모양입니다.",
               "en": "This band is Mistral's sliding window and TransformerLens's local attention."},
@@ -170,8 +180,12 @@ EXERCISES = [
             ("np.where(np.tri(T, T, 0) - np.tri(T, T, -w) > 0, 0.0, -np.inf).T", _BAND_ABOVE),
             ("np.tri(T, T, 0) - np.tri(T, T, -w)", ONES_AND_ZEROS),
             ("np.where(np.tri(T, T, 0) - np.tri(T, T, -w) > 0, 0.0, -1e9)", NOT_MINUS_1E9),
+            ("al.make_mask(al.Mask('sliding', window=w), T)", "ex.forbidden"),  # "yourself": not by the library
+            ("np.where(al.allowed_of(al.Mask('sliding', window=w), T), 0.0, -np.inf)", "ex.forbidden"),
+            ("al.additive_mask((np.arange(T) <= np.arange(T)[:, None]) & (np.arange(T) > np.arange(T)[:, None] - w))",
+             "ex.forbidden"),
         ),
-        given=values(("T", "w"), (5, 2), (6, 3), (4, 1)),
+        given=values(("T", "w"), (5, 2), (6, 3), (4, 1), forbid=(make_mask, Mask.allowed, additive_mask)),
     ),
     Exercise(
         "08.wrong_api",
