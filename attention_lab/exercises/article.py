@@ -11,22 +11,7 @@ import numpy as np
 
 from .define import Exercise, Mistake
 from .givens import trace, values
-
-# Hints that several exercises share.
-ROW2_IS_INDEX_1 = {
-    "ko": "세 번째 행입니다. 인덱스는 0부터 세므로 두 번째 행은 인덱스 1입니다.",
-    "en": "That is row 3: indices count from 0, so row 2 is index 1.",
-}
-HEAD1_IS_INDEX_0 = {
-    "ko": "Head 2에서 나온 값입니다. Head 1은 인덱스 0입니다.",
-    "en": "That comes from Head 2; Head 1 is index 0.",
-}
-BOTH_HEADS = {
-    "ko": "여덟 성분을 모두 써서 두 head의 성분을 섞었습니다. Head 1의 점수는 Head 1의 성분(`tr.Qh[0]`, `tr.Kh[0]`)만으로 계산합니다.",
-    "en": "You used all eight components, mixing both heads; Head 1's scores use Head 1's components only "
-          "(`tr.Qh[0]`, `tr.Kh[0]`).",
-}
-
+from .shared import BOTH_HEADS, BY_D, HEAD1_IS_INDEX_0, ROW2_IS_INDEX_1
 
 EXERCISES = [
     # 00 — the whole flow
@@ -43,12 +28,15 @@ EXERCISES = [
         ),
         (
             Mistake(lambda tr: tr.d, {"ko": "모델 차원 d 전체입니다. head 하나는 그중 일부만 가져갑니다.",
-                                      "en": "That is the whole model dimension d; one head takes only a part of it."}),
+                                      "en": "That is the whole model dimension d; one head takes only a part of it."},
+                    name="d_not_dh"),
             Mistake(lambda tr: tr.h, {"ko": "head의 수 h입니다. head 하나의 차원이 아닙니다.",
-                                      "en": "That is the number of heads h, not the dimension of one head."}),
+                                      "en": "That is the number of heads h, not the dimension of one head."},
+                    name="h_not_dh"),
             Mistake(lambda tr: tr.d * tr.h,
                     {"ko": "곱했습니다. head마다 d개 성분의 일부를 가져가므로 dh는 d보다 작습니다.",
-                     "en": "You multiplied; each head takes a part of the d components, so dh is smaller than d."}),
+                     "en": "You multiplied; each head takes a part of the d components, so dh is smaller than d."},
+                    name="d_times_h"),
         ),
         note={"ko": "d = 8을 h = 2개의 head가 나누어 가집니다.", "en": "The h = 2 heads share the d = 8 components."},
         given=trace(),
@@ -69,15 +57,15 @@ EXERCISES = [
             Mistake(lambda tr: tr.P[0].shape,
                     {"ko": "한 head의 P의 모양입니다. `tr.P`에는 모든 head의 가중치가 들어 있으므로 수가 세 개 필요합니다.",
                      "en": "That is the shape of one head's P; `tr.P` holds the weights of every head, "
-                           "so its shape has three numbers."}),
+                           "so its shape has three numbers."}, name="one_head_shape"),
             Mistake(lambda tr: tr.Qh.shape,
                     {"ko": "(h, T, dh)는 head별 Q·K·V와 출력 O의 모양입니다. P는 토큰과 토큰 사이의 가중치입니다.",
                      "en": "(h, T, dh) is the shape of the per-head Q, K, V and of O; P holds weights between "
-                           "tokens and tokens."}),
+                           "tokens and tokens."}, name="head_split_shape"),
             Mistake(lambda tr: tr.Q.shape,
                     {"ko": "(T, d)는 Q·K·V 전체의 모양입니다. P는 head마다 토큰과 토큰 사이의 가중치입니다.",
                      "en": "(T, d) is the shape of the whole Q, K, V; P holds, for every head, weights between "
-                           "tokens and tokens."}),
+                           "tokens and tokens."}, name="model_shape"),
         ),
         given=trace(),
         wrong=(("(2, 3, 3)", "ex.only_here"), "(tr.h, tr.T, tr.d)", ("(2, tr.T, tr.T)", "ex.only_here")),
@@ -98,16 +86,18 @@ EXERCISES = [
         (
             Mistake(lambda tr: tr.Q[2, :tr.dh],
                     {"ko": "Head 1이 가져가는 앞 네 성분입니다. Head 2는 뒤 네 성분을 가져갑니다.",
-                     "en": "Those are the first four components, Head 1's part; Head 2 takes the last four."}),
+                     "en": "Those are the first four components, Head 1's part; Head 2 takes the last four."},
+                    name="wrong_head"),
             Mistake(lambda tr: tr.Q[1, tr.dh:2 * tr.dh],
                     {"ko": "토큰 2의 성분입니다. 인덱스는 0부터 세므로 토큰 3은 행 인덱스 2입니다.",
-                     "en": "That is token 2: indices count from 0, so token 3 is row index 2."}),
+                     "en": "That is token 2: indices count from 0, so token 3 is row index 2."}, name="wrong_token"),
             Mistake(lambda tr: tr.Q[2],
                     {"ko": "토큰 3의 Query 전체(여덟 성분)입니다. Head 2는 그중 뒤 네 성분만 가져갑니다.",
-                     "en": "That is token 3's whole Query (eight components); Head 2 takes only the last four."}),
+                     "en": "That is token 3's whole Query (eight components); Head 2 takes only the last four."},
+                    name="both_heads"),
             Mistake(lambda tr: tr.K[2, tr.dh:2 * tr.dh],
                     {"ko": "Key에서 가져온 값입니다. Query는 `tr.Q`에 있습니다.",
-                     "en": "That comes from the Keys; the Queries are in `tr.Q`."}),
+                     "en": "That comes from the Keys; the Queries are in `tr.Q`."}, name="keys_not_queries"),
         ),
         given=trace(withhold="Qh", two_heads=True),
         wrong=(("tr.Qh[1, 2]", "ex.withheld"), ("tr.Q[2, 4:8]", "ex.only_here"), ("tr.Q[2, 4:]", "ex.only_here"),
@@ -128,17 +118,19 @@ EXERCISES = [
         (
             Mistake(lambda tr: np.concatenate([tr.O[1, 1], tr.O[0, 1]]),
                     {"ko": "두 head의 순서가 바뀌었습니다. Head 1의 출력이 앞에 옵니다.",
-                     "en": "The heads are in the wrong order: Head 1's output comes first."}),
+                     "en": "The heads are in the wrong order: Head 1's output comes first."}, name="heads_swapped"),
             Mistake(lambda tr: tr.O[:, 1],
                     {"ko": "두 행을 위아래로 쌓았습니다. Concat은 두 행을 옆으로 이어 붙여 여덟 성분의 한 행을 만듭니다.",
-                     "en": "You stacked the two rows; Concat joins them side by side into one row of eight components."}),
+                     "en": "You stacked the two rows; Concat joins them side by side into one row of eight components."},
+                    name="stacked"),
             Mistake(lambda tr: np.concatenate([tr.O[0, 2], tr.O[1, 2]]),
                     {"ko": "토큰 3의 행입니다. 인덱스는 0부터 세므로 토큰 2는 행 인덱스 1입니다.",
-                     "en": "That is token 3's row: indices count from 0, so token 2 is row index 1."}),
+                     "en": "That is token 3's row: indices count from 0, so token 2 is row index 1."},
+                    name="wrong_token"),
             Mistake(lambda tr: tr.O[0, 1] + tr.O[1, 1],
                     {"ko": "두 출력을 더했습니다. Concat은 더하지 않고 나란히 이어 붙이므로 성분이 여덟 개입니다.",
                      "en": "You added the two outputs; Concat places them side by side, so the row has eight "
-                           "components."}),
+                           "components."}, name="added_heads"),
         ),
         given=trace(withhold="H", two_heads=True),
         wrong=(("tr.H[1]", "ex.withheld"), "tr.O[0, 1]", "np.concatenate([tr.O[0, 0], tr.O[1, 0]])",
@@ -162,12 +154,13 @@ EXERCISES = [
         (
             Mistake(lambda tr: tr.Qh[0, 2] * tr.Kh[0, 0],
                     {"ko": "성분별 곱 네 개를 구했습니다. 내적은 이 곱을 모두 더한 값입니다.",
-                     "en": "Those are the four products; the dot product is their sum."}),
-            Mistake(lambda tr: tr.Q[2] @ tr.K[0], BOTH_HEADS),
+                     "en": "Those are the four products; the dot product is their sum."}, name="no_sum"),
+            Mistake(lambda tr: tr.Q[2] @ tr.K[0], BOTH_HEADS, name="both_heads"),
             *(Mistake(value, {"ko": "다른 토큰 쌍의 점수입니다. 인덱스는 0부터 세므로 토큰 번호에서 1을 뺍니다. "
                                     "Query는 `tr.Qh`, Key는 `tr.Kh`에서 가져옵니다.",
                               "en": "That is the score of another pair of tokens: indices count from 0, so subtract "
-                                    "1 from each token number; the Query comes from `tr.Qh`, the Key from `tr.Kh`."})
+                                    "1 from each token number; the Query comes from `tr.Qh`, the Key from `tr.Kh`."},
+                      name="wrong_token")
               for value in (lambda tr: tr.Qh[0, 2] @ tr.Kh[0, 1], lambda tr: tr.Qh[0, 1] @ tr.Kh[0, 0],
                             lambda tr: tr.Qh[0, 0] @ tr.Kh[0, 2])),
         ),
@@ -192,10 +185,11 @@ EXERCISES = [
         (
             Mistake(lambda tr: tr.Qh[0] @ tr.Kh[0, 1],
                     {"ko": "S의 두 번째 열입니다. 행은 Query 토큰 하나를 모든 Key와 비교합니다.",
-                     "en": "That is column 2 of S; a row compares one Query token with every Key."}),
-            Mistake(lambda tr: tr.Kh[0] @ tr.Qh[0, 2], ROW2_IS_INDEX_1),
-            Mistake(lambda tr: tr.Kh[1] @ tr.Qh[1, 1], HEAD1_IS_INDEX_0),
-            Mistake(lambda tr: tr.K @ tr.Q[1], BOTH_HEADS),
+                     "en": "That is column 2 of S; a row compares one Query token with every Key."},
+                    name="column_not_row"),
+            Mistake(lambda tr: tr.Kh[0] @ tr.Qh[0, 2], ROW2_IS_INDEX_1, name="wrong_token"),
+            Mistake(lambda tr: tr.Kh[1] @ tr.Qh[1, 1], HEAD1_IS_INDEX_0, name="wrong_head"),
+            Mistake(lambda tr: tr.K @ tr.Q[1], BOTH_HEADS, name="both_heads"),
         ),
         given=trace(withhold="S"),
         wrong=(("tr.S[0, 1]", "ex.withheld"), "tr.Kh[0] @ tr.Qh[0, 1] / np.sqrt(tr.dh)",
@@ -215,17 +209,18 @@ EXERCISES = [
         ),
         (
             Mistake(lambda tr: tr.Qh[0] @ tr.Kh[0].T, {"ko": "Head 1의 점수 행렬입니다. Head 2는 인덱스 1입니다.",
-                                         "en": "That is Head 1's score matrix; Head 2 is index 1."}),
+                                         "en": "That is Head 1's score matrix; Head 2 is index 1."}, name="wrong_head"),
             Mistake(lambda tr: tr.Kh[1] @ tr.Qh[1].T,
                     {"ko": "행과 열이 바뀌었습니다(K Qᵀ). 행은 Query 토큰, 열은 Key 토큰입니다.",
-                     "en": "Rows and columns are swapped (K Qᵀ): rows are Query tokens, columns Key tokens."}),
+                     "en": "Rows and columns are swapped (K Qᵀ): rows are Query tokens, columns Key tokens."},
+                    name="k_q_swapped"),
             Mistake(lambda tr: tr.Q @ tr.K.T,
                     {"ko": "여덟 성분을 모두 써서 두 head의 점수를 더한 셈입니다. Head 2의 성분만 쓰세요.",
                      "en": "You used all eight components, which adds up both heads' scores; "
-                           "use only Head 2's components."}),
+                           "use only Head 2's components."}, name="both_heads"),
             Mistake(lambda tr: tr.Qh[1].T @ tr.Kh[1],
                     {"ko": "dh × dh 행렬(Qᵀ K)입니다. 점수 행렬은 Q Kᵀ이고, 토큰 × 토큰입니다.",
-                     "en": "That is a dh × dh matrix (Qᵀ K); the score matrix is Q Kᵀ, tokens × tokens."}),
+                     "en": "That is a dh × dh matrix (Qᵀ K); the score matrix is Q Kᵀ, tokens × tokens."}, name="qt_k"),
         ),
         given=trace(withhold="S"),
         wrong=(("tr.S[1]", "ex.withheld"), "al.scores(tr.Qh[1], tr.Kh[1]) / np.sqrt(tr.dh)",
@@ -248,14 +243,16 @@ EXERCISES = [
             Mistake(lambda tr: tr.S[0, 1] / np.sqrt(tr.d),
                     {"ko": "√d로 나누었습니다. 나누는 값은 모델 차원 d가 아니라 head 차원 dh의 제곱근입니다.",
                      "en": "You divided by √d; the divisor is the square root of the head dimension dh, "
-                           "not of the model dimension d."}),
+                           "not of the model dimension d."}, name="sqrt_d"),
             Mistake(lambda tr: tr.S[0, 1] / tr.dh,
                     {"ko": "dh로 나누었습니다. dh의 제곱근으로 나누세요.",
-                     "en": "You divided by dh itself; divide by its square root."}),
+                     "en": "You divided by dh itself; divide by its square root."}, name="by_dh"),
             Mistake(lambda tr: tr.S[0, 1], {"ko": "나누기 전의 두 번째 행입니다. 이 행을 √dh로 나누세요.",
-                                            "en": "That is row 2 before the division; divide it by √dh."}),
-            Mistake(lambda tr: tr.S[0, 2] / np.sqrt(tr.dh), ROW2_IS_INDEX_1),
-            Mistake(lambda tr: tr.S[1, 1] / np.sqrt(tr.dh), HEAD1_IS_INDEX_0),
+                                            "en": "That is row 2 before the division; divide it by √dh."},
+                    name="no_scale"),
+            Mistake(lambda tr: tr.S[0, 2] / np.sqrt(tr.dh), ROW2_IS_INDEX_1, name="wrong_token"),
+            Mistake(lambda tr: tr.S[1, 1] / np.sqrt(tr.dh), HEAD1_IS_INDEX_0, name="wrong_head"),
+            Mistake(lambda tr: tr.S[0, 1] / tr.d, BY_D, name="by_d"),
         ),
         given=trace(withhold="S_scaled"),
         wrong=(("tr.S_scaled[0, 1]", "ex.withheld"), ("tr.S[0, 1] / 2", "ex.only_here"),
@@ -277,19 +274,24 @@ EXERCISES = [
         (
             Mistake(lambda d, h: np.sqrt(d),
                     {"ko": "√d입니다. 점수는 head 하나의 성분으로 계산하므로 √dh로 나눕니다.",
-                     "en": "That is √d; a score comes from one head's components, so it is divided by √dh."}),
+                     "en": "That is √d; a score comes from one head's components, so it is divided by √dh."},
+                    name="sqrt_d"),
             Mistake(lambda d, h: d // h, {"ko": "dh 자체입니다. 나누는 값은 dh의 제곱근입니다.",
-                                          "en": "That is dh itself; the divisor is its square root."}),
+                                          "en": "That is dh itself; the divisor is its square root."}, name="by_dh"),
             Mistake(lambda d, h: h, {"ko": "head의 수 h입니다. 나누는 값은 head 차원 dh의 제곱근입니다.",
                                      "en": "That is the number of heads h; the divisor is the square root of the "
-                                           "head dimension dh."}),
+                                           "head dimension dh."}, name="by_h"),
             Mistake(lambda d, h: np.sqrt(h),
                     {"ko": "√h, head 수의 제곱근입니다. 나누는 값은 head 차원 dh = d / h의 제곱근입니다.",
                      "en": "That is √h, the square root of the number of heads; the divisor is the square root of "
-                           "the head dimension dh = d / h."}),
+                           "the head dimension dh = d / h."}, name="sqrt_h"),
             Mistake(lambda d, h: np.sqrt(d) / h,
                     {"ko": "√d를 h로 나누었습니다. 먼저 d를 h로 나누어 dh를 구한 뒤 제곱근을 구하세요.",
-                     "en": "You divided √d by h; divide d by h first, to get dh, then take the square root."}),
+                     "en": "You divided √d by h; divide d by h first, to get dh, then take the square root."},
+                    name="sqrt_d_over_h"),
+            Mistake(lambda d, h: d, {"ko": "모델 차원 d 자체입니다. 나누는 값은 head 차원 dh = d / h의 제곱근입니다.",
+                                     "en": "That is the model dimension d itself; the divisor is the square root of "
+                                           "the head dimension dh = d / h."}, name="by_d"),
         ),
         note={"ko": "GPT-2(d = 768, h = 12)도 dh = 64이므로 8로 나눕니다.",
               "en": "GPT-2 (d = 768, h = 12) has dh = 64 too, and divides by 8."},

@@ -8,6 +8,7 @@ values of their own.
 """
 
 import ast
+import inspect
 import keyword
 import re
 from collections.abc import Callable
@@ -39,13 +40,17 @@ class Given:
     shown: Callable[[], tuple]
     hidden: Callable[[], tuple]  # () -> (args, args, …)
     fields: tuple = None  # the trace fields the answer may read (None: all); later stages are withheld
-    forbid: tuple = ()  # names the answer may not call, e.g. ("softmax",) where the task says "without al.softmax"
+    forbid: tuple = ()  # functions the answer may not reach, the one the task names first: (softmax, …) where the task
+    # says "without al.softmax"; watched while the answer runs, by the function object (slips.run)
 
     def __post_init__(self):
         object.__setattr__(self, "names", tuple(self.names))
         if not self.names or not all(isinstance(n, str) and n.isidentifier() and not keyword.iskeyword(n)
                                      for n in self.names):
             raise ValueError(f"Given: names must be Python names, got {self.names!r}.")
+        object.__setattr__(self, "forbid", tuple(self.forbid))
+        if not all(callable(f) and hasattr(inspect.unwrap(f), "__code__") for f in self.forbid):
+            raise ValueError(f"Given: forbid must hold Python functions (al.softmax, …), got {self.forbid!r}.")
 
     @property
     def signature(self):  # "tr", "T, w"

@@ -88,7 +88,8 @@ def _drill_05(seed):
     tr = _trace(seed)
     s, m = tr.S_scaled[0, 1], tr.M[1]
     return ([(_t("Head 1, S / √dh의 두 번째 행", "Head 1, row 2 of S / √dh"), s), (_t("마스크 M의 두 번째 행", "row 2 of the mask M"), m)],
-            tr.P[0, 1], [softmax(s), np.exp(s + m), np.where(m == 0, s, 0.0) / np.where(m == 0, s, 0.0).sum()])
+            tr.P[0, 1], [softmax(s), np.exp(s + m), np.where(m == 0, s, 0.0) / np.where(m == 0, s, 0.0).sum(),
+                         np.exp(s + m - s[m == 0].max())])  # the exp values alone: e^s, or e^(s − max) as tr.E holds
 
 
 def _drill_06(seed):
@@ -221,7 +222,8 @@ DRILLS = {
                  _t("e^(s₁), e^(s₂)를 구해 합 Σ로 나누세요. 세 번째 칸은 0입니다. 소수 셋째 자리까지 적으세요.", "Compute e^(s₁) and e^(s₂) and divide each by their sum; the third cell is 0. Round to 3 decimals.")),
                 (_t("마스크 없이 계산했습니다. 미래 토큰의 가중치는 0이어야 합니다.", "You left out the mask: the future token's weight must be 0."),
                  _t("exp까지만 계산했습니다. 합이 1이 되도록 그 합으로 나누세요.", "That is exp of the scores; divide by their sum so that the weights add up to 1."),
-                 _t("exp 없이 점수를 합으로 나누었습니다. 먼저 exp를 적용하세요.", "You divided the scores by their sum without exp; apply exp first."))),
+                 _t("exp 없이 점수를 합으로 나누었습니다. 먼저 exp를 적용하세요.", "You divided the scores by their sum without exp; apply exp first."),
+                 _t("exp까지만 계산했습니다. 합이 1이 되도록 그 합으로 나누세요.", "That is exp of the scores; divide by their sum so that the weights add up to 1."))),
     "06.out3": (_drill_06, 0.002, 3,
                 (_t("출력은 각 Value 행에 그 가중치를 곱해 모두 더한 것입니다.", "The output adds up the Value rows, each multiplied by its weight."),
                  _t("p₁·V₁ + p₂·V₂ + p₃·V₃를 성분마다 계산하세요.", "Compute p₁·V₁ + p₂·V₂ + p₃·V₃, component by component.")),
@@ -323,25 +325,34 @@ def _example(exercise_id, seed):  # -> one example: what is shown, the expected 
     shown = [{"label": label, "values": [_number(x) for x in np.atleast_1d(np.asarray(value, dtype=float))]}
              for label, value in given]
     slips = [np.ravel(np.asarray(value, dtype=float)) for value in slips]  # a stacked slip: its entries, in order
+    said = _slip_words(exercise_id)
 
     def named(i, value):  # named only where it alone explains what is typed: not the answer, no other slip near
         typable = value.shape == want.shape and bool((np.isfinite(value) | (value == -math.inf)).all())  # as many
         # numbers as the page has fields, each a number or −∞: nothing else can be typed
-        return (typable and not same(value, want, tol)
-                and not any(same(value, other, 2 * tol + 1e-6) for j, other in enumerate(slips) if j != i))
+        return (typable and not same(value, want, tol)  # a slip near one of the same words (e^s and e^(s − max)
+                and not any(same(value, other, 2 * tol + 1e-6) for j, other in enumerate(slips)  # when max = 0)
+                            if j != i and said[j] != said[i]))  # is the same slip: no doubt which words to say
 
     kept = [[[_number(x) for x in value], i] for i, value in enumerate(slips) if named(i, value)]
     return {"given": shown, "want": [_number(x) for x in want], "slips": kept}
 
 
 @cache
-def _drill(exercise_id):
-    make, tol, decimals, hints, slips = DRILLS[exercise_id]
+def _slip_words(exercise_id):  # -> each slip's words, {lang: text}, in the order the drill's maker gives the slips
+    slips = DRILLS[exercise_id][4]
     if slips == MISTAKES:
         from . import get
         from .show import plain
 
         slips = tuple({lang: plain(m.hint[lang]) for lang in LANGS} for m in get(exercise_id).mistakes)
+    return slips
+
+
+@cache
+def _drill(exercise_id):
+    make, tol, decimals, hints, slips = DRILLS[exercise_id]
+    slips = _slip_words(exercise_id)
     return {"id": exercise_id, "tol": tol, "decimals": decimals, "hints": hints, "slip_words": slips,
             "examples": [_example(exercise_id, seed) for seed in range(SEEDS)]}
 

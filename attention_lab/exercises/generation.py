@@ -15,6 +15,7 @@ from ..numeric.examples import article_example
 from ..numeric.kv_cache import PUBLISHED
 from .define import Exercise, Mistake
 from .givens import trace, values
+from .shared import BY_D, HEAD1_IS_INDEX_0, SQRT_D
 
 GIB = 2**30
 
@@ -72,23 +73,30 @@ EXERCISES = [
         (
             Mistake(lambda tr: softmax(tr.Kh[0, :2] @ tr.Qh[0, 1]),
                     {"ko": "√dh로 나누지 않은 점수로 계산했습니다. 점수를 √dh로 나눈 뒤 Softmax를 적용하세요.",
-                     "en": "You used the scores before the division by √dh; divide them by √dh before the softmax."}),
+                     "en": "You used the scores before the division by √dh; divide them by √dh before the softmax."},
+                    name="no_scale"),
             Mistake(lambda tr: tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.dh),
                     {"ko": "점수까지만 계산했습니다. Softmax로 가중치를 만드세요.",
-                     "en": "Those are the scores; turn them into weights with the softmax."}),
+                     "en": "Those are the scores; turn them into weights with the softmax."}, name="no_softmax"),
             Mistake(lambda tr: softmax(tr.Kh[0, :2] @ tr.Qh[0, 2] / np.sqrt(tr.dh)),
                     {"ko": "토큰 3의 Query로 계산했습니다. 토큰 2의 Query는 행 인덱스 1입니다.",
-                     "en": "You used token 3's Query; token 2's Query is row index 1."}),
+                     "en": "You used token 3's Query; token 2's Query is row index 1."}, name="wrong_token"),
             Mistake(lambda tr: softmax(tr.Kh[0] @ tr.Qh[0, 1] / np.sqrt(tr.dh)),
                     {"ko": "토큰 3의 Key까지 썼습니다. 위치 2의 단계에서는 토큰 3이 아직 캐시에 없습니다.",
-                     "en": "You used token 3's Key as well; at the step of position 2, token 3 is not in the cache yet."}),
+                     "en": "You used token 3's Key as well; at the step of position 2, token 3 is not in the cache yet."},
+                    name="future_key"),
+            Mistake(lambda tr: softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.d)), SQRT_D, name="sqrt_d"),
+            Mistake(lambda tr: softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / tr.d), BY_D, name="by_d"),
+            Mistake(lambda tr: softmax(tr.Kh[1, :2] @ tr.Qh[1, 1] / np.sqrt(tr.dh)), HEAD1_IS_INDEX_0,
+                    name="wrong_head"),
         ),
         tol=1e-3,
         note={"ko": "전체 계산의 P에서 두 번째 행의 앞 두 칸과 같습니다. 토큰 3의 칸은 어차피 0입니다.",
               "en": "It is row 2 of the full computation's P, without its last entry, which is 0 anyway."},
         given=trace(withhold="S"),
         wrong=(("tr.P[0, 1, :2]", "ex.withheld"), ("al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / 2)", "ex.only_here"),
-               "al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.d))"),
+               ("al.softmax(tr.Kh[0, :2] @ tr.Qh[0, 1] / np.sqrt(tr.d))", SQRT_D),
+               ("al.softmax(tr.Qh[1, 1] @ tr.Kh[1, :2].T / np.sqrt(tr.dh))", HEAD1_IS_INDEX_0)),
     ),
     Exercise(
         "10.cache_size",
@@ -105,9 +113,9 @@ EXERCISES = [
                    "the layers, the tokens and the bytes per value, and turn bytes into GiB (`2**30` bytes)."},
         ),
         (
-            Mistake(lambda: _llama2_70b() / 2, _HALF),
-            Mistake(lambda: _llama2_70b(kv_heads=64), _ONE_KV_HEAD_PER_QUERY_HEAD),
-            Mistake(lambda: _llama2_70b() * GIB / 1e9, _GB_NOT_GIB),
+            Mistake(lambda: _llama2_70b() / 2, _HALF, name="factor_2_missing"),
+            Mistake(lambda: _llama2_70b(kv_heads=64), _ONE_KV_HEAD_PER_QUERY_HEAD, name="no_gqa"),
+            Mistake(lambda: _llama2_70b() * GIB / 1e9, _GB_NOT_GIB, name="gb_not_gib"),
         ),
         tol=1e-3,
         wrong=(  # as a learner types them
@@ -140,18 +148,21 @@ EXERCISES = [
             Mistake(lambda h, g, i: _kv_head(i, h, g) - 1,
                     {"ko": "0부터 센 인덱스이거나, 1부터 센 번호를 그대로 나누었습니다. Query head의 번호를 먼저 인덱스로 바꿔 계산하고, 얻은 인덱스를 번호로 되돌리세요.",
                      "en": "That is an index counted from 0, or the head's number divided as it is: turn the Query "
-                           "head's number into an index first, then the index you get back into a number."}),
+                           "head's number into an index first, then the index you get back into a number."},
+                    name="counted_from_0"),
             Mistake(lambda h, g, i: (i - 1) // g + 1,
                     {"ko": "g로 나누었습니다. K/V head 하나를 Query head h / g개가 함께 읽으므로 그 수로 나눕니다.",
-                     "en": "You divided by g; each K/V head is read by h / g Query heads, so divide by that."}),
+                     "en": "You divided by g; each K/V head is read by h / g Query heads, so divide by that."},
+                    name="divided_by_g"),
             Mistake(lambda h, g, i: (i - 1) % g + 1,
                     {"ko": "나머지(`%`)로 돌려 가며 나누었습니다. K/V head는 이웃한 Query head h / g개가 함께 읽습니다. 번갈아 읽지 않습니다. 나머지 대신 몫(`//`)을 쓰세요.",
                      "en": "You dealt the Query heads out in turn with `%`; a K/V head is read by h / g neighbouring "
-                           "Query heads, not by every g-th one: use the quotient `//`, not the remainder."}),
+                           "Query heads, not by every g-th one: use the quotient `//`, not the remainder."},
+                    name="dealt_in_turn"),
             Mistake(lambda h, g, i: i // g,
                     {"ko": "Query head의 번호를 g로 나누었습니다. 번호를 0부터 센 인덱스로 바꾸고, K/V head 하나를 함께 읽는 Query head의 수(h / g)로 나누세요.",
                      "en": "You divided the Query head's number by g; turn the number into an index counted from 0, "
-                           "and divide by how many Query heads share one K/V head (h / g)."}),
+                           "and divide by how many Query heads share one K/V head (h / g)."}, name="number_by_g"),
         ),
         note={"ko": "h = 8, g = 2이면 Query head 5~8이 K/V head 2를 함께 읽습니다.",
               "en": "With h = 8 and g = 2, Query heads 5 to 8 all read K/V head 2."},
@@ -178,15 +189,15 @@ EXERCISES = [
             Mistake(lambda m_old, m_new: np.exp(m_new - m_old),
                     {"ko": "지수의 부호가 반대입니다. 최댓값이 커지면 지금까지의 항은 작아지므로, 곱하는 값은 1 이하입니다.",
                      "en": "The exponent's sign is flipped: when the maximum grows, the terms so far shrink, so the "
-                           "factor is at most 1."}),
+                           "factor is at most 1."}, name="sign_flipped"),
             Mistake(lambda m_old, m_new: np.exp(-m_new),
                     {"ko": "새 최댓값만 뺐습니다. 지금까지의 합에는 이전 최댓값이 이미 빠져 있습니다.",
                      "en": "That subtracts only the new maximum; the sum so far has the old maximum taken out "
-                           "already."}),
+                           "already."}, name="new_max_only"),
             Mistake(lambda m_old, m_new: m_old / m_new,
                     {"ko": "최댓값끼리 나누었습니다. 지수 함수 exp 안에서 빼야 합니다: 곱하는 값은 e의 거듭제곱입니다.",
                      "en": "You divided one maximum by the other; the maxima are subtracted inside exp, so the factor "
-                           "is a power of e."}),
+                           "is a power of e."}, name="max_ratio"),
         ),
         tol=1e-3,
         given=values(("m_old", "m_new"), (_row3()[1][0], _row3()[2][0]), (2.0, 5.0), (-1.0, 0.5), (0.5, 0.5)),
@@ -211,18 +222,18 @@ EXERCISES = [
             Mistake(lambda l, m_old, m_new, s: l + np.exp(s - m_new),
                     {"ko": "지금까지의 합을 다시 맞추지 않고 더했습니다. 먼저 연습 1의 값을 곱하세요.",
                      "en": "You added to the sum so far without rescaling it; multiply it by the factor of exercise 1 "
-                           "first."}),
+                           "first."}, name="not_rescaled"),
             Mistake(lambda l, m_old, m_new, s: l * np.exp(m_old - m_new),
                     {"ko": "다시 맞춘 합까지만 계산했습니다. 새 점수의 항을 더하세요.",
-                     "en": "That is the rescaled sum alone; add the new score's term."}),
+                     "en": "That is the rescaled sum alone; add the new score's term."}, name="new_term_missing"),
             Mistake(lambda l, m_old, m_new, s: l * np.exp(m_old - m_new) + np.exp(s),
                     {"ko": "새 점수의 항에서 최댓값을 빼지 않았습니다. 누적 합은 지금의 최댓값을 기준으로 한 e^(s − m)들의 합입니다.",
                      "en": "The new score's term has no maximum subtracted; the running sum adds up e^(s − m), "
-                           "relative to the maximum so far."}),
+                           "relative to the maximum so far."}, name="no_max_shift"),
             Mistake(lambda l, m_old, m_new, s: l * np.exp(m_new - m_old) + np.exp(s - m_new),
                     {"ko": "l에 곱한 값의 지수 부호가 반대입니다. 최댓값이 커지면 지금까지의 항은 작아집니다.",
                      "en": "The factor on l has its exponent's sign flipped: when the maximum grows, the terms so far "
-                           "shrink."}),
+                           "shrink."}, name="sign_flipped"),
         ),
         tol=1e-3,
         given=values(("l", "m_old", "m_new", "s"), (_row3()[1][1], _row3()[1][0], _row3()[2][0], _tr().S_masked[0, 2, 2]),
@@ -246,14 +257,15 @@ EXERCISES = [
         (
             Mistake(lambda s, m, l: np.exp(s - m),
                     {"ko": "e^(s − m)까지만 계산했습니다. 누적 합 l로 나누세요.",
-                     "en": "That is e^(s − m) alone; divide it by the running sum l."}),
+                     "en": "That is e^(s − m) alone; divide it by the running sum l."}, name="exp_only"),
             Mistake(lambda s, m, l: np.exp(s) / l,
                     {"ko": "분자에서 최댓값을 빼지 않았습니다. l은 e^(s − m)들의 합이므로 분자도 e^(s − m)입니다.",
                      "en": "The numerator lacks the maximum; l adds up terms e^(s − m), so the numerator is "
-                           "e^(s − m) too."}),
+                           "e^(s − m) too."}, name="no_max_shift"),
             Mistake(lambda s, m, l: np.exp(m - s) / l,
                     {"ko": "지수의 부호가 반대입니다. 분자는 e의 (s − m) 제곱입니다.",
-                     "en": "The exponent's sign is flipped; the numerator is e to the power (s − m)."}),
+                     "en": "The exponent's sign is flipped; the numerator is e to the power (s − m)."},
+                    name="sign_flipped"),
         ),
         tol=1e-3,
         note={"ko": "글의 가중치 0.114입니다. P 행렬 없이 m과 l만으로 얻었습니다.",

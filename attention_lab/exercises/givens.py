@@ -29,7 +29,7 @@ def example(mask="causal", T=3, d=8, h=2, seed=None, kv_heads=None):  # -> Atten
 def trace(mask="causal", *, T=3, withhold=None, forbid=(), two_heads=False, name="tr"):  # -> Given
     """The learner's function takes one trace: the article's example grown to T tokens (with `mask`) is shown;
     random examples of the same sizes and of other sizes are not. withhold="S": the answer may read only the
-    stages before S (and the sizes); forbid=("softmax",): it may not call a function of that name;
+    stages before S (and the sizes); forbid=(softmax, …): it may not reach these functions, by any name;
     two_heads=True: every example has h = 2, as the task says (its other sizes still vary dh)."""
     def hidden():
         sizes = [size for size in OTHER_SIZES if size[2] == 2 or not two_heads]

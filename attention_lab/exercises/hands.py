@@ -6,13 +6,11 @@ argument (a row of scores, a mask) is handed as a fresh read-only copy on every 
 its argument in place (`x -= x.max()`) cannot change what the next answer is checked on. A trace is read-only
 already (each read of a field is a fresh read-only copy).
 
-`uses(function, name)` tells whether the function calls something of that name (`al.softmax`, `F.softmax`, a
-helper that does), for the exercises that say "without al.softmax".
+What an answer may not call (an exercise that says "without al.softmax") is watched while it runs (slips.run):
+by the function object reached, whatever name or route reached it.
 """
 
 import copy
-import dis
-import types
 
 import numpy as np
 
@@ -30,19 +28,37 @@ class Withheld(AttributeError):
         self.fields = fields
 
 
-class TraceView:
-    """A trace with only some of its fields: the ones in `fields` and the sizes; each read a read-only copy."""
+class _Unreadable:
+    def __init__(self, error):
+        self.error = error
 
-    __slots__ = ("_trace", "_fields")
+
+class TraceView:
+    """A trace with only some of its fields: the ones in `fields` and the sizes, copied when it is made.
+
+    It keeps no reference to the trace, so nothing it hands out leads to a withheld field (`tr._trace.P` was such a
+    way round, issue 48): each field it has is its own read-only copy, and every other name of a trace raises."""
+
+    __slots__ = ("_shown", "_fields", "_text")
 
     def __init__(self, trace, fields):
-        object.__setattr__(self, "_trace", trace)
-        object.__setattr__(self, "_fields", tuple(fields))
+        set_ = object.__setattr__
+        set_(self, "_fields", tuple(fields))
+        set_(self, "_shown", {name: handed(getattr(trace, name)) for name in self._fields})
+        for name in SIZES:  # a size the trace cannot tell (T when T_q ≠ T_k) raises its own error when it is read
+            try:
+                self._shown[name] = handed(getattr(trace, name))
+            except ValueError as error:
+                self._shown[name] = _Unreadable(error)
+        set_(self, "_text", f"{trace!r} (this exercise hands out {', '.join(self._fields)})")
 
     def __getattr__(self, name):
-        if name in self._fields or name in SIZES:
-            return getattr(self._trace, name)
-        if not name.startswith("_") and hasattr(self._trace, name):
+        shown = object.__getattribute__(self, "_shown")
+        if name in shown:
+            if isinstance(shown[name], _Unreadable):
+                raise ValueError(*shown[name].error.args)
+            return shown[name]
+        if not name.startswith("_") and hasattr(AttentionTrace, name):
             raise Withheld(name, self._fields)
         raise AttributeError(f"'tr' has no attribute {name!r}", name=name, obj=self)
 
@@ -53,7 +69,7 @@ class TraceView:
         return [*self._fields, *SIZES]
 
     def __repr__(self):
-        return f"{self._trace!r} (this exercise hands out {', '.join(self._fields)})"
+        return self._text
 
 
 def handed(value, fields=None):  # -> what the learner's function receives for one argument
@@ -65,40 +81,3 @@ def handed(value, fields=None):  # -> what the learner's function receives for o
         value.flags.writeable = False
         return value.view()  # a view of a read-only array cannot be made writable again
     return copy.deepcopy(value)
-
-
-def _codes(function, seen):  # -> the code objects the function runs: its own, nested ones, helpers it calls
-    code = getattr(function, "__code__", None)
-    if code is None or code in seen:
-        return
-    seen.add(code)
-    stack = [code]
-    while stack:
-        current = stack.pop()
-        yield current
-        for const in current.co_consts:
-            if isinstance(const, types.CodeType):
-                stack.append(const)
-        for name in current.co_names:  # a helper of the learner's, defined in the same place
-            helper = getattr(function, "__globals__", {}).get(name)
-            if isinstance(helper, types.FunctionType) and helper.__module__ == function.__module__:
-                yield from _codes(helper, seen)
-
-
-def uses(function, name):  # -> True when the function (or a helper it calls) calls or reads `name`
-    """Whether `name` is read as an attribute (`al.softmax`, `x.softmax`) or a global bound to something that
-    is not the learner's own function, anywhere in the function's code."""
-    try:
-        for code in _codes(function, set()):
-            for op in dis.get_instructions(code):
-                if op.argval != name:
-                    continue
-                if "ATTR" in op.opname or "METHOD" in op.opname:
-                    return True
-                if "GLOBAL" in op.opname:
-                    bound = getattr(function, "__globals__", {}).get(name)
-                    if not (isinstance(bound, types.FunctionType) and bound.__module__ == function.__module__):
-                        return True
-    except Exception:  # code that cannot be read (a builtin, a C function) is not refused for it
-        return False
-    return False

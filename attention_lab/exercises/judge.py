@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..look import words
-from .hands import uses
 from .read import Problem, expected_form, read, same
 from .slips import Slip, run
 
@@ -60,10 +59,20 @@ def _takes(function, n):  # -> False when `function` cannot be called with n pos
     return True
 
 
+STOPS = ("forbidden", "timeout")  # slips on any case that decide the verdict: a forbidden call, no end in time
+
+
 def _values(exercise, answer):  # -> [value or Slip per case]: what the learner's answer gives on each case
+    """The answer on every case, in order; it stops at a forbidden call or a case that did not finish in time
+    (that slip is then the last value: the verdict is that slip, and the other cases are not run)."""
     if exercise.given is None:
         return [answer]
-    return [run(answer, exercise.given.hand(args), exercise.given.names) for args in exercise.cases()]
+    values = []
+    for args in exercise.cases():
+        values.append(run(answer, exercise.given.hand(args), exercise.given.names, exercise.given.forbid))
+        if isinstance(values[-1], Slip) and values[-1].key in STOPS:
+            break
+    return values
 
 
 def _mistake_values(mistake, cases):  # -> [value or None per case]
@@ -120,12 +129,11 @@ def judge(exercise, answer, lang):  # -> Verdict
             return Verdict(False, say("not_a_function", names=names), named="not_a_function")
         if not _takes(answer, len(exercise.given.names)):
             return Verdict(False, say("signature", names=names), named="signature")
-        for name in exercise.given.forbid:
-            if uses(answer, name):
-                return Verdict(False, say("forbidden", name=name), named="forbidden")
     cases = exercise.cases()
     wants = _table(exercise)[0]
     results = _values(exercise, answer)
+    if isinstance(results[-1], Slip) and results[-1].key in STOPS:
+        return Verdict(False, say(results[-1].key, id=exercise.id, **results[-1].values), named=results[-1].key)
     first = results[0]
     if isinstance(first, Slip):
         return Verdict(False, say(first.key, **first.values), named=first.key)

@@ -14,13 +14,22 @@ from ..numeric.core import softmax
 from ..numeric.masks import Mask, additive_mask, allowed_of, causal_allowed, make_mask
 from .define import Exercise, Mistake
 from .givens import trace, values
-from .weights import NOT_MINUS_1E9, ONES_AND_ZEROS
+from .shared import NOT_MINUS_1E9, ONES_AND_ZEROS
 
 PADDED = Mask("padding", length=3)  # 08.padding_row: T = 5, the first 3 tokens real
 
 
 def _sliding(T, window):  # -> [T, T] bool, True = may attend
     return allowed_of(Mask("sliding", window=window), T)
+
+
+def _band(T, window):  # -> [T, T] bool: the same cells as _sliding, written with NumPy as a learner may write them
+    i, j = np.arange(T)[:, None], np.arange(T)[None, :]
+    return (j <= i) & (j > i - window)
+
+
+def _m(allowed):  # -> M: 0 where allowed, −∞ elsewhere, without al.additive_mask (08.sliding forbids it)
+    return np.where(allowed, 0.0, -np.inf)
 
 
 def _padding_row_filled(tr, fill):  # token 4's weights (Head 1) with `fill` written over the masked scores
@@ -154,11 +163,12 @@ EXERCISES = [
                    "`np.where(condition, 0.0, -np.inf)` gives M."},
         ),
         (
-            Mistake(lambda T, w: make_mask("causal", T), _CAUSAL_NOT_SLIDING),
-            Mistake(lambda T, w: make_mask(Mask("sliding", window=w + 1), T), _WINDOW_TOO_WIDE),
-            Mistake(lambda T, w: make_mask(Mask("sliding", window=w), T).T, _BAND_ABOVE),
-            Mistake(lambda T, w: _sliding(T, w).astype(float), ONES_AND_ZEROS),
-            Mistake(lambda T, w: np.where(_sliding(T, w), 0.0, -1e9), NOT_MINUS_1E9),
+            # written with NumPy: the answer, and so each of its mistakes, may not call attention_lab's masks
+            Mistake(lambda T, w: _m(_band(T, T)), _CAUSAL_NOT_SLIDING, name="causal_only"),
+            Mistake(lambda T, w: _m(_band(T, w + 1)), _WINDOW_TOO_WIDE, name="window_too_wide"),
+            Mistake(lambda T, w: _m(_band(T, w)).T, _BAND_ABOVE, name="band_above"),
+            Mistake(lambda T, w: _band(T, w).astype(float), ONES_AND_ZEROS, name="ones_zeros"),
+            Mistake(lambda T, w: np.where(_band(T, w), 0.0, -1e9), NOT_MINUS_1E9, name="minus_1e9"),
         ),
         note={"ko": "Mistral의 sliding window와 TransformerLens의 local attention이 이 띠 모양입니다.",
               "en": "This band is Mistral's sliding window and TransformerLens's local attention."},
@@ -170,8 +180,12 @@ EXERCISES = [
             ("np.where(np.tri(T, T, 0) - np.tri(T, T, -w) > 0, 0.0, -np.inf).T", _BAND_ABOVE),
             ("np.tri(T, T, 0) - np.tri(T, T, -w)", ONES_AND_ZEROS),
             ("np.where(np.tri(T, T, 0) - np.tri(T, T, -w) > 0, 0.0, -1e9)", NOT_MINUS_1E9),
+            ("al.make_mask(al.Mask('sliding', window=w), T)", "ex.forbidden"),  # "yourself": not by the library
+            ("np.where(al.allowed_of(al.Mask('sliding', window=w), T), 0.0, -np.inf)", "ex.forbidden"),
+            ("al.additive_mask((np.arange(T) <= np.arange(T)[:, None]) & (np.arange(T) > np.arange(T)[:, None] - w))",
+             "ex.forbidden"),
         ),
-        given=values(("T", "w"), (5, 2), (6, 3), (4, 1)),
+        given=values(("T", "w"), (5, 2), (6, 3), (4, 1), forbid=(make_mask, Mask.allowed, additive_mask)),
     ),
     Exercise(
         "08.wrong_api",
@@ -189,10 +203,10 @@ EXERCISES = [
                    "whether it gets the value that keeps a score (0) or the one that removes it (−∞)."},
         ),
         (
-            Mistake(_as_sdpa, _SDPA_MEANT),
-            Mistake(lambda allowed: (~allowed).astype(float), _ZEROS_AND_ONES),
-            Mistake(lambda allowed: make_mask("causal", len(allowed)), _CAUSAL_NOT_COLLEAGUES),
-            Mistake(lambda allowed: np.where(allowed, -1e9, 0.0), NOT_MINUS_1E9),
+            Mistake(_as_sdpa, _SDPA_MEANT, name="sdpa_mask"),
+            Mistake(lambda allowed: (~allowed).astype(float), _ZEROS_AND_ONES, name="ones_zeros"),
+            Mistake(lambda allowed: make_mask("causal", len(allowed)), _CAUSAL_NOT_COLLEAGUES, name="causal_only"),
+            Mistake(lambda allowed: np.where(allowed, -1e9, 0.0), NOT_MINUS_1E9, name="minus_1e9"),
         ),
         note={"ko": "연습 1의 sliding window를 넘기면, 각 토큰은 자기 자신은 못 보고 미래 토큰과 창보다 오래된 토큰만 봅니다. "
                     "고치려면 `~allowed`를 넘기거나, 두 API가 똑같이 더하는 float 마스크(0 / −∞)를 넘기세요.",
@@ -225,10 +239,10 @@ EXERCISES = [
                    "0) with −1e9, then apply `al.softmax`."},
         ),
         (
-            Mistake(lambda padded: padded.P[0, 3], _MINUS_INF_ROW),
-            Mistake(lambda padded: np.full(padded.T, np.nan), _NAIVE_NAN),
-            Mistake(lambda padded: softmax(padded.S_scaled[0, 3]), _NO_MASK_ROW),
-            Mistake(lambda padded: _padding_row_filled(padded, -1e9)[:3], _REAL_ONLY),
+            Mistake(lambda padded: padded.P[0, 3], _MINUS_INF_ROW, name="minus_inf_row"),
+            Mistake(lambda padded: np.full(padded.T, np.nan), _NAIVE_NAN, name="nan_row"),
+            Mistake(lambda padded: softmax(padded.S_scaled[0, 3]), _NO_MASK_ROW, name="no_mask"),
+            Mistake(lambda padded: _padding_row_filled(padded, -1e9)[:3], _REAL_ONLY, name="real_tokens_only"),
         ),
         tol=1e-3,
         note={"ko": "padding 토큰이 padding을 포함한 모든 토큰을 똑같이 참조합니다. 오류 없이 조용히 일어나는 일입니다.",
@@ -256,9 +270,12 @@ EXERCISES = [
              "en": "One head's dimension is `tr.dh`; turn the division into a multiplication."},
         ),
         (
-            Mistake(lambda tr: np.sqrt(tr.dh), _SQRT_DH),
-            Mistake(lambda tr: 1 / np.sqrt(tr.d), _ONE_OVER_SQRT_D),
-            Mistake(lambda tr: 1 / tr.dh, _NO_ROOT),
+            Mistake(lambda tr: np.sqrt(tr.dh), _SQRT_DH, name="sqrt_dh_not_inverse"),
+            Mistake(lambda tr: 1 / np.sqrt(tr.d), _ONE_OVER_SQRT_D, name="sqrt_d"),
+            Mistake(lambda tr: 1 / tr.dh, _NO_ROOT, name="by_dh"),
+            Mistake(lambda tr: 1 / tr.d, {"ko": "1 / d입니다. SDPA는 head 하나의 차원 dh의 제곱근으로 나눕니다(1 / √dh를 곱합니다).",
+                                          "en": "That is 1 / d; SDPA divides by the square root of one head's "
+                                                "dimension dh (it multiplies by 1 / √dh)."}, name="by_d"),
         ),
         wrong=(
             ("0.5", "ex.only_here"), ("1 / 2", "ex.only_here"),  # the example's 1 / √4, typed in
@@ -286,10 +303,13 @@ EXERCISES = [
                    "there is no condition on the row `i`. Build it with `np.arange` and `np.where`."},
         ),
         (
-            Mistake(lambda T, real: make_mask(Mask("padding", length=real), T), _PADDING_MASK_ROWS),
-            Mistake(lambda T, real: make_mask("causal", T), _CAUSAL_ONLY),
-            Mistake(lambda T, real: additive_mask(np.broadcast_to(np.arange(T) < real, (T, T))), _KEY_PADDING_ONLY),
-            Mistake(lambda T, real: additive_mask(causal_allowed(T) & (np.arange(T) >= real)), _READ_BACKWARDS),
+            Mistake(lambda T, real: make_mask(Mask("padding", length=real), T), _PADDING_MASK_ROWS,
+                    name="padding_rows"),
+            Mistake(lambda T, real: make_mask("causal", T), _CAUSAL_ONLY, name="causal_only"),
+            Mistake(lambda T, real: additive_mask(np.broadcast_to(np.arange(T) < real, (T, T))), _KEY_PADDING_ONLY,
+                    name="no_causal"),
+            Mistake(lambda T, real: additive_mask(causal_allowed(T) & (np.arange(T) >= real)), _READ_BACKWARDS,
+                    name="padding_inverted"),
         ),
         note={"ko": "padding 토큰의 행은 실제 토큰들을 참조합니다. 그 출력은 아무도 쓰지 않는 값입니다.",
               "en": "The padding tokens' rows attend to the real tokens; their outputs are values no one uses."},
@@ -319,9 +339,9 @@ EXERCISES = [
              "en": "`tr.P` is (h, T, T); average along the head axis."},
         ),
         (
-            Mistake(lambda tr: tr.P[0], _HEAD_1),
-            Mistake(lambda tr: tr.P.sum(axis=0), _SUMMED),
-            Mistake(lambda tr: tr.P.mean(axis=1), _QUERY_AXIS),
+            Mistake(lambda tr: tr.P[0], _HEAD_1, name="one_head"),
+            Mistake(lambda tr: tr.P.sum(axis=0), _SUMMED, name="summed_heads"),
+            Mistake(lambda tr: tr.P.mean(axis=1), _QUERY_AXIS, name="wrong_axis"),
         ),
         tol=1e-3,
         note={"ko": "head별 P를 보려면 average_attn_weights=False를 넘기세요. 이 노트북이 그렇게 합니다.",

@@ -17,6 +17,7 @@ from ..numeric.examples import article_example
 from ..numeric.masks import Mask, allowed_of
 from ..numeric.trace import attention_trace
 from . import Exercise, Mistake
+from .shared import BY_D, SQRT_D
 
 
 def _seen(mask, T_q, T_k, row):  # -> the Key tokens (numbers from 1) that Query row `row` (from 0) may see
@@ -95,9 +96,11 @@ EXERCISES = [
                    "columns, then add 1."},
         ),
         (
-            Mistake(lambda: _seen(Mask("sliding", window=3, align="top-left"), 1, 6, 0), _DECODE_TOP_LEFT),
-            Mistake(lambda: _seen(Mask("sliding", window=3), 1, 6, 0) - 1, _ZERO_BASED),
-            Mistake(lambda: _seen(Mask("window", left=3, right=0), 1, 6, 0), _ONE_TOKEN_TOO_MANY),
+            Mistake(lambda: _seen(Mask("sliding", window=3, align="top-left"), 1, 6, 0), _DECODE_TOP_LEFT,
+                    name="top_left"),
+            Mistake(lambda: _seen(Mask("sliding", window=3), 1, 6, 0) - 1, _ZERO_BASED, name="counted_from_0"),
+            Mistake(lambda: _seen(Mask("window", left=3, right=0), 1, 6, 0), _ONE_TOKEN_TOO_MANY,
+                    name="window_too_wide"),
         ),
         wrong=(  # as a learner types them: the numbers read off, and the mask built with the wrong alignment
             ("[1]", _DECODE_TOP_LEFT), ("[3, 4, 5]", _ZERO_BASED), ("[3, 4, 5, 6]", _ONE_TOKEN_TOO_MANY),
@@ -123,9 +126,9 @@ EXERCISES = [
                    "columns of its second row (index 1)."},
         ),
         (
-            Mistake(lambda: _seen(Mask("causal"), 2, 6, 1), _BOTTOM_RIGHT),
-            Mistake(lambda: _seen(Mask("causal", align="top-left"), 2, 6, 1) - 1, _ZERO_BASED),
-            Mistake(lambda: _seen(Mask("causal", align="top-left"), 2, 6, 0), _FIRST_ROW),
+            Mistake(lambda: _seen(Mask("causal"), 2, 6, 1), _BOTTOM_RIGHT, name="bottom_right"),
+            Mistake(lambda: _seen(Mask("causal", align="top-left"), 2, 6, 1) - 1, _ZERO_BASED, name="counted_from_0"),
+            Mistake(lambda: _seen(Mask("causal", align="top-left"), 2, 6, 0), _FIRST_ROW, name="wrong_token"),
         ),
         wrong=(  # as a learner types them: the numbers read off, and the mask built with the wrong sizes or row
             ("[1, 2, 3, 4, 5, 6]", _BOTTOM_RIGHT), ("[0, 1]", _ZERO_BASED), ("np.arange(2)", _ZERO_BASED),
@@ -152,10 +155,13 @@ EXERCISES = [
                    "index 1 of P."},
         ),
         (
-            Mistake(lambda: _decode_row(_tr().Q[2:], mask=Mask("causal", align="top-left")), _ROW_TOP_LEFT),
-            Mistake(lambda: _tr().P[0, 2], _HEAD_1_ROW),
-            Mistake(lambda: _decode_row(_tr().Q[:1]), _TOKEN_1_ROW),
-            Mistake(lambda: softmax(_tr().S[1, 2]), _UNSCALED),
+            Mistake(lambda: _decode_row(_tr().Q[2:], mask=Mask("causal", align="top-left")), _ROW_TOP_LEFT,
+                    name="top_left"),
+            Mistake(lambda: _tr().P[0, 2], _HEAD_1_ROW, name="wrong_head"),
+            Mistake(lambda: _decode_row(_tr().Q[:1]), _TOKEN_1_ROW, name="wrong_token"),
+            Mistake(lambda: softmax(_tr().S[1, 2]), _UNSCALED, name="no_scale"),
+            Mistake(lambda: softmax(_tr().S[1, 2] / np.sqrt(_tr().d)), SQRT_D, name="sqrt_d"),
+            Mistake(lambda: softmax(_tr().S[1, 2] / _tr().d), BY_D, name="by_d"),
         ),
         wrong=(  # as a learner types them
             ("tr.P[0, 2]", _HEAD_1_ROW), ("al.attention_trace(tr.Q[2:], tr.K, tr.V, h=2).P[0, 0]", _HEAD_1_ROW),
@@ -164,7 +170,7 @@ EXERCISES = [
             ("al.attention_trace(tr.Q[:1], tr.K, tr.V, h=2).P[1, 0]", _TOKEN_1_ROW),
             ("al.softmax(tr.S[1, 2])", _UNSCALED),
             ("tr.P[1, 2, :2]", "ex.wrong_shape"),  # two of the three weights
-            "tr.P[1, 1]", "al.softmax(tr.S[1, 2] / np.sqrt(tr.d))",
+            "tr.P[1, 1]", ("al.softmax(tr.S[1, 2] / np.sqrt(tr.d))", SQRT_D),
         ),
         tol=1e-3,
         note={"ko": "전체 계산에서 Head 2의 세 번째 행과 같습니다.",

@@ -4,10 +4,16 @@ The common slips of these exercises each get their own line: `@` on arrays whose
 `.T`), arrays that do not broadcast, an index past the end, too many indices, a name `tr` does not have, a later
 stage this exercise does not hand out, changing a read-only argument in place, a name not defined. Any other
 error is named with its type and message. Nothing here raises (but KeyboardInterrupt).
+
+`run` also watches the function while it runs: a call of a function the exercise forbids (by the function object,
+whatever name reached it) and a case that takes longer than LIMIT seconds (an endless loop) are slips of their own.
 """
 
 import difflib
+import inspect
 import re
+import sys
+import time
 import warnings
 from dataclasses import dataclass
 
@@ -82,12 +88,68 @@ def _explained(error, message, names):  # -> Slip without the error's type and m
     return Slip("slip_other", {"error": kind, "message": _short(message) or "—"})
 
 
-def run(function, args, names):  # -> the function's value, or a Slip
-    """Call the learner's function on one case; an error it raises becomes a Slip. NumPy's warnings are kept
-    quiet: what they warn of (an overflow, 0 / 0) shows in the value, which the checker explains."""
+LIMIT = 5  # seconds the learner's function may take on one case before it is stopped
+
+
+class _Stop(BaseException):  # not an Exception, so that the learner's `except Exception:` does not swallow it
+    """Raised inside the learner's code to stop it: it took too long, or it reached a forbidden function."""
+
+
+class _Watch:
+    """While the learner's function runs: stop it past `limit` seconds (checked on every line it runs, so an endless
+    `while` loop stops; one long call into NumPy's C code is not cut short) and when it calls a forbidden function,
+    recognised by its code object (the function reached, whatever name it was called by, and through any
+    wrapper). It uses `sys.settrace`, which works in any thread, in a Jupyter kernel and in Pyodide, where there are
+    no signals or threads to time it with; the tracer that was set before (a debugger, coverage) is put back.
+    Python removes a tracer once it has raised, so a loop that catches everything (a bare `except:`) and goes
+    on is not stopped a second time: interrupting the kernel stops it."""
+
+    def __init__(self, forbid, limit):
+        self.codes = {inspect.unwrap(f).__code__: f for f in forbid}
+        self.deadline = time.monotonic() + limit
+        self.reached = None  # the forbidden function called, if any
+        self.late = False
+
+    def _line(self, frame, event, arg):
+        if time.monotonic() > self.deadline:
+            self.late = True
+            raise _Stop
+        return self._line
+
+    def _call(self, frame, event, arg):
+        if frame.f_code in self.codes:
+            self.reached = self.reached or self.codes[frame.f_code]
+            raise _Stop
+        return self._line(frame, event, arg)
+
+    def __enter__(self):
+        self.before = sys.gettrace()
+        sys.settrace(self._call)
+
+    def __exit__(self, *exc):
+        sys.settrace(self.before)
+
+
+def run(function, args, names, forbid=(), limit=None):  # -> the function's value, or a Slip
+    """Call the learner's function on one case; an error it raises becomes a Slip, and so do a call of a function in
+    `forbid` ("forbidden") and running past `limit` seconds (LIMIT; "timeout"). NumPy's warnings are kept quiet:
+    what they warn of (an overflow, 0 / 0) shows in the value, which the checker explains."""
+    limit = LIMIT if limit is None else limit
+    watch = _Watch(forbid, limit)
     try:
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
+        with warnings.catch_warnings(), np.errstate(all="ignore"), watch:
             warnings.simplefilter("ignore")
-            return function(*args)
+            value = function(*args)
+    except _Stop:
+        value = None
     except Exception as error:  # any error of the learner's code is feedback, never a traceback
-        return explain(error, names)
+        value = explain(error, names)
+    if watch.reached is not None:  # checked first: the learner's code may have caught what stopped it
+        return Slip("forbidden", {"name": public_name(forbid[0])})  # named as the task names it, whichever was reached
+    if watch.late:
+        return Slip("timeout", {"seconds": format(limit, "g")})
+    return value
+
+
+def public_name(function):  # -> how the learner calls it: "al.softmax"
+    return f"al.{inspect.unwrap(function).__name__}"

@@ -9,6 +9,7 @@ folder is a part, and a key defined twice is an error. For example:
     live        the explorer, the breakdowns and the step widgets
     figures     the static figures: "fig_…"
     notebooks   what the notebooks print and draw: "nb_…"
+    slips       the names of the exercises' known mistakes, as a class report lists them: "slip.<name>"
 
 A new stage or mask is its registry entry and its words in `core`.
 

@@ -1,0 +1,96 @@
+# ruff: noqa: E501  (one entry a line: prose in two languages)
+"""The names of the exercises' known mistakes ("slip.<name>"): what a class report lists when it counts them.
+
+Each `Mistake(…, name="sqrt_d")` of the banks (attention_lab/exercises) has a label here, short, in the article's
+words; the same slip has the same name in every exercise (tests/test_exercises.py checks both).
+"""
+
+WORDS = {
+    # the scale: √dh, of one head's dimension
+    'slip.sqrt_d': ('√dh 대신 √d로 나눔', '√d instead of √dh'),
+    'slip.by_d': ('√dh 대신 d로 나눔', 'd instead of √dh'),
+    'slip.by_dh': ('√dh 대신 dh로 나눔', 'dh instead of √dh'),
+    'slip.by_h': ('√dh 대신 head 수 h', 'h instead of √dh'),
+    'slip.sqrt_h': ('√dh 대신 √h', '√h instead of √dh'),
+    'slip.sqrt_d_over_h': ('√d를 h로 나눔', '√d divided by h'),
+    'slip.no_scale': ('√dh로 나누지 않음', 'no division by √dh'),
+    'slip.sqrt_dh_not_inverse': ('1 / √dh 대신 √dh', '√dh instead of 1 / √dh'),
+    # sizes and shapes
+    'slip.d_not_dh': ('dh 대신 모델 차원 d', 'd instead of dh'),
+    'slip.h_not_dh': ('dh 대신 head 수 h', 'h instead of dh'),
+    'slip.d_times_h': ('d를 h로 나누지 않고 곱함', 'd times h, not d / h'),
+    'slip.one_head_shape': ('head 하나의 모양', "one head's shape"),
+    'slip.head_split_shape': ('head별 배열의 모양 (h, T, dh)', 'the per-head shape (h, T, dh)'),
+    'slip.model_shape': ('Q·K·V 전체의 모양 (T, d)', 'the shape (T, d) of Q, K, V'),
+    'slip.score_shape': ('점수 행렬의 모양 (T, T)', 'the score shape (T, T)'),
+    # heads, tokens, rows and columns
+    'slip.wrong_head': ('다른 head', 'the wrong head'),
+    'slip.heads_swapped': ('head 순서가 바뀜', 'the heads swapped'),
+    'slip.both_heads': ('두 head의 성분을 섞음', "both heads' components mixed"),
+    'slip.added_heads': ('Concat 대신 두 head의 출력을 더함', "the heads' outputs added, not joined"),
+    'slip.stacked': ('Concat 대신 위아래로 쌓음', 'stacked, not joined side by side'),
+    'slip.wrong_token': ('다른 토큰 (인덱스가 하나 밀림)', 'the wrong token (an index off by one)'),
+    'slip.counted_from_0': ('토큰 번호 대신 0부터 센 인덱스', 'an index from 0, not a token number'),
+    'slip.column_not_row': ('행 대신 열', 'a column, not a row'),
+    'slip.keys_not_queries': ('Query 대신 Key', 'the Keys, not the Queries'),
+    'slip.k_q_swapped': ('행과 열이 바뀐 K Qᵀ', 'K Qᵀ: rows and columns swapped'),
+    'slip.qt_k': ('Q Kᵀ 대신 Qᵀ K', 'Qᵀ K instead of Q Kᵀ'),
+    'slip.no_sum': ('내적의 곱을 더하지 않음', "the dot product's products not added"),
+    # the mask
+    'slip.no_mask': ('마스크를 빠뜨림', 'the mask left out'),
+    'slip.mask_zero': ('−∞ 대신 0으로 가림', 'a mask of 0 where −∞ belongs'),
+    'slip.minus_1e9': ('−∞ 대신 −1e9', '−1e9 instead of −∞'),
+    'slip.ones_zeros': ('0과 −∞ 대신 1과 0', '1 and 0 instead of 0 and −∞'),
+    'slip.mask_transposed': ('대각선 아래를 가림', 'the mask below the diagonal'),
+    'slip.diagonal_masked': ('대각선까지 가림', 'the diagonal masked too'),
+    'slip.all_zero': ('아무것도 가리지 않음 (모두 0)', 'nothing masked (all 0)'),
+    'slip.mask_multiplied': ('마스크를 더하지 않고 곱함', 'the mask multiplied, not added'),
+    'slip.counted_masked': ('가린 칸을 셈', 'the masked cells counted'),
+    'slip.all_cells': ('T × T 칸 전체를 셈', 'every cell, T × T, counted'),
+    'slip.summed_values': ('M의 값을 더함', "M's values added up"),
+    'slip.causal_kept': ('마스크를 끄지 않음 (Causal mask)', 'the causal mask kept'),
+    'slip.causal_only': ('Causal mask만', 'the causal mask only'),
+    'slip.window_too_wide': ('창이 한 토큰 넓음', 'the window one token too wide'),
+    'slip.band_above': ('띠가 대각선 위에 있음', 'the band above the diagonal'),
+    'slip.sdpa_mask': ('SDPA가 읽는 마스크', 'the mask as SDPA reads it'),
+    'slip.minus_inf_row': ('−1e9 대신 −∞로 계산한 행', 'the row computed with −∞, not −1e9'),
+    'slip.nan_row': ('NaN (−1e9는 유한한 수)', 'NaN (−1e9 is finite)'),
+    'slip.real_tokens_only': ('실제 토큰의 가중치만', "only the real tokens' weights"),
+    'slip.padding_rows': ('padding 토큰의 행까지 가림', "the padding tokens' rows masked too"),
+    'slip.no_causal': ('Causal mask를 빠뜨림', 'the causal mask left out'),
+    'slip.padding_inverted': ('key_padding_mask를 거꾸로 읽음', 'key_padding_mask read the other way round'),
+    'slip.top_left': ('오른쪽 아래 대신 왼쪽 위 정렬', 'top-left instead of bottom-right'),
+    'slip.bottom_right': ('왼쪽 위 대신 오른쪽 아래 정렬', 'bottom-right instead of top-left'),
+    # the softmax and its weights
+    'slip.exp_only': ('exp까지만 (합으로 나누지 않음)', 'exp only, not divided by the sum'),
+    'slip.no_exp': ('exp 없이 합으로 나눔', 'divided by the sum without exp'),
+    'slip.no_softmax': ('Softmax를 빠뜨림 (점수 그대로)', 'the softmax left out (the scores)'),
+    'slip.wrong_axis': ('Softmax·평균의 축이 틀림', 'the wrong axis'),
+    'slip.overflow': ('최댓값을 빼지 않아 exp가 넘침', 'exp overflowed: no maximum subtracted'),
+    'slip.minus_min': ('최댓값 대신 최솟값을 뺌', 'the minimum subtracted, not the maximum'),
+    'slip.minus_mean': ('최댓값 대신 평균을 뺌', 'the mean subtracted, not the maximum'),
+    'slip.one_head': ('평균 대신 head 하나의 가중치', "one head's weights, not the average"),
+    'slip.summed_heads': ('head들의 가중치를 더함 (평균 아님)', "the heads' weights added, not averaged"),
+    # the weighted sum
+    'slip.unweighted': ('가중치 없이 Value를 더함', 'the Values added without their weights'),
+    'slip.weights_swapped': ('가중치가 서로 바뀜', 'the weights swapped'),
+    # the KV cache
+    'slip.future_key': ('아직 캐시에 없는 Key 토큰까지 씀', 'a Key token not yet in the cache'),
+    'slip.factor_2_missing': ('2를 한 번 빠뜨림 (K와 V, 2바이트)', 'a factor 2 missing (K and V, 2 bytes)'),
+    'slip.no_gqa': ('Query head마다 K/V head 하나 (GQA 아님)', 'one K/V head per Query head (no GQA)'),
+    'slip.gb_not_gib': ('GiB 대신 GB', 'GB instead of GiB'),
+    'slip.divided_by_g': ('h / g 대신 g로 나눔', 'divided by g, not by h / g'),
+    'slip.dealt_in_turn': ('%로 차례로 나누어 줌', 'dealt out in turn with %'),
+    'slip.number_by_g': ('head 번호를 그대로 g로 나눔', "the head's number divided by g"),
+    # blockwise: the running maximum and sum
+    'slip.sign_flipped': ('지수의 부호가 바뀜', "the exponent's sign flipped"),
+    'slip.new_max_only': ('새 최댓값만 뺌', 'only the new maximum subtracted'),
+    'slip.max_ratio': ('최댓값끼리 나눔', 'one maximum divided by the other'),
+    'slip.not_rescaled': ('지금까지의 합을 다시 조정하지 않음', 'the sum so far not rescaled'),
+    'slip.new_term_missing': ('새 점수의 항을 빠뜨림', "the new score's term left out"),
+    'slip.no_max_shift': ('최댓값을 빼지 않은 항', 'a term without the maximum subtracted'),
+    # the learned model
+    'slip.argmax': ('가장 작은 가중치 대신 가장 큰 가중치', 'the largest weight, not the smallest'),
+    'slip.own_weight': ('자기 자신에게 준 가중치', 'the weight on itself'),
+    'slip.first_token': ('첫 번째 토큰의 가중치', "the first token's weight"),
+}
