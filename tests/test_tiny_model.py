@@ -384,3 +384,52 @@ def test_the_shipped_weights_are_package_data_and_small():
     root = Path(training.__file__).resolve().parents[2]
     assert '"numeric/*.npz"' in (root / "pyproject.toml").read_text()
     assert (Path(training.__file__).parent / training.SHIPPED).stat().st_size < 16_000
+
+
+# ---------------------------------------------------------------- bad input to the measures and the weights (issue 48.8)
+
+
+@pytest.mark.parametrize("measure", [tm.loss, tm.accuracy, tm.margins])
+def test_the_measures_refuse_logits_and_tokens_of_different_batches(measure, shipped):
+    tokens = sequences(1, B=4)
+    logits = tm.forward(shipped, tokens)["logits"]
+    with pytest.raises(ValueError, match=r"logits, tokens: logits hold 3 sequences and tokens 4"):
+        measure(logits[:3], tokens)
+    with pytest.raises(ValueError, match=r"logits, tokens: logits hold 4 sequences and tokens 2"):
+        measure(logits, tokens[:2])
+    with pytest.raises(ValueError, match=r"logits: need shape \(B, 6, "):
+        measure(logits[:, :, :5], tokens)
+    with pytest.raises(ValueError, match=r"logits: contains NaN or ±inf"):
+        measure(np.full_like(logits, np.nan), tokens)
+
+
+def test_the_measures_take_one_sequence_as_a_batch_of_one(shipped):
+    x = tm.encode("CABDDA")
+    logits = tm.forward(shipped, x)["logits"]
+    assert tm.loss(logits[0], x) == tm.loss(logits, x[None])
+    assert tm.accuracy(logits[0], x) == tm.accuracy(logits, x[None])
+    np.testing.assert_array_equal(tm.margins(logits[0], x), tm.margins(logits, x[None]))
+
+
+@pytest.mark.parametrize("h, shown", [(2.7, "float 2.7"), (1.5, "float 1.5"), (True, "True/False True"),
+                                      (float("nan"), "float nan"), ([2], "list [2]"), (None, "NoneType None"),
+                                      ("2", "str '2'")])
+def test_an_h_that_is_not_a_whole_number_is_refused_by_name(h, shown, shipped):
+    with pytest.raises(ValueError, match=r"^weights\['h'\]: must be a whole number, got " + shown.replace("[", r"\[")
+                       .replace("]", r"\]")):
+        tm.forward({**shipped, "h": h}, tm.encode("CABDDA"))
+
+
+def test_h_as_saved_in_an_npz_is_read(shipped):
+    assert tm.check_weights({**shipped, "h": np.int64(2)})[1] == 2
+    assert tm.check_weights({**shipped, "h": np.array(2)})[1] == 2  # np.load gives a 0-d array
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("name", ["E_tok", "W_Q", "W_U"])
+def test_weights_with_nan_or_inf_are_refused_by_the_weights_name(name, bad, shipped):
+    broken = {**shipped, name: shipped[name].copy()}
+    broken[name][0, 0] = bad
+    for run in (lambda: tm.forward(broken, tm.encode("CABDDA")), lambda: tm.trace(broken, "CABDDA")):
+        with pytest.raises(ValueError, match=rf"^{name}: contains NaN or ±inf at \[0, 0\]"):
+            run()
