@@ -433,3 +433,75 @@ def test_weights_with_nan_or_inf_are_refused_by_the_weights_name(name, bad, ship
     for run in (lambda: tm.forward(broken, tm.encode("CABDDA")), lambda: tm.trace(broken, "CABDDA")):
         with pytest.raises(ValueError, match=rf"^{name}: contains NaN or ±inf at \[0, 0\]"):
             run()
+
+
+# ---------------------------------------------------------------- the command: Ctrl-C, --out, --rate (issue 48.9)
+
+
+def test_ctrl_c_while_training_is_one_line_and_exit_130_with_nothing_written(capsys, tmp_path, monkeypatch):
+    def interrupted(**_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "train", interrupted)
+    assert train_command.main(["--out", str(tmp_path / "w.npz")]) == 130
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "interrupted" in captured.err and "Traceback" not in captured.err
+    assert not list(tmp_path.iterdir())
+
+
+def test_ctrl_c_while_writing_leaves_no_half_written_file(capsys, tmp_path, monkeypatch):
+    """The weights go to a file beside --out and take its name only when complete: an interrupted write leaves
+    neither a partial .npz nor the file beside it, and an older --out stays as it was."""
+    out = tmp_path / "w.npz"
+    out.write_bytes(b"older weights")
+    real_savez = np.savez
+
+    def cut_short(file, **arrays):
+        real_savez(file, h=arrays["h"])  # part of it written, then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(np, "savez", cut_short)
+    assert train_command.main(["--out", str(out), "--steps", "2"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["w.npz"] and out.read_bytes() == b"older weights"
+
+
+def test_out_in_a_missing_folder_is_refused_before_training(capsys, tmp_path, monkeypatch):
+    def must_not_train(**_):
+        raise AssertionError("trained before checking --out")
+
+    monkeypatch.setattr(training, "train", must_not_train)
+    assert train_command.main(["--out", str(tmp_path / "no" / "such" / "w.npz")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: --out: the folder") and "does not exist" in err
+    (tmp_path / "dir.npz").mkdir()
+    assert train_command.main(["--out", str(tmp_path / "dir.npz")]) == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
+def test_the_rate_option_trains_at_that_rate(tmp_path, capsys):
+    out = tmp_path / "w.npz"
+    assert train_command.main(["--out", str(out), "--steps", "20", "--rate", "0.01"]) == 0
+    expected, _ = training.train(seed=training.SEED, steps=20, rate=0.01)
+    np.testing.assert_array_equal(training.load_weights(str(out))["W_Q"], expected["W_Q"])
+    assert not np.array_equal(expected["W_Q"], training.train(seed=training.SEED, steps=20)[0]["W_Q"])
+    assert "rate 0.01" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--rate", "0"], "--rate: must be a finite number greater than 0"),
+    (["--rate", "fast"], "--rate: give a number such as 1.5"),
+    (["--rate", "1", "--steps", "60"], "--rate: training diverged"),
+])
+def test_a_bad_or_diverging_rate_is_one_line_and_writes_nothing(argv, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert train_command.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
+    assert not list(tmp_path.iterdir())
+
+
+def test_training_that_diverges_says_so_with_the_fix():
+    with pytest.raises(ValueError, match=r"^rate: training diverged at rate=1: the loss went up, 2\.\d+ at step 1 "
+                                         r"and [\d.e+]+ at step 60; use a smaller rate, e\.g\. 0\.02"):
+        training.train(steps=60, rate=1.0)
