@@ -386,7 +386,7 @@ def test_the_shipped_weights_are_package_data_and_small():
     assert (Path(training.__file__).parent / training.SHIPPED).stat().st_size < 16_000
 
 
-# ---------------------------------------------------------------- bad input to the measures and the weights (issue 48.8)
+# ---------------------------------------------------------------- bad measures' input and weights (issue 48.8)
 
 
 @pytest.mark.parametrize("measure", [tm.loss, tm.accuracy, tm.margins])

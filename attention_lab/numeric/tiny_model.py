@@ -184,7 +184,8 @@ def _scored(logits, tokens):  # [B, T, n] or [T, n], [B, T] or [T] -> (logits, a
         logits = logits[None]
     if logits.ndim != 3 or logits.shape[1:] != (T, len(ANSWERS)):
         raise ValueError(f"logits: need shape (B, {T}, {len(ANSWERS)}) or ({T}, {len(ANSWERS)}), one score per "
-                         f"answer at every position, got {logits.shape}; forward(weights, tokens)['logits'] gives them.")
+                         f"answer at every position, got {logits.shape}; forward(weights, tokens)['logits'] "
+                         "gives them.")
     if len(logits) != len(tokens):
         raise ValueError(f"logits, tokens: logits hold {len(logits)} sequences and tokens {len(tokens)}; "
                          "pass the logits of these very tokens: forward(weights, tokens)['logits'].")
