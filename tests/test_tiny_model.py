@@ -505,3 +505,27 @@ def test_training_that_diverges_says_so_with_the_fix():
     with pytest.raises(ValueError, match=r"^rate: training diverged at rate=1: the loss went up, 2\.\d+ at step 1 "
                                          r"and [\d.e+]+ at step 60; use a smaller rate, e\.g\. 0\.02"):
         training.train(steps=60, rate=1.0)
+
+
+# ---------------------------------------------------------------- the exercise on the backward pass (issue 48.7)
+
+
+def test_the_softmax_backward_exercise_expects_the_finite_differences_on_every_case():
+    """13.softmax_backward's answer on each case it checks (the shown one and the hidden ones, T = 6, 3 and 4) is
+    the central finite difference of Σ softmax(S) ∘ dP at S = log P (the scores that give P: P's rows sum to 1),
+    −∞ where P is 0, the masked cells, whose gradient is 0."""
+    from attention_lab import exercises as ex
+    from attention_lab.numeric.core import softmax
+
+    exercise = ex.get("13.softmax_backward")
+    cases = exercise.cases()
+    assert sorted({P.shape[0] for P, _ in cases}) == [3, 4, 6]
+    for P, dP in cases:
+        with np.errstate(divide="ignore"):
+            S = np.log(P)  # -inf where the mask put P = 0
+        numeric = np.zeros_like(P)
+        for i, j in zip(*np.nonzero(P), strict=True):
+            numeric[i, j] = central_difference(lambda S=S, dP=dP: float((softmax(S) * dP).sum()), S, (i, j))
+        np.testing.assert_allclose(exercise.expected(P, dP), numeric, rtol=0, atol=1e-9)
+    assert [m.name for m in exercise.mistakes] == ["no_row_sum", "no_weight", "column_sum", "plain_mean",
+                                                   "flipped_sign"]
