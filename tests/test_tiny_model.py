@@ -492,6 +492,8 @@ def test_the_rate_option_trains_at_that_rate(tmp_path, capsys):
     (["--rate", "0"], "--rate: must be a finite number greater than 0"),
     (["--rate", "fast"], "--rate: give a number such as 1.5"),
     (["--rate", "1", "--steps", "60"], "--rate: training diverged"),
+    (["--rate", "1e150", "--steps", "50"], "--rate: training diverged"),  # the scores overflow to ±inf
+    (["--rate", "1e300", "--steps", "5"], "--rate: training diverged"),
 ])
 def test_a_bad_or_diverging_rate_is_one_line_and_writes_nothing(argv, words, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -50,8 +50,9 @@ def train(seed=SEED, steps=STEPS, h=2, progress_bar=False, dh=None, rate=RATE): 
     size `rate`. dh is d / h unless given (h = 1, dh = 4: one head of the article's per-head size).
 
     Returns the weights (a dict with "h") and the loss of every step's batch. Deterministic: the seed decides
-    the initial weights and every batch. A ValueError says so if training diverged: a loss that is not a
-    finite number, or a last loss above the first (the steps made the model worse, as too large a rate does).
+    the initial weights and every batch. A ValueError says so if training diverged: scores, a loss or weights
+    that are not finite numbers, or a last loss above the first (the steps made the model worse, as too large a
+    rate does).
     """
     seed = checks.seed(seed)
     rate = checks.positive_number("rate", rate)
@@ -67,10 +68,17 @@ def train(seed=SEED, steps=STEPS, h=2, progress_bar=False, dh=None, rate=RATE): 
     with progress.bar(progress_bar, 0, total=steps, desc="train", unit="step") as bar:
         for step in range(1, steps + 1):
             batch = rng.integers(0, len(tm.TOKENS), (BATCH, tm.T))
-            losses[step - 1], grads = gradients(weights, batch)
-            if not np.isfinite(losses[step - 1]):
-                _diverged(rate, f"the loss is {losses[step - 1]} at step {step}")
-            adam_step(weights, grads, state, step, rate)
+            # Too large a rate overflows the numbers: checked just below, in words, instead of NumPy's warnings
+            with np.errstate(over="ignore", invalid="ignore"):
+                try:
+                    losses[step - 1], grads = gradients(weights, batch)
+                except ValueError:  # the scores overflowed to ±inf, and tiny_model refuses them
+                    _diverged(rate, f"the scores overflowed at step {step}")
+                if not np.isfinite(losses[step - 1]):
+                    _diverged(rate, f"the loss is {losses[step - 1]} at step {step}")
+                adam_step(weights, grads, state, step, rate)
+            if not all(np.isfinite(weights[name]).all() for name in tm.WEIGHTS):
+                _diverged(rate, f"the weights overflowed at step {step}")
             bar.update(1)
     if losses[-1] > losses[0]:
         _diverged(rate, f"the loss went up, {losses[0]:.3g} at step 1 and {losses[-1]:.3g} at step {steps}")
