@@ -431,7 +431,7 @@ def test_every_number_option_of_every_command_reads_a_typed_number_by_the_one_ru
                            "--key", "--dpi"]),
         "explorer": sorted(["--T", "--h", "--dh", "--d", "--kv-heads", "--queries", "--seed", "--scale"]),
         "worksheet": sorted(["--seed", "--head", "--class", "--h"]),
-        "train": sorted(["--seed", "--steps", "--h", "--dh"]), "site": []}
+        "train": sorted(["--seed", "--steps", "--h", "--dh", "--rate"]), "site": []}
     for typed, means in TYPED_WHOLE + TYPED_DECIMAL:  # the page's row editor reads each the same way
         row, _problem = parse_row(typed, 1)
         if means is not None:

@@ -384,3 +384,150 @@ def test_the_shipped_weights_are_package_data_and_small():
     root = Path(training.__file__).resolve().parents[2]
     assert '"numeric/*.npz"' in (root / "pyproject.toml").read_text()
     assert (Path(training.__file__).parent / training.SHIPPED).stat().st_size < 16_000
+
+
+# ---------------------------------------------------------------- bad measures' input and weights (issue 48.8)
+
+
+@pytest.mark.parametrize("measure", [tm.loss, tm.accuracy, tm.margins])
+def test_the_measures_refuse_logits_and_tokens_of_different_batches(measure, shipped):
+    tokens = sequences(1, B=4)
+    logits = tm.forward(shipped, tokens)["logits"]
+    with pytest.raises(ValueError, match=r"logits, tokens: logits hold 3 sequences and tokens 4"):
+        measure(logits[:3], tokens)
+    with pytest.raises(ValueError, match=r"logits, tokens: logits hold 4 sequences and tokens 2"):
+        measure(logits, tokens[:2])
+    with pytest.raises(ValueError, match=r"logits: need shape \(B, 6, "):
+        measure(logits[:, :, :5], tokens)
+    with pytest.raises(ValueError, match=r"logits: contains NaN or ±inf"):
+        measure(np.full_like(logits, np.nan), tokens)
+
+
+def test_the_measures_take_one_sequence_as_a_batch_of_one(shipped):
+    x = tm.encode("CABDDA")
+    logits = tm.forward(shipped, x)["logits"]
+    assert tm.loss(logits[0], x) == tm.loss(logits, x[None])
+    assert tm.accuracy(logits[0], x) == tm.accuracy(logits, x[None])
+    np.testing.assert_array_equal(tm.margins(logits[0], x), tm.margins(logits, x[None]))
+
+
+@pytest.mark.parametrize("h, shown", [(2.7, "float 2.7"), (1.5, "float 1.5"), (True, "True/False True"),
+                                      (float("nan"), "float nan"), ([2], "list [2]"), (None, "NoneType None"),
+                                      ("2", "str '2'")])
+def test_an_h_that_is_not_a_whole_number_is_refused_by_name(h, shown, shipped):
+    with pytest.raises(ValueError, match=r"^weights\['h'\]: must be a whole number, got " + shown.replace("[", r"\[")
+                       .replace("]", r"\]")):
+        tm.forward({**shipped, "h": h}, tm.encode("CABDDA"))
+
+
+def test_h_as_saved_in_an_npz_is_read(shipped):
+    assert tm.check_weights({**shipped, "h": np.int64(2)})[1] == 2
+    assert tm.check_weights({**shipped, "h": np.array(2)})[1] == 2  # np.load gives a 0-d array
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("name", ["E_tok", "W_Q", "W_U"])
+def test_weights_with_nan_or_inf_are_refused_by_the_weights_name(name, bad, shipped):
+    broken = {**shipped, name: shipped[name].copy()}
+    broken[name][0, 0] = bad
+    for run in (lambda: tm.forward(broken, tm.encode("CABDDA")), lambda: tm.trace(broken, "CABDDA")):
+        with pytest.raises(ValueError, match=rf"^{name}: contains NaN or ±inf at \[0, 0\]"):
+            run()
+
+
+# ---------------------------------------------------------------- the command: Ctrl-C, --out, --rate (issue 48.9)
+
+
+def test_ctrl_c_while_training_is_one_line_and_exit_130_with_nothing_written(capsys, tmp_path, monkeypatch):
+    def interrupted(**_):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(training, "train", interrupted)
+    assert train_command.main(["--out", str(tmp_path / "w.npz")]) == 130
+    captured = capsys.readouterr()
+    assert captured.err.count("\n") == 1 and "interrupted" in captured.err and "Traceback" not in captured.err
+    assert not list(tmp_path.iterdir())
+
+
+def test_ctrl_c_while_writing_leaves_no_half_written_file(capsys, tmp_path, monkeypatch):
+    """The weights go to a file beside --out and take its name only when complete: an interrupted write leaves
+    neither a partial .npz nor the file beside it, and an older --out stays as it was."""
+    out = tmp_path / "w.npz"
+    out.write_bytes(b"older weights")
+    real_savez = np.savez
+
+    def cut_short(file, **arrays):
+        real_savez(file, h=arrays["h"])  # part of it written, then Ctrl-C
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(np, "savez", cut_short)
+    assert train_command.main(["--out", str(out), "--steps", "2"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == ["w.npz"] and out.read_bytes() == b"older weights"
+
+
+def test_out_in_a_missing_folder_is_refused_before_training(capsys, tmp_path, monkeypatch):
+    def must_not_train(**_):
+        raise AssertionError("trained before checking --out")
+
+    monkeypatch.setattr(training, "train", must_not_train)
+    assert train_command.main(["--out", str(tmp_path / "no" / "such" / "w.npz")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: --out: the folder") and "does not exist" in err
+    (tmp_path / "dir.npz").mkdir()
+    assert train_command.main(["--out", str(tmp_path / "dir.npz")]) == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
+def test_the_rate_option_trains_at_that_rate(tmp_path, capsys):
+    out = tmp_path / "w.npz"
+    assert train_command.main(["--out", str(out), "--steps", "20", "--rate", "0.01"]) == 0
+    expected, _ = training.train(seed=training.SEED, steps=20, rate=0.01)
+    np.testing.assert_array_equal(training.load_weights(str(out))["W_Q"], expected["W_Q"])
+    assert not np.array_equal(expected["W_Q"], training.train(seed=training.SEED, steps=20)[0]["W_Q"])
+    assert "rate 0.01" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--rate", "0"], "--rate: must be a finite number greater than 0"),
+    (["--rate", "fast"], "--rate: give a number such as 1.5"),
+    (["--rate", "1", "--steps", "60"], "--rate: training diverged"),
+    (["--rate", "1e150", "--steps", "50"], "--rate: training diverged"),  # the scores overflow to ±inf
+    (["--rate", "1e300", "--steps", "5"], "--rate: training diverged"),
+])
+def test_a_bad_or_diverging_rate_is_one_line_and_writes_nothing(argv, words, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert train_command.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and words in err, err
+    assert not list(tmp_path.iterdir())
+
+
+def test_training_that_diverges_says_so_with_the_fix():
+    with pytest.raises(ValueError, match=r"^rate: training diverged at rate=1: the loss went up, 2\.\d+ at step 1 "
+                                         r"and [\d.e+]+ at step 60; use a smaller rate, e\.g\. 0\.02"):
+        training.train(steps=60, rate=1.0)
+
+
+# ---------------------------------------------------------------- the exercise on the backward pass (issue 48.7)
+
+
+def test_the_softmax_backward_exercise_expects_the_finite_differences_on_every_case():
+    """13.softmax_backward's answer on each case it checks (the shown one and the hidden ones, T = 6, 3 and 4) is
+    the central finite difference of Σ softmax(S) ∘ dP at S = log P (the scores that give P: P's rows sum to 1),
+    −∞ where P is 0, the masked cells, whose gradient is 0."""
+    from attention_lab import exercises as ex
+    from attention_lab.numeric.core import softmax
+
+    exercise = ex.get("13.softmax_backward")
+    cases = exercise.cases()
+    assert sorted({P.shape[0] for P, _ in cases}) == [3, 4, 6]
+    for P, dP in cases:
+        with np.errstate(divide="ignore"):
+            S = np.log(P)  # -inf where the mask put P = 0
+        numeric = np.zeros_like(P)
+        for i, j in zip(*np.nonzero(P), strict=True):
+            numeric[i, j] = central_difference(lambda S=S, dP=dP: float((softmax(S) * dP).sum()), S, (i, j))
+        np.testing.assert_allclose(exercise.expected(P, dP), numeric, rtol=0, atol=1e-9)
+    assert [m.name for m in exercise.mistakes] == ["no_row_sum", "no_weight", "column_sum", "plain_mean",
+                                                   "flipped_sign"]

@@ -1,18 +1,21 @@
 # ruff: noqa: E501  (hints are prose, one sentence a line; Korean letters count double)
 """The exercises of notebook 13: attention that was learned.
 
-Which Key token each head of the tiny model looks at for an input, and the input on which a head does its job
-worst. The shown case is the shipped model; the hidden cases are the same model on other inputs and models
-with other (random) weights, so an answer read off the figures, or typed in, does not pass. Every answer and
-every known mistake's value is computed from numeric/tiny_model.py.
+The softmax backward (dS from dP and P), which Key token each head of the tiny model looks at for an input, and
+the input on which a head does its job worst. The shown case is the notebook's own (the weights before training
+for the softmax backward, the shipped model for the others); the hidden cases are other inputs and models with
+other (random) weights, so an answer read off the figures, or typed in, does not pass. Every answer and every
+known mistake's value is computed from numeric/tiny_model.py and numeric/backward.py.
 """
 
 from functools import cache
 
 import numpy as np
 
+from ..numeric import backward as bw
+from ..numeric import core, masks
 from ..numeric import tiny_model as tm
-from ..numeric.training import load_weights
+from ..numeric.training import SEED, initial_weights, load_weights
 from . import Exercise, Given, Mistake
 
 ROW = 3  # token 4's row: the mask still hides tokens 5 and 6 from it
@@ -41,6 +44,37 @@ def _head_1_on_all(seed=None):  # -> (P of Head 1 on every input (4096, T, T), t
     return P, tm.all_sequences()
 
 
+@cache
+def _softmax_case(tokens, seed=SEED, head=0):  # -> (P, dP) of one head on one input, (T, T) each, read-only
+    """P of one head of the model before training (initial_weights from `seed`, as notebook 13's backward pass),
+    and dP, the gradient of that input's loss with respect to it: what the softmax backward starts from."""
+    weights = initial_weights(np.random.default_rng(seed))
+    x = tm.encode(tokens)[None]
+    a = tm.forward(weights, x)
+    dH = bw.loss_backward(a["logits"], x) @ weights["W_U"].T @ weights["W_O"].T  # (1, T, h·dh)
+    dO = dH.reshape(1, tm.T, a["h"], -1).transpose(0, 2, 1, 3)  # (1, h, T, dh): Concat backwards
+    dP, _ = bw.weighted_sum_backward(dO, a["P"], a["Vh"])
+    return _read_only(a["P"][0, head]), _read_only(dP[0, head])
+
+
+@cache
+def _random_softmax_case(T, seed):  # -> (P, dP): a causal softmax of random scores and a random dP, (T, T) each
+    rng = np.random.default_rng(seed)
+    P = core.softmax(rng.normal(0.0, 1.5, (T, T)) + masks.causal_mask(T))
+    return _read_only(P), _read_only(rng.normal(0.0, 0.1, (T, T)))
+
+
+def _read_only(array):
+    array = np.array(array, dtype=float)
+    array.setflags(write=False)
+    return array
+
+
+def _typed_in(case):  # the shown answer as a learner might type it in: right here, wrong on the hidden cases
+    P, dP = case
+    return f"np.array({np.round(bw.softmax_backward(dP, P), 10).tolist()})"
+
+
 _ZERO_BASED = {
     "ko": "0부터 센 인덱스입니다. 토큰 번호는 글처럼 1부터 셉니다. 1을 더하세요.",
     "en": "Those are indices counted from 0; token numbers count from 1, as in the article: add 1.",
@@ -48,6 +82,50 @@ _ZERO_BASED = {
 
 
 EXERCISES = [
+    Exercise(
+        "13.softmax_backward",
+        {"ko": "한 head의 가중치 `P`(T × T, 행마다 Softmax)와 손실의 P에 대한 기울기 `dP`(T × T)로, Softmax에 들어간 점수에 대한 기울기 dS (T × T)",
+         "en": "from one head's weights `P` (T × T, a softmax in every row) and the loss's gradient with respect to them `dP` (T × T), the gradient dS with respect to the scores that went into the softmax (T × T)"},
+        lambda P, dP: P * (dP - (dP * P).sum(axis=-1, keepdims=True)),
+        "P * (dP - (dP * P).sum(axis=-1, keepdims=True))",
+        (
+            {"ko": "점수 하나를 올리면 그 칸의 가중치는 오르고, 같은 행의 다른 가중치는 모두 내려갑니다. 한 행의 가중치 합은 1이기 때문입니다. 그래서 각 칸의 기울기는 그 칸의 가중치 × (그 칸의 dP − 그 행에서 가중치로 평균한 dP)입니다.",
+             "en": "Raising one score raises its own weight and lowers every other weight of its row, since a row's weights sum to 1; so each cell's gradient is its weight times (its dP minus the row's dP averaged with the weights)."},
+            {"ko": "행마다 가중 평균은 `(dP * P).sum(axis=-1, keepdims=True)`입니다. `dP`에서 그것을 빼고 `P`를 곱하세요.",
+             "en": "The weighted mean of each row is `(dP * P).sum(axis=-1, keepdims=True)`; subtract it from `dP` and multiply by `P`."},
+        ),
+        (
+            Mistake(lambda P, dP: P * dP,
+                    {"ko": "각 칸을 따로 미분했습니다. 점수 하나는 같은 행의 다른 가중치도 모두 바꿉니다(합이 1). dP에서 그 행의 가중 평균 (dP * P).sum(axis=-1, keepdims=True)을 빼세요.",
+                     "en": "You differentiated each cell on its own; one score changes every other weight of its row too (they sum to 1). Subtract the row's weighted mean (dP * P).sum(axis=-1, keepdims=True) from dP."},
+                    name="no_row_sum"),
+            Mistake(lambda P, dP: dP - (dP * P).sum(axis=-1, keepdims=True),
+                    {"ko": "P를 곱하지 않았습니다. 가중치가 0인 칸(마스크의 −∞ 칸)은 점수가 바뀌어도 가중치가 그대로이므로 기울기가 0이어야 합니다.",
+                     "en": "You did not multiply by P: a cell of weight 0 (the mask's −∞ cells) keeps its weight whatever its score, so its gradient must be 0."},
+                    name="no_weight"),
+            Mistake(lambda P, dP: P * (dP - (dP * P).sum(axis=0, keepdims=True)),
+                    {"ko": "열마다 더했습니다(axis=0). Softmax는 행마다이므로 행을 따라 더하세요: axis=-1.",
+                     "en": "You summed each column (axis=0); the softmax is taken by row, so sum along the row: axis=-1."},
+                    name="column_sum"),
+            Mistake(lambda P, dP: P * (dP - dP.mean(axis=-1, keepdims=True)),
+                    {"ko": "dP의 보통 평균을 뺐습니다. 행의 칸마다 가중치 P로 평균해야 합니다. 마스크 뒤의 칸은 가중치가 0이라 빠집니다.",
+                     "en": "You subtracted the plain mean of dP; average each row with the weights P instead, so that the cells behind the mask, of weight 0, drop out."},
+                    name="plain_mean"),
+            Mistake(lambda P, dP: P * ((dP * P).sum(axis=-1, keepdims=True) - dP),
+                    {"ko": "부호가 반대입니다. 그 칸의 dP가 행의 가중 평균보다 클 때 기울기가 양수입니다: dP − 평균.",
+                     "en": "The sign is the other way round: the gradient is positive where the cell's dP is above the row's weighted mean, dP − mean."},
+                    name="flipped_sign"),
+        ),
+        note={"ko": "마스크의 −∞ 칸은 P가 0이므로 기울기도 정확히 0입니다. backward.py의 softmax_backward가 같은 식입니다.",
+              "en": "The mask's −∞ cells have P = 0, so their gradient is exactly 0 too; backward.py's softmax_backward is the same formula."},
+        given=Given(("P", "dP"), lambda: _softmax_case(SHOWN_INPUT),
+                    lambda: [_softmax_case(tokens) for tokens in HIDDEN_INPUTS] + [_softmax_case(SHOWN_INPUT, seed, 1) for seed in (1, 2)]
+                    + [_random_softmax_case(T, seed) for T, seed in ((3, 5), (4, 6))], forbid=("softmax_backward",)),
+        tol=1e-9,  # dS is about 1e-3 here: 1e-6 would pass an answer wrong by a thousandth of it
+        # typed in; a library function; the row's own dP left out of the mean; the transpose of the answer
+        wrong=((_typed_in(_softmax_case(SHOWN_INPUT)), "ex.only_here"), ("bw.softmax_backward(dP, P)", "ex.forbidden"),
+               "P * (dP - (dP * P).sum())", "(P * (dP - (dP * P).sum(axis=-1, keepdims=True))).T"),
+    ),
     Exercise(
         "13.strongest_key",
         {"ko": "학습된 모델의 trace `tr`에서, 토큰 4의 행(Query 토큰 4)이 가장 큰 가중치를 주는 Key 토큰의 번호를 head마다 하나씩 (Head 1, Head 2 순서로)",

@@ -30,7 +30,7 @@ OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed
              "align": "--align", "Q": "--q", "K": "--k", "V": "--v", "Q, K": "--q, --k", "T, d": "--T, --d",
              "mask": "--mask", "head": "--head", "row": "--row", "query": "--query", "key": "--key",
              "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks", "dh": "--dh",
-             "d, dh": "--d, --dh", "h, dh": "--h, --dh", "tokens": "--learned"}
+             "d, dh": "--d, --dh", "h, dh": "--h, --dh", "tokens": "--learned", "rate": "--rate"}
 PYTHON_NAME = re.compile(r"\b(kv_heads)\b")  # a Python name inside a message, said as its option
 WHOLE = re.compile(ROW_GRAMMAR["whole"])
 DECIMAL = re.compile(ROW_GRAMMAR["number"])

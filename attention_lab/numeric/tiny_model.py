@@ -116,7 +116,10 @@ def check_weights(weights):  # -> (weights as float arrays, h)
     if not isinstance(weights, dict) or "h" not in weights:
         raise ValueError("weights: need a dict with 'h' and the arrays " + ", ".join(WEIGHTS) +
                          " (e.g. training.load_weights()).")
-    h = checks.whole_number("h", int(np.asarray(weights["h"])), 1, d)
+    h = weights["h"]
+    if isinstance(h, np.ndarray) and h.ndim == 0:  # np.load gives h as a 0-d array
+        h = h[()]
+    h = checks.whole_number("weights['h']", h, 1, d)  # 2.7, True, NaN, [2] or None: refused, not truncated
     width = np.shape(weights.get("W_Q"))[-1] if np.ndim(weights.get("W_Q")) == 2 else d  # h·dh
     if width % h:
         raise ValueError(f"h: W_Q's {width} columns cannot be shared equally by h={h} heads; "
@@ -128,6 +131,10 @@ def check_weights(weights):  # -> (weights as float arrays, h)
         array = checks.real_array(name, weights[name])
         if array.shape != shape:
             raise ValueError(f"{name}: needs shape {shape}, got {array.shape}.")
+        if not np.isfinite(array).all():  # else the run gives NaN, and trace blames Q, made from it
+            where = [int(i) for i in np.argwhere(~np.isfinite(array))[0]]
+            raise ValueError(f"{name}: contains NaN or ±inf at {where}; every weight must be a finite number "
+                             "(train again, or load the shipped weights: training.load_weights()).")
         out[name] = array
     return out, h
 
@@ -169,22 +176,42 @@ def log_probabilities(logits):  # [..., n] -> [..., n]
     return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 
 
+def _scored(logits, tokens):  # [B, T, n] or [T, n], [B, T] or [T] -> (logits, answers) of the scored positions
+    """The logits and the right answers at the scored positions, or a ValueError naming what does not fit."""
+    tokens = _tokens(tokens)
+    logits = checks.real_array("logits", logits)
+    if logits.ndim == 2:
+        logits = logits[None]
+    if logits.ndim != 3 or logits.shape[1:] != (T, len(ANSWERS)):
+        raise ValueError(f"logits: need shape (B, {T}, {len(ANSWERS)}) or ({T}, {len(ANSWERS)}), one score per "
+                         f"answer at every position, got {logits.shape}; forward(weights, tokens)['logits'] "
+                         "gives them.")
+    if len(logits) != len(tokens):
+        raise ValueError(f"logits, tokens: logits hold {len(logits)} sequences and tokens {len(tokens)}; "
+                         "pass the logits of these very tokens: forward(weights, tokens)['logits'].")
+    if not np.isfinite(logits).all():
+        raise ValueError("logits: contains NaN or ±inf; the scores must be finite numbers (check the weights).")
+    return logits[:, SCORED], answer_of(tokens)[:, SCORED]
+
+
 def loss(logits, tokens):  # [B, T, 16], [B, T] -> float
-    """The mean cross-entropy of the right answers, over every sequence and every position from token 2 on."""
-    answers = answer_of(tokens)[:, SCORED]
-    logp = log_probabilities(logits[:, SCORED])
+    """The mean cross-entropy of the right answers, over every sequence and every scored position."""
+    scored, answers = _scored(logits, tokens)
+    logp = log_probabilities(scored)
     return float(-np.take_along_axis(logp, answers[..., None], axis=-1).mean())
 
 
 def accuracy(logits, tokens):  # [B, T, 16], [B, T] -> float
-    """The share of positions (token 2 on) where the highest logit is the right answer."""
-    return float((logits[:, SCORED].argmax(axis=-1) == answer_of(tokens)[:, SCORED]).mean())
+    """The share of scored positions where the highest logit is the right answer."""
+    scored, answers = _scored(logits, tokens)
+    return float((scored.argmax(axis=-1) == answers).mean())
 
 
 def margins(logits, tokens):  # [B, T, 16], [B, T] -> [B, T - 1]
     """How far the right answer wins, at every position from token 2 on: its logit minus the highest logit of a
     wrong answer. Above 0 the answer is right; the larger, the more a change to the logits it survives."""
-    scored, answers = logits[:, SCORED], answer_of(tokens)[:, SCORED, None]
+    scored, answers = _scored(logits, tokens)
+    answers = answers[..., None]
     right = np.take_along_axis(scored, answers, axis=-1)[..., 0]
     wrong = scored.copy()
     np.put_along_axis(wrong, answers, -np.inf, axis=-1)

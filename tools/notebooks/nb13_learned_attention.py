@@ -84,12 +84,148 @@ print(W["nb13_numbers"].format(n=sum(int(np.prod(shape)) for shape in tm.shapes(
         """
 ## 학습
 
-학습은 가중치를 작은 무작위 숫자에서 시작합니다. 단계마다 무작위 입력 256개에서 손실(맞는 답의 확률에 대한 cross-entropy)과 그 기울기를 계산하고, Adam으로 가중치를 조금씩 움직입니다. 기울기는 `attention_lab/numeric/backward.py`에 단계별로 쓰여 있습니다. O = PV에서 dP와 dV, Softmax를 거쳐 dS = P ∘ (dP − rowsum(dP ∘ P)), 마스크의 −∞ 칸은 기울기 0, ÷√dh를 거쳐 dQ와 dK 순서입니다. 테스트가 이 기울기를 유한 차분, 그리고 PyTorch의 autograd와 비교합니다. seed가 초기 가중치와 모든 입력을 정하므로, 같은 seed는 언제나 같은 가중치를 만듭니다.
+학습은 가중치를 작은 무작위 숫자에서 시작합니다. 단계마다 무작위 입력 256개에서 손실(맞는 답의 확률에 대한 cross-entropy)과 그 기울기를 계산하고, Adam으로 가중치를 조금씩 움직입니다. 기울기는 손실이 각 숫자를 조금 바꿀 때 얼마나 바뀌는지입니다. 먼저 그 기울기를 Core Attention의 단계마다 거꾸로 계산해 보겠습니다.
+
+### 역전파: 단계마다 거꾸로
+
+학습 전의 가중치로 입력 CABDDA 하나를 계산합니다. `a0`에는 순전파의 모든 배열이 들어 있습니다. 기울기마다 중심 유한 차분과 비교합니다. 숫자 하나를 ε만큼 올렸을 때와 내렸을 때의 손실 차이를 2ε로 나눈 것, (손실(x + ε) − 손실(x − ε)) / 2ε입니다. 이렇게 비교하려면 그 단계부터 손실까지를 다시 계산하는 함수가 필요합니다. 아래 `loss_after_heads`는 head들의 출력 O에서 손실까지(Concat, W_O, residual, W_U, cross-entropy)를 계산합니다.
 """,
         """
 ## Training
 
-Training starts from small random weights. Each step computes, on 256 random inputs, the loss (the cross-entropy of the right answers' probabilities) and its gradient, and moves the weights a little with Adam. The gradient is written out stage by stage in `attention_lab/numeric/backward.py`: from O = PV to dP and dV, through the softmax to dS = P ∘ (dP − rowsum(dP ∘ P)), no gradient for the mask's −∞ cells, then through ÷√dh to dQ and dK. Tests compare it with finite differences and with PyTorch's autograd. The seed decides the initial weights and every input, so the same seed always gives the same weights.
+Training starts from small random weights. Each step computes, on 256 random inputs, the loss (the cross-entropy of the right answers' probabilities) and its gradient, and moves the weights a little with Adam. The gradient says how much the loss changes when each number changes a little. First, that gradient computed backwards, stage by stage through Core Attention.
+
+### The backward pass, stage by stage
+
+One input, CABDDA, with the weights before training: `a0` holds every array of the forward pass. Each gradient is compared with central finite differences: the loss with one number raised by ε, minus the loss with it lowered by ε, divided by 2ε, that is (loss(x + ε) − loss(x − ε)) / 2ε. To compare, each stage needs a function that computes the loss again from that stage on; `loss_after_heads` below goes from the heads' outputs O to the loss (Concat, W_O, the residual, W_U, the cross-entropy).
+""",
+    ),
+    code(
+        """
+from attention_lab.numeric import backward as bw
+from attention_lab.numeric import core
+
+w0 = training.initial_weights(np.random.default_rng(training.SEED))  # the weights before training
+x0 = tm.encode(tokens)[None]  # (1, T): one input, a batch of one
+a0 = tm.forward(w0, x0)  # every array of the forward pass: X, Qh, Kh, Vh, S, M, P, O, H, logits, …
+h, dh = 2, 4
+
+
+def loss_after_heads(O):  # (1, h, T, dh) -> the loss: Concat, W_O, the residual, W_U, cross-entropy
+    H = O.transpose(0, 2, 1, 3).reshape(1, tm.T, h * dh)  # Concat: (1, T, h·dh)
+    return tm.loss((a0["X"] + H @ w0["W_O"]) @ w0["W_U"], x0)
+
+
+def finite_differences(f, array, eps=1e-6):  # the gradient of f at `array`, one entry at a time
+    grad = np.zeros_like(array)
+    for i in np.ndindex(array.shape):
+        saved = array[i]
+        array[i] = saved + eps
+        up = f(array)
+        array[i] = saved - eps
+        down = f(array)
+        array[i] = saved
+        grad[i] = (up - down) / (2 * eps)
+    return grad
+
+
+def compare(name, grad, numeric):  # one line: the gradient's size and how far the finite differences are from it
+    print(W["nb13_gradient_check"].format(name=name, shape=grad.shape, largest=f"{np.abs(grad).max():.2e}",
+                                          diff=f"{np.abs(grad - numeric).max():.0e}"))
+"""
+    ),
+    md(
+        """
+손실에서 O까지는 Core Attention 뒤의 층들을 거꾸로 지나갑니다. logits = R W_U에서 dR = dlogits W_Uᵀ, R = X + A에서 dA = dR(residual은 기울기를 그대로 넘깁니다), A = H W_O에서 dH = dA W_Oᵀ, 그리고 Concat을 거꾸로 하면 head마다 자기 열을 돌려받습니다.
+""",
+        """
+From the loss to O the gradient goes back through the layers after Core Attention: logits = R W_U gives dR = dlogits W_Uᵀ, R = X + A gives dA = dR (the residual passes the gradient on unchanged), A = H W_O gives dH = dA W_Oᵀ, and Concat backwards gives each head its own columns back.
+""",
+    ),
+    code(
+        """
+dlogits = bw.loss_backward(a0["logits"], x0)  # (1, T, 16): softmax(logits) − one-hot(answer), ÷ the scored positions
+dA = dlogits @ w0["W_U"].T  # (1, T, d): dR, passed to A unchanged by R = X + A
+dH = dA @ w0["W_O"].T  # (1, T, h·dh)
+dO = dH.reshape(1, tm.T, h, dh).transpose(0, 2, 1, 3)  # (1, h, T, dh): Concat backwards
+compare("dO", dO, finite_differences(loss_after_heads, a0["O"].copy()))
+"""
+    ),
+    md(
+        """
+**O = PV.** O의 행 i는 Value 행들의 가중합 Σⱼ P[i, j] V[j]입니다. 그래서 가중치 P[i, j]의 기울기는 dO[i]와 V[j]의 내적이고, Value 행 V[j]의 기울기는 그 행이 받은 가중치 P[i, j]로 dO[i]들을 더한 것입니다.
+""",
+        """
+**O = PV.** Row i of O is a weighted sum of the Value rows, Σⱼ P[i, j] V[j]. So the gradient of the weight P[i, j] is the dot product of dO[i] and V[j], and the gradient of the Value row V[j] is the dO[i] added up with the weights P[i, j] that row was given.
+""",
+    ),
+    code(
+        """
+dP = dO @ np.swapaxes(a0["Vh"], -1, -2)  # (1, h, T, T): dP[i, j] = dO[i] · V[j]
+dV = np.swapaxes(a0["P"], -1, -2) @ dO  # (1, h, T, dh): dV[j] = Σᵢ P[i, j] dO[i]
+compare("dP", dP, finite_differences(lambda P: loss_after_heads(P @ a0["Vh"]), a0["P"].copy()))
+compare("dV", dV, finite_differences(lambda Vh: loss_after_heads(a0["P"] @ Vh), a0["Vh"].copy()))
+"""
+    ),
+    md(
+        """
+**P = softmax(S ÷ √dh + M).** 점수 하나를 올리면 그 칸의 가중치는 오르고, 한 행의 가중치 합은 1이므로 같은 행의 다른 가중치는 모두 내려갑니다. 그래서 점수의 기울기는 P ∘ (dP − rowsum(dP ∘ P))입니다. 칸마다 그 칸의 가중치 × (그 칸의 dP − 행에서 가중치로 평균한 dP). 마스크의 −∞ 칸은 P가 0이므로 기울기도 0이고, ÷√dh를 거꾸로 하면 기울기도 √dh로 나뉩니다.
+""",
+        """
+**P = softmax(S ÷ √dh + M).** Raising one score raises its own weight, and since a row's weights sum to 1, lowers every other weight of the row. So the gradient of the scores is P ∘ (dP − rowsum(dP ∘ P)): in each cell, its weight times (its dP minus the row's dP averaged with the weights). The mask's −∞ cells have P = 0, so their gradient is 0 too, and ÷√dh backwards divides the gradient by √dh as well.
+""",
+    ),
+    code(
+        """
+dS_masked = a0["P"] * (dP - (dP * a0["P"]).sum(axis=-1, keepdims=True))  # (1, h, T, T): the softmax backward
+dS = np.where(np.isneginf(a0["M"]), 0.0, dS_masked) / np.sqrt(dh)  # (1, h, T, T): no gradient behind the mask; ÷√dh
+compare("dS_masked", dS_masked, finite_differences(lambda S: loss_after_heads(core.softmax(S) @ a0["Vh"]),
+                                                   a0["S_masked"].copy()))
+compare("dS", dS, finite_differences(lambda S: loss_after_heads(core.softmax(S / np.sqrt(dh) + a0["M"]) @ a0["Vh"]),
+                                     a0["S"].copy()))
+"""
+    ),
+    md(
+        """
+**S = QKᵀ.** S[i, j]는 Q[i]와 K[j]의 내적입니다. 그래서 Query 토큰 i의 행 Q[i]의 기울기는 Key 행들을 dS[i, j]로 더한 것 Σⱼ dS[i, j] K[j]이고, Key 토큰 j의 행 K[j]의 기울기는 Σᵢ dS[i, j] Q[i]입니다.
+""",
+        """
+**S = QKᵀ.** S[i, j] is the dot product of Q[i] and K[j]. So the gradient of Query token i's row Q[i] is the Key rows added up with dS[i, j], Σⱼ dS[i, j] K[j], and that of Key token j's row K[j] is Σᵢ dS[i, j] Q[i].
+""",
+    ),
+    code(
+        """
+dQ = dS @ a0["Kh"]  # (1, h, T, dh): dQ[i] = Σⱼ dS[i, j] K[j]
+dK = np.swapaxes(dS, -1, -2) @ a0["Qh"]  # (1, h, T, dh): dK[j] = Σᵢ dS[i, j] Q[i]
+
+
+def loss_from(Qh, Kh):  # Core Attention from Q and K of every head (V as it is), then the layers after it
+    return loss_after_heads(core.softmax(Qh @ np.swapaxes(Kh, -1, -2) / np.sqrt(dh) + a0["M"]) @ a0["Vh"])
+
+
+compare("dQ", dQ, finite_differences(lambda Qh: loss_from(Qh, a0["Kh"]), a0["Qh"].copy()))
+compare("dK", dK, finite_differences(lambda Kh: loss_from(a0["Qh"], Kh), a0["Kh"].copy()))
+difference = max(np.abs(mine - theirs).max() for mine, theirs in zip((dQ, dK, dV), bw.core_attention_backward(dO, a0)))
+print(W["nb13_same_as_backward_py" if difference < 1e-12 else "nb13_not_same_as_backward_py"].format(diff=f"{difference:.0e}"))
+"""
+    ),
+    md(
+        """
+차이는 모두 10⁻⁸보다 작습니다. 유한 차분 자체의 오차 수준입니다. 그 오차는 주로 손실의 반올림(손실의 10⁻¹⁶ 정도)을 ε = 10⁻⁶으로 나눈 것입니다. 이 단계들이 `attention_lab/numeric/backward.py`의 함수들이고, 그 뒤로 dQ, dK, dV에서 W_Q, W_K, W_V와 임베딩까지의 기울기가 이어집니다(Q = X W_Q에서 dW_Q = Xᵀ dQ, …). 테스트는 모든 가중치의 기울기를 유한 차분, 그리고 PyTorch의 autograd와 비교합니다.
+""",
+        """
+Every difference is below 10⁻⁸, the size of the finite differences' own error: mostly the rounding of the loss (about 10⁻¹⁶ of it) divided by ε = 10⁻⁶. These stages are the functions of `attention_lab/numeric/backward.py`; from dQ, dK and dV the gradient goes on to W_Q, W_K, W_V and the embeddings (Q = X W_Q gives dW_Q = Xᵀ dQ, …). The tests compare the gradient of every weight with finite differences and with PyTorch's autograd.
+""",
+    ),
+    exercise("13.softmax_backward",
+             "Softmax의 역전파를 직접 써 보세요. 한 head의 가중치 `P`와 손실의 P에 대한 기울기 `dP`에서, Softmax에 들어간 점수에 대한 기울기를 계산하는 함수입니다. 위의 `a0[\"P\"][0, 0]`과 `dP[0, 0]`(Head 1)이 보이는 예시이고, 검사는 다른 입력, 다른 가중치, 다른 T에서도 합니다. `softmax_backward`는 쓰지 마세요.",
+             "Write the softmax backward yourself: a function that takes one head's weights `P` and the loss's gradient with respect to them `dP`, and computes the gradient with respect to the scores that went into the softmax. `a0[\"P\"][0, 0]` and `dP[0, 0]` above (Head 1) are the shown example; the check also runs on other inputs, other weights and other T. Do not use `softmax_backward`.", 1),
+    md(
+        """
+이제 학습합니다. 단계마다 256개 입력의 배치 전체에서 같은 계산을 하고 모든 가중치의 기울기로 Adam이 한 걸음 움직입니다.
+""",
+        """
+Now the training: each step does the same on a batch of 256 inputs, and Adam takes one step with the gradient of every weight.
 """,
     ),
     code(
@@ -98,7 +234,7 @@ weights, losses = training.train(seed=training.SEED)
 print(W["nb13_trained"].format(steps=len(losses), first=f"{losses[0]:.2f}", last=f"{losses[-1]:.1e}"))
 shipped = training.load_weights()
 same = all(np.allclose(weights[name], shipped[name], rtol=0, atol=training.SAME_WITHIN) for name in tm.WEIGHTS)
-print(W["nb13_same_as_shipped"].format(same=same, within=training.SAME_WITHIN))
+print(W["nb13_same_as_shipped" if same else "nb13_not_same_as_shipped"].format(within=training.SAME_WITHIN))
 """
     ),
     md(
@@ -412,7 +548,7 @@ weakest = inputs[P_all[:, 0, 5, 4].argmin()]
 answer_6 = tm.forward(weights, weakest)["logits"][0, 5].argmax()
 print(W["nb13_weakest"].format(head=al.words.say("head_n", LANG, n=1), tokens=tm.decode(weakest),
                                weight=fmt(P_all[:, 0, 5, 4].min(), "weights"), answer=tm.ANSWERS[answer_6],
-                               right=bool(answer_6 == tm.answer_of(weakest)[5])))
+                               verdict=W["nb13_right_answer" if answer_6 == tm.answer_of(weakest)[5] else "nb13_wrong_answer"]))
 """,
         check=True,
     ),
