@@ -120,10 +120,10 @@ EXERCISES = [
               "en": "The mask's −∞ cells have P = 0, so their gradient is exactly 0 too; backward.py's softmax_backward is the same formula."},
         given=Given(("P", "dP"), lambda: _softmax_case(SHOWN_INPUT),
                     lambda: [_softmax_case(tokens) for tokens in HIDDEN_INPUTS] + [_softmax_case(SHOWN_INPUT, seed, 1) for seed in (1, 2)]
-                    + [_random_softmax_case(T, seed) for T, seed in ((3, 5), (4, 6))], forbid=("softmax_backward",)),
+                    + [_random_softmax_case(T, seed) for T, seed in ((3, 5), (4, 6))], forbid=(bw.softmax_backward,)),
         tol=1e-9,  # dS is about 1e-3 here: 1e-6 would pass an answer wrong by a thousandth of it
         # typed in; a library function; the row's own dP left out of the mean; the transpose of the answer
-        wrong=((_typed_in(_softmax_case(SHOWN_INPUT)), "ex.only_here"), ("bw.softmax_backward(dP, P)", "ex.forbidden"),
+        wrong=((_typed_in(_softmax_case(SHOWN_INPUT)), "ex.only_here"), ("al.numeric.backward.softmax_backward(dP, P)", "ex.forbidden"),
                "P * (dP - (dP * P).sum())", "(P * (dP - (dP * P).sum(axis=-1, keepdims=True))).T"),
     ),
     Exercise(

@@ -93,4 +93,10 @@ WORDS = {
     'slip.argmax': ('가장 작은 가중치 대신 가장 큰 가중치', 'the largest weight, not the smallest'),
     'slip.own_weight': ('자기 자신에게 준 가중치', 'the weight on itself'),
     'slip.first_token': ('첫 번째 토큰의 가중치', "the first token's weight"),
+    # the softmax backward (13.softmax_backward)
+    'slip.no_row_sum': ('행의 가중 평균을 빼지 않음', "the row's weighted mean not subtracted"),
+    'slip.no_weight': ('P를 곱하지 않음', 'not multiplied by P'),
+    'slip.column_sum': ('행 대신 열을 따라 더함', 'summed down the column, not along the row'),
+    'slip.plain_mean': ('가중 평균 대신 보통 평균', 'the plain mean, not the weighted one'),
+    'slip.flipped_sign': ('부호가 반대', 'the sign flipped'),
 }
