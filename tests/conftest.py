@@ -32,7 +32,144 @@ def pytest_configure(config):
         config.option.hypothesis_seed = str(random.randrange(2**32))
 
 
+# ---- the test tiers (pyproject.toml's addopts: `-m "not slow"`) ---------------------------------------------------
+# What makes a test slow wherever it is written: a notebook (nbval runs it in a kernel) and these fixtures.
+SLOW_FIXTURES = {"browser": "Chromium", "lab": "a JupyterLab server", "notebook_runs": "every stored notebook's cells"}
+EVERY_TIER = 'python -m pytest -m "slow or not slow"'
+
+
+# And these files and tests, by what they need or how long they take (measured with --durations on a 2-core
+# machine: each takes seconds); tests/test_tiers.py holds every entry to a file or a test that exists. A new file or
+# test may say so itself instead: `pytestmark = pytest.mark.slow`, `@pytest.mark.slow`.
+NODE = "Node.js"
+SLOW = {
+    # whole files: a system tool, servers, or every test seconds long
+    "test_anywhere.py": "Voilà servers; nbconvert of every notebook",
+    "test_deck.py": "LibreOffice and poppler",
+    "test_figures_cli.py": "the figures command in a fresh Python, each run seconds",
+    "test_fuzz_explorer.py": NODE,
+    "test_page_constants.py": NODE,
+    "test_plotting.py": "draws hundreds of figures",
+    "test_readme.py": "the README's jupyter lab",
+    "test_site.py": "builds the course site; Chromium",
+    "test_steppers.py": "Node.js; Chromium",
+    "test_visible_zero.py": "Node.js; draws figures and decks",
+    "test_widgets.py": "Node.js: the explorer's picture",
+    "test_worksheet.py": "poppler; makes the article's worksheets",
+    # tests
+    "test_benchmarks.py::test_a_benchmark_run_from_another_checkout_measures_that_checkout": "seconds",
+    "test_benchmarks.py::test_the_figure_benchmark_measures_the_package_it_is_given_or_nothing": "seconds",
+    "test_blockwise.py::test_peak_memory_grows_with_t_not_t_squared": "seconds",
+    "test_drills.py::test_no_page_without_a_kernel_tells_its_reader_to_run_a_cell": "builds every page",
+    "test_drills.py::test_the_explorers_own_page_holds_its_drills_inline_and_a_step_widgets_page_none": "seconds",
+    "test_drills.py::test_the_page_compares_as_python_does": NODE,
+    "test_drills.py::test_the_page_reads_what_a_reader_types": NODE,
+    "test_exercises.py::test_any_value_gets_feedback_never_an_exception_and_right_only_when_right": "seconds",
+    "test_fonts.py::test_no_glyph_is_missing_when_drawing": "draws every figure",
+    "test_fuzz_figures.py::test_a_few_real_figures_with_random_picks": "draws figures, seconds",
+    "test_fuzz_figures.py::test_bad_head_query_key_row_get_a_value_error_naming_it": "seconds",
+    "test_fuzz_files.py::test_any_table_gives_a_finite_matrix_or_one_line": "seconds",
+    "test_html.py::test_breakdowns_show_the_article_numbers": NODE,
+    "test_html.py::test_a_row_whose_exponentials_underflow_shows_them_shifted": NODE,
+    "test_kv_cache.py::test_decoding_with_the_cache_keeps_no_step_so_its_memory_grows_as_t": "seconds",
+    "test_layers.py::test_the_static_layers_never_load_widgets": "fresh Pythons, seconds",
+    "test_fonts.py::test_every_character_a_korean_figure_draws_is_in_the_font": "draws every Korean figure",
+    "test_fonts.py::test_korean_embeds_in_pdf_and_postscript_as_type_3_and_42": "seconds",
+    "test_live_data.py::test_the_example_values_the_page_makes_at_the_largest_sizes_hold_every_smaller_example": NODE,
+    "test_live_data.py::"
+    "test_the_pages_example_values_are_remembered_per_seed_sizes_and_corner_not_per_seed_alone": NODE,
+    "test_live_parity.py::"
+    "test_the_front_ends_picture_is_the_trace_through_the_cells_reference_and_the_reference_refuses_wrong_ones": NODE,
+    "test_live_rules.py::test_a_learned_model_lists_its_input_box_on_both_sides": NODE,
+    "test_live_rules.py::test_a_new_control_is_one_entry_on_both_sides": NODE,
+    "test_live_rules.py::test_a_page_operation_written_otherwise_fails_its_written_value": NODE,
+    "test_live_rules.py::test_a_page_that_reads_the_rules_otherwise_is_refused": NODE,
+    "test_live_rules.py::test_a_python_side_that_reads_the_rules_otherwise_is_refused": NODE,
+    "test_live_rules.py::test_each_operation_gives_the_written_value_on_both_sides": NODE,
+    "test_live_rules.py::test_python_and_the_page_resolve_list_and_move_every_state_alike": NODE,
+    "test_live_rules.py::test_the_views_flags_the_controls_read_come_from_python": NODE,
+    "test_own_numbers.py::test_the_commands_read_a_spreadsheets_csv_and_refuse_in_one_line": "fresh Pythons, seconds",
+    "test_page.py::test_a_stored_widget_carries_the_front_end_without_its_comments_and_nothing_else_changes": NODE,
+    "test_page.py::test_the_command_writes_a_page_and_says_what_is_wrong_in_one_line": "fresh Pythons, seconds",
+    "test_page_link.py::test_a_bad_scale_is_one_line_and_status_2": "fresh Pythons, seconds",
+    "test_packaging.py::test_a_wheel_and_an_sdist_build_and_pass_twine_check": "builds the wheel and the sdist",
+    "test_packaging.py::test_the_suite_passes_with_another_virtual_environment_active": "runs a notebook's figures",
+    "test_page_link.py::test_the_seed_box_and_a_links_numbers_read_a_typed_number_by_the_commands_rule": NODE,
+    "test_queries_keys.py::test_a_query_token_that_may_see_nothing_gets_weights_and_output_0_never_nan": "seconds",
+    "test_queries_keys.py::test_a_decode_step_is_a_trace_of_one_query_row_against_the_cache": "seconds",
+    "test_same_bits.py::test_a_cancelling_score_is_the_left_to_right_sum_on_both_sides": NODE,
+    "test_same_bits.py::test_a_python_side_that_sums_otherwise_is_refused": NODE,
+    "test_same_bits.py::test_every_stage_has_pythons_bits_for_the_examples_in_random_states": NODE,
+    "test_same_bits.py::test_every_stage_has_pythons_bits_for_your_own_numbers": NODE,
+    "test_same_bits.py::test_exp_has_the_same_bits_on_both_sides_and_is_within_one_ulp": NODE,
+    "test_same_bits.py::test_front_ends_that_sum_otherwise_or_compute_exp_otherwise_are_refused": NODE,
+    "test_same_bits.py::test_log_has_the_same_bits_on_both_sides_and_is_within_one_ulp": NODE,
+    "test_tiny_model.py::test_each_stage_of_the_learned_trace_shows_every_number": "draws figures, seconds",
+    "test_tiny_model.py::test_two_heads_learn_the_task_better_than_one_head_of_either_width": "trains, seconds",
+    "test_tiny_model.py::test_the_command_with_the_documented_seed_remakes_the_shipped_weights": "trains, seconds",
+}
+
+
+def slow_because(item):  # -> why a test is slow, or None: a notebook, a slow fixture, SLOW's entry
+    if item.path.suffix == ".ipynb":
+        return "a notebook, run in a kernel"
+    fixtures = [SLOW_FIXTURES[f] for f in getattr(item, "fixturenames", ()) if f in SLOW_FIXTURES]
+    name = getattr(item, "originalname", item.name)
+    return fixtures[0] if fixtures else SLOW.get(item.path.name) or SLOW.get(f"{item.path.name}::{name}")
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest's own -m reads the marks
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if slow_because(item):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _a_fast_test_runs_no_node(request):
+    """A test not marked slow that asks tests/frontend.py for Node.js fails, saying so (Node is a system tool)."""
+    import frontend
+
+    frontend.FAST_TEST = "" if request.node.get_closest_marker("slow") else request.node.nodeid
+    yield
+    frontend.FAST_TEST = ""
+
+
+def _tier(config):  # -> the line saying which tier runs
+    expression = config.getoption("markexpr", "")
+    if expression == "not slow":
+        return f"tier: fast (-m \"not slow\"); every tier: {EVERY_TIER}"
+    return f"tier: -m \"{expression}\"" if expression else "tier: every test (no -m)"
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    if NODE_LEFT:
+        terminalreporter.write_line(f"FAILED: Node.js processes the tests left running: pids {NODE_LEFT}", red=True)
+    if config.getoption("markexpr", "") == "not slow" and terminalreporter.stats.get("deselected"):
+        terminalreporter.write_line(f"{_tier(config)} ({len(terminalreporter.stats['deselected'])} slow deselected)")
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's runner has torn the session's fixtures down (the browser's driver)
+def pytest_sessionfinish(session):
+    """Every Node process a test started is closed by the end of the session (tests/frontend.py closes its own
+    drivers here): one still running fails the run, by its pids."""
+    if "frontend" in sys.modules:
+        sys.modules["frontend"].close_all()
+    from frontend import node_children
+
+    NODE_LEFT[:] = node_children()
+    if NODE_LEFT:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+NODE_LEFT = []  # the pids pytest_sessionfinish found, said in the summary
+
+
 def pytest_report_header(config):
+    return [_tier(config), _hypothesis_header(config)]
+
+
+def _hypothesis_header(config):
     if IN_CI:
         return "hypothesis: derandomized (CI is set): the same examples on every run"
     seed = config.getoption("hypothesis_seed", None)

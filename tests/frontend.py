@@ -5,7 +5,8 @@ tests that ask "what does the page show" run that code here, on the config the w
 the page does: for an explorer, resolve the state, compute the trace (compute.js) and make the picture
 (picture.js); for a step widget, select the records of its state (decodePicture, blockwisePicture); then style
 each heatmap's cells (colors.js). One Node process serves a test session; a bundle that changed (a test's new
-mask or stage) starts another.
+mask or stage) starts another, and the one used longest ago is closed (`node_process`, which
+test_live_rules.py's driver uses too). Every one is closed by the session's end (tests/conftest.py checks it).
 
     from frontend import page_picture
     pic = page_picture(al.explorer(view="all").page_config())
@@ -25,6 +26,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+from pathlib import Path
 
 import numpy as np
 
@@ -76,35 +78,87 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
   process.stdout.write(JSON.stringify(out) + "\n");
 });
 """
-_running = {}  # bundle -> the Node process that runs it
+FAST_TEST = ""  # the id of the test running now when it is not marked slow (tests/conftest.py): it may not run Node
+KEEP = 3  # Node processes kept running: the page's bundle for each driver, and the last altered bundle
+_running = {}  # (bundle, driver) -> the Node process that runs them, the one used last at the end
 
 
-def _node(js):  # -> a running Node process with the bundle `js` and DRIVER loaded
-    proc = _running.get(js)
+def node_process(js, driver=DRIVER):  # -> a running Node process with the bundle `js` and `driver` loaded
+    """The Node process for a bundle and a driver, started on first use. A bundle that a test altered (its own mask
+    or stage) is asked for once or twice: the processes used longest ago are closed, so at most KEEP run at once."""
+    if FAST_TEST:
+        raise AssertionError(f"{FAST_TEST} runs Node.js: mark it slow (tests/conftest.py's SLOW, or @pytest.mark.slow)")
+    key = (js, driver)
+    proc = _running.pop(key, None)
     if proc is None or proc.poll() is not None:
         node = shutil.which("node")
         if node is None:
-            raise RuntimeError("Node.js is needed to run the front-end's picture code: install nodejs.")
+            raise RuntimeError("Node.js is needed to run the front-end's code: install nodejs.")
         # from a file, not `node -e`: one argument holds at most 128 KiB (Linux's MAX_ARG_STRLEN), and the bundle
         # with its driver is about that size
         with tempfile.NamedTemporaryFile("w", suffix=".js", encoding="utf-8", delete=False) as script:
-            script.write(js + "\n" + DRIVER)
+            script.write(js + "\n" + driver)
         proc = subprocess.Popen([node, script.name], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 text=True, encoding="utf-8")
-        atexit.register(proc.kill)
-        atexit.register(os.unlink, script.name)
-        _running[js] = proc
+        proc.script = script.name
+        while len(_running) >= KEEP:
+            _close(_running.pop(next(iter(_running))))
+    _running[key] = proc
     return proc
+
+
+def _close(proc):
+    """End a driver: its stdin closed, the readline loop ends and Node exits; killed if it has not in 10 s."""
+    proc.stdin.close()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    proc.stdout.close()
+    os.unlink(proc.script)
+
+
+def close_all():  # every Node process started here is closed (tests/conftest.py at the session's end; atexit too)
+    while _running:
+        _close(_running.popitem()[1])
+
+
+atexit.register(close_all)
+
+
+def node_children():  # -> [pid]: the Node processes below this one (children and theirs), from /proc
+    parents, names = {}, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:  # ended while read
+            continue
+        pid, rest = text.split(" (", 1)
+        name, fields = rest.rsplit(") ", 1)
+        parents[int(pid)], names[int(pid)] = int(fields.split()[1]), name
+
+    def below(pid):
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return sorted(pid for pid, name in names.items() if name in ("node", "nodejs") and below(pid))
+
+
+def ask(proc, question):  # -> the driver's one-line JSON answer to one JSON question
+    proc.stdin.write(json.dumps(question, ensure_ascii=False) + "\n")
+    proc.stdin.flush()
+    return json.loads(proc.stdout.readline())
 
 
 def page_picture(config, js=None):  # -> dict of JSON types: what the page draws for `config` (see the docstring)
     """The page's picture of an explorer's or a step widget's config, made by the front-end's own code in Node.js
     (or by the bundle `js`: a test's altered front-end)."""
     js = js or pages.bundle.__wrapped__()[0]  # not the cached bundle: a test may have added a mask or a stage
-    proc = _node(js)
-    proc.stdin.write(json.dumps(config, ensure_ascii=False) + "\n")
-    proc.stdin.flush()
-    out = json.loads(proc.stdout.readline())
+    out = ask(node_process(js), config)
     if "error" in out:
         raise AssertionError(f"the front-end failed in Node.js: {out['error']}")
     return out["picture"]

@@ -32,3 +32,14 @@ def every_mask(T):  # -> [masks.Mask]: each mask of the registry at its defaults
 def boolean_masks(T_q, T_k):  # a strategy of (T_q, T_k) boolean arrays: a custom mask, rows may be empty
     return st.lists(st.lists(st.booleans(), min_size=T_k, max_size=T_k), min_size=T_q, max_size=T_q).map(
         lambda rows: np.array(rows, dtype=bool))
+
+
+def random_mask(rng, T_q, T_k):  # -> (mask, align) for T_q Query and T_k Key tokens, drawn from the numpy Generator
+    """A custom array 3 times in 10 (a row may see no Key token), otherwise any mask of the registry with random
+    parameters and alignment, the alignment bottom-right where the mask has no other (another is refused: issue 27)."""
+    if rng.random() < 0.3:
+        return rng.random((T_q, T_k)) < 0.6, "bottom-right"
+    name = str(rng.choice(masks.MASK_NAMES))
+    params = {p.name: p.values(T_k)[int(rng.integers(len(p.values(T_k))))] for p in masks.MASKS[name].params}
+    mask, align = masks.Mask(name, **params), str(rng.choice(masks.ALIGNS))
+    return mask, align if masks.aligned(mask) else "bottom-right"

@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from frontend import page_picture
 from page_cells import cells as styled_cells
+from strategies import random_mask
 from test_live_rules import random_state  # any state the page's controls can reach
 
 import attention_lab as al
@@ -34,7 +35,6 @@ from attention_lab.look.formats import format_approx, format_value
 from attention_lab.numeric import arithmetic, core
 from attention_lab.numeric.checks import divisors
 from attention_lab.numeric.examples import example_qkv
-from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS, aligned
 from attention_lab.numeric.pipeline import STAGES
 
 STATES = 5  # random states per (view, language)
@@ -336,13 +336,7 @@ def random_own_explorer(rng):  # -> an explorer of random own numbers, mask and 
     Q, K, V = (rng.integers(-3, 4, (T, n * dh)).astype(float) for T, n in ((T_q, h), (T_k, g), (T_k, g)))
     if big > 1:
         K[0] = np.sign(K[0]) * big  # Key token 1's scores beyond e^s's range, still within the explorer's limit
-    if rng.random() < 0.3:
-        mask, align = rng.random((T_q, T_k)) < 0.6, "bottom-right"
-    else:
-        name = str(rng.choice(MASK_NAMES))
-        params = {p.name: (p.values(T_k)[int(rng.integers(len(p.values(T_k))))]) for p in MASKS[name].params}
-        mask, align = al.Mask(name, **params), str(rng.choice(ALIGNS))
-        align = align if aligned(mask) else "bottom-right"  # an alignment the mask cannot use is refused (issue 27)
+    mask, align = random_mask(rng, T_q, T_k)
     view = str(rng.choice(["all", "queries", "masks"]))
     kv = {"kv_heads": g} if g != h else {}
     return al.explorer(Q=Q, K=K, V=V, h=h, mask=mask, align=align, view=view, lang=str(rng.choice(["en", "ko"])),

@@ -8,17 +8,13 @@ same. A catalogue of broken interpreters and tables (a page that skips an entry,
 rule sent wrong) must each be refused.
 """
 
-import atexit
 import functools
 import json
 import random
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
 
 import numpy as np
 import pytest
+from frontend import ask, node_process
 
 import attention_lab as al
 from attention_lab.live import controls, data, state, views
@@ -55,28 +51,9 @@ require("readline").createInterface({ input: process.stdin }).on("line", (line) 
   process.stdout.write(JSON.stringify(out) + "\n");
 });
 """
-_running = {}
-
-
 def page_side(js=None):  # -> ask(question) -> the page's answer, from the bundle `js` (now's, if None) in Node.js
     js = js or pages.bundle.__wrapped__()[0]
-    if js not in _running:
-        node = shutil.which("node")
-        assert node, "Node.js is needed to run the page's rules: install nodejs."
-        with tempfile.NamedTemporaryFile("w", suffix=".js", encoding="utf-8", delete=False) as script:
-            script.write(js + "\n" + DRIVER)
-        proc = subprocess.Popen([node, script.name], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                                encoding="utf-8")
-        atexit.register(proc.kill)
-        atexit.register(Path(script.name).unlink)
-
-        def ask(question):
-            proc.stdin.write(json.dumps(question, ensure_ascii=False) + "\n")
-            proc.stdin.flush()
-            return json.loads(proc.stdout.readline())
-
-        _running[js] = ask
-    return _running[js]
+    return lambda question: ask(node_process(js, DRIVER), question)  # started again if closed meanwhile
 
 
 def plain(x):  # tuples as lists, as JSON carries them

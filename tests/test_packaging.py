@@ -135,7 +135,9 @@ def test_the_readmes_two_commands_install_the_pinned_set_and_ci_runs_the_test_on
     test = next(c for c in commands if "pytest" in c)
     assert '.venv/bin/pip install -c constraints.txt -e ".[lab]"' in lab
     assert '.venv/bin/pip install -q -c constraints.txt -e ".[test]"' in test
-    assert test in (ROOT / ".ci" / "run").read_text()
+    # every tier (a bare `python -m pytest` is the fast one: pyproject.toml's addopts), verbatim in CI
+    assert test.endswith('.venv/bin/python -m pytest -m "slow or not slow"'), test
+    assert test in [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]  # the whole line
     assert "bash .ci/run --newest" in commands  # the suite against the newest releases, before moving the pins
     assert "urlpath=lab/tree/notebooks/ko/00_overview.ipynb" in (ROOT / "README.md").read_text()
 
@@ -149,6 +151,9 @@ printf '#!/bin/sh\\necho "pip $*" >> "%s"\\n' "$LOG" > "$3/bin/pip"
 printf '#!/bin/sh\\necho "pytest $*" >> "%s"\\nexit $FAKE_PYTEST\\n' "$LOG" > "$3/bin/python"
 chmod +x "$3/bin/pip" "$3/bin/python"
 """
+
+
+EVERY_TIER = "-m slow or not slow"  # `-m "slow or not slow"` as the stand-in python logs its arguments ($*)
 
 
 def _run_ci(tmp_path, pytest_exit, *args):  # -> (exit code, the pip and pytest calls) of .ci/run with stand-ins
@@ -170,15 +175,17 @@ def _run_ci(tmp_path, pytest_exit, *args):  # -> (exit code, the pip and pytest 
 def test_ci_runs_the_pinned_tests_then_torch_and_fails_when_a_test_fails(tmp_path):
     code, calls = _run_ci(tmp_path / "green", 0)
     assert code == 0
-    assert calls[0] == 'pip install -q -c constraints.txt -e .[test]' and calls[1] == "pytest -m pytest"
-    assert calls[2] == "pip install -q torch==2.13.0" and calls[3].startswith("pytest -m pytest tests/test_torch.py")
+    assert calls[0] == 'pip install -q -c constraints.txt -e .[test]' and calls[1] == f"pytest -m pytest {EVERY_TIER}"
+    assert calls[2] == "pip install -q torch==2.13.0"
+    assert calls[3].startswith(f"pytest -m pytest {EVERY_TIER} tests/test_torch.py")  # the torch tests of every tier
     code, calls = _run_ci(tmp_path / "red", 1)
-    assert code != 0 and calls == ['pip install -q -c constraints.txt -e .[test]', "pytest -m pytest"]
+    assert code != 0 and calls == ['pip install -q -c constraints.txt -e .[test]', f"pytest -m pytest {EVERY_TIER}"]
 
 
 def test_ci_runs_the_suite_against_the_newest_releases_on_demand(tmp_path):
     code, calls = _run_ci(tmp_path, 0, "--newest")
     assert code == 0 and calls[0] == "pip install -q --upgrade -e .[test]"  # no constraints
+    assert calls[1] == f"pytest -m pytest {EVERY_TIER}"
     assert (tmp_path / "attention-lab-newest" / "bin" / "pip").exists()  # a venv of its own, not .venv
     assert _run_ci(tmp_path / "typo", 0, "--newset")[0] == 2
 

@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from frontend import page_stages
+from strategies import random_mask
 from test_live_rules import random_state
 
 import attention_lab as al
@@ -26,7 +27,6 @@ from attention_lab.live import page as pages
 from attention_lab.live.state import resolve, trace_of
 from attention_lab.live.views import OWN_LIMITS
 from attention_lab.numeric.checks import divisors
-from attention_lab.numeric.masks import ALIGNS, MASK_NAMES, MASKS, aligned
 from attention_lab.numeric.pipeline import STAGES
 
 LIMIT = OWN_LIMITS["value"]  # 1e150
@@ -68,13 +68,7 @@ def random_own(rng):  # -> an explorer of random own numbers, sizes, mask and al
     g = int(rng.choice(divisors(h)))
     kind = str(rng.choice(["decimal", "whole", "limit", "any"]))
     Q, K, V = (own_numbers(rng, (T, n * dh), kind) for T, n in ((T_q, h), (T_k, g), (T_k, g)))
-    if rng.random() < 0.3:
-        mask, align = rng.random((T_q, T_k)) < 0.6, "bottom-right"
-    else:
-        name = str(rng.choice(MASK_NAMES))
-        params = {p.name: (p.values(T_k)[int(rng.integers(len(p.values(T_k))))]) for p in MASKS[name].params}
-        mask, align = al.Mask(name, **params), str(rng.choice(ALIGNS))
-        align = align if aligned(mask) else "bottom-right"  # an alignment the mask cannot use is refused (issue 27)
+    mask, align = random_mask(rng, T_q, T_k)
     kv = {"kv_heads": g} if g != h else {}
     return al.explorer(Q=Q, K=K, V=V, h=h, mask=mask, align=align, view="all", **kv)
 

@@ -12,7 +12,7 @@ names them. A NaN in an input is propagated, never turned into a weight of 0.
 
 import numpy as np
 
-from . import arithmetic, checks
+from . import arithmetic, checks, exact
 from .calls import named_arguments
 
 
@@ -21,49 +21,6 @@ def _array(name, X, ndim):  # -> float array with at least `ndim` dimensions
     if X.ndim < ndim:
         raise ValueError(f"{name}: needs at least {ndim} dimension(s), got shape {X.shape}.")
     return X
-
-
-# ---- products that overflow only where their result does -------------------------------------------------
-# A @ B can overflow on its way to a finite result: a weighted average of Values near the float limit (1.8e308)
-# rounds past it, or a partial sum does before later terms bring it back. Scaling an operand by a power of two
-# keeps every bit of its normal numbers (only the exponent moves), so such a product is computed again with
-# each operand brought low enough, then scaled back.
-_SAFE_EXPONENT = 1021  # float64's largest exponent is 1023: keep the sums two below it
-
-
-def _exponent(X):  # -> e with every finite |x| < 2^e (0 for none)
-    finite = np.abs(X[np.isfinite(X)])
-    return int(np.frexp(finite.max())[1]) if finite.size else 0
-
-
-def _shifts(A, B):  # -> (kA, kB): A·2^-kA @ B·2^-kB cannot overflow; the larger operand gives up the most
-    a, b = _exponent(A), _exponent(B)
-    excess = max(0, a + b + int(A.shape[-1]).bit_length() - _SAFE_EXPONENT)  # a sum has < 2^bit_length terms
-    kB = min(max(0, -(-(excess + b - a) // 2)), excess)  # bring the exponents level, then share what is left
-    return excess - kB, kB
-
-
-def _products(A, B, weights=False):  # [..., n, k] @ [..., k, m] -> [..., n, m]
-    """A @ B, ±inf only where the result itself is beyond the float range (or an input is not finite).
-
-    weights=True: A's rows that are weights (each ≥ 0, summing to at most 1, up to rounding) make averages
-    of B's rows, which lie between the smallest and largest entry of each column of B (or 0); near the float
-    limit, where rounding could carry one past that, it is held there.
-    """
-    with np.errstate(over="ignore", invalid="ignore"):  # ∞ or NaN in an input propagate, as NaN does
-        out = arithmetic.products(A, B)  # summed left to right, as the page sums
-        if np.isfinite(out).all():  # nearly always: nothing overflowed
-            return out
-        kA, kB = _shifts(A, B)
-        A_, B_ = np.ldexp(A, -kA), np.ldexp(B, -kB)
-        out = arithmetic.products(A_, B_)
-        if weights and kA + kB:
-            tolerance = 4 * A.shape[-1] * np.finfo(float).eps
-            rows = ((A >= 0).all(axis=-1) & (A.sum(axis=-1) <= 1 + tolerance))[..., None]  # (..., n, 1)
-            low = np.minimum(B_.min(axis=-2, keepdims=True), 0)  # (..., 1, m)
-            high = np.maximum(B_.max(axis=-2, keepdims=True), 0)
-            out = np.where(rows, np.clip(out, low, high), out)
-        return np.ldexp(out, kA + kB)
 
 
 def _same(names, a, b, axis_a, axis_b, what):
@@ -114,8 +71,8 @@ def scores(Q, K):  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]  (or one 
     Q, K = _array("Q", Q, 1), _array("K", K, 2)  # one Query row (dh,) gives one row of scores
     _same("Q, K", Q, K, -1, -1, "the number of components (last axis)")
     if Q.ndim == 1:
-        return _products(Q[None], np.swapaxes(K, -1, -2))[..., 0, :]  # (…, T_k)
-    return _products(Q, np.swapaxes(K, -1, -2))
+        return exact.products(Q[None], np.swapaxes(K, -1, -2))[..., 0, :]  # (…, T_k)
+    return exact.products(Q, np.swapaxes(K, -1, -2))
 
 
 def checked_scores(Qh, Kh):  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]
@@ -167,14 +124,7 @@ def row_exponentials(S_masked):  # [..., T_k] -> [..., T_k]
 @named_arguments
 def normalize_rows(E):  # [..., T_k] -> [..., T_k]
     """Divide each row by its sum, so that it sums to 1; a row of zeros (nothing to attend to) stays 0, never NaN."""
-    E = _array("E", E, 1)
-    with np.errstate(over="ignore", invalid="ignore"):  # a NaN row stays NaN
-        row_sum = arithmetic.row_sums(E)  # left to right, as the page sums
-        if not np.isfinite(row_sum).all():  # finite values near the float limit can sum past it: the scale cancels
-            top = np.where(np.isfinite(E), np.abs(E), 0).max(axis=-1, keepdims=True)
-            E = np.ldexp(E, -np.where(np.isfinite(row_sum), 0, np.frexp(top)[1]))
-            row_sum = arithmetic.row_sums(E)
-        return E / np.where(row_sum == 0, 1.0, row_sum)  # a fully masked row: 0 / 1 = 0
+    return exact.normalized(_array("E", E, 1))  # summed as the page sums, and past the float limit if need be
 
 
 @named_arguments
@@ -218,5 +168,5 @@ def weighted_sum(P, V):  # [..., T_q, T_k], [..., T_k, dh] -> [..., T_q, dh]  (o
     P, V = _array("P", P, 1), _array("V", V, 2)  # one row of weights (T,) gives one output row
     _same("P, V", P, V, -1, -2, "P's columns (Key tokens) and V's rows (Value rows)")
     if P.ndim == 1:
-        return _products(P[None], V, weights=True)[..., 0, :]  # (…, dh)
-    return _products(P, V, weights=True)  # near the float limit a weighted average stays within its Values
+        return exact.products(P[None], V, weights=True)[..., 0, :]  # (…, dh)
+    return exact.products(P, V, weights=True)  # near the float limit a weighted average stays within its Values
