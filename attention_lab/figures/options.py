@@ -28,10 +28,12 @@ SVG_TEXT_HELP = ("keep the text of SVG files as text, editable in slide software
 # A package ValueError starts with the argument's name; the command says which option that is.
 OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed": "--seed", "queries": "--queries",
              "align": "--align", "Q": "--q", "K": "--k", "V": "--v", "Q, K": "--q, --k", "T, d": "--T, --d",
+             "K, V": "--k, --v", "Q, K, V": "--q, --k, --v", "K, V, kv_heads": "--k, --v, --kv-heads",
              "mask": "--mask", "head": "--head", "row": "--row", "query": "--query", "key": "--key",
              "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks", "dh": "--dh",
              "d, dh": "--d, --dh", "h, dh": "--h, --dh", "tokens": "--learned"}
-PYTHON_NAME = re.compile(r"\b(kv_heads)\b")  # a Python name inside a message, said as its option
+# A Python name inside a message, said as its option (kv_heads=2 as typed: --kv-heads 2)
+PYTHON_NAME = re.compile(r"\b(kv_heads)\b(?:=(\d+))?")
 WHOLE = re.compile(ROW_GRAMMAR["whole"])
 DECIMAL = re.compile(ROW_GRAMMAR["number"])
 
@@ -156,8 +158,13 @@ def in_options(message, mask_name=None):
         rest = re.sub(r"\.? \(the \w+ of Mask\('\w+'\) for (\d+) Key tokens\)", r" (for \1 Key tokens)", rest)
         return f"--mask {mask_name}:{name}=…: {rest}"
     if name in OPTION_OF:
-        return f"{OPTION_OF[name]}: {PYTHON_NAME.sub(lambda m: OPTION_OF[m.group(1)], rest)}"
+        return f"{OPTION_OF[name]}: {PYTHON_NAME.sub(_as_typed, rest)}"
     return message
+
+
+def _as_typed(match):  # "kv_heads" -> "--kv-heads"; "kv_heads=2" -> "--kv-heads 2", as the command line has it
+    option, value = OPTION_OF[match.group(1)], match.group(2)
+    return option if value is None else f"{option} {value}"
 
 
 def _folder(text):  # -> Path; an empty name is refused (Path("") would be the current folder)
