@@ -278,24 +278,26 @@ def make_trace(args):
 
 
 def picks(args, tr):  # -> {"head": …, "row": …, "query": …, "key": …} 0-based, for the figure functions
-    """--head, --row, --query, --key (1-based token numbers, as the figures show them) as the figures' indices."""
+    """--head, --row, --query, --key (numbers from 1, as the figures show them) as the figures' indices: by the
+    explorer's one rule of a pick's number (live.state.NUMBERED), which its labels and links follow too."""
+    from ..live.state import pick_index
     from .heatmap import query_offset
 
-    chosen = {}
+    chosen, first = {}, query_offset(tr) + 1
+    context = {"first_query": first}
     if args.head is not None:
-        if not 1 <= args.head <= tr.h:
+        if not 0 <= pick_index("head", args.head, context) < tr.h:
             raise ArgumentError(f"--head: must be from 1 to {tr.h} (the heads are numbered from 1), got {args.head}.")
-        chosen["head"] = args.head - 1
-    first = query_offset(tr) + 1
+        chosen["head"] = pick_index("head", args.head, context)
     for name in ("row", "query"):
         value = getattr(args, name)
         if value is not None:
-            if not first <= value <= first + tr.T_q - 1:
+            if not 0 <= pick_index(name, value, context) < tr.T_q:
                 raise ArgumentError(f"--{name}: the Query rows are tokens {first} … {first + tr.T_q - 1}; "
                                     f"got {value}.")
-            chosen[name] = value - first
+            chosen[name] = pick_index(name, value, context)
     if args.key is not None:
-        if not 1 <= args.key <= tr.T_k:
+        if not 0 <= pick_index("key", args.key, context) < tr.T_k:
             raise ArgumentError(f"--key: the Key tokens are 1 … {tr.T_k}; got {args.key}.")
-        chosen["key"] = args.key - 1
+        chosen["key"] = pick_index("key", args.key, context)
     return chosen

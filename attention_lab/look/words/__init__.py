@@ -55,7 +55,7 @@ def table(lang):  # -> {key: text} in one language
     return {key: pair[column] for key, pair in WORDS.items()}
 
 
-def say(key, lang, **values):  # -> str
+def say(key, lang, /, **values):  # -> str (key, lang positional: a word may have a {key} of its own)
     """One entry in `lang`, with its {placeholders} filled in."""
     text = table(lang).get(key)
     if text is None:

@@ -38,6 +38,7 @@ WORDS = {
     'link_select': ('링크를 선택했습니다: Ctrl+C(⌘C)로 복사하세요', 'Link selected: press Ctrl+C (⌘C) to copy it'),
     'link_bad_key': ('링크의 {key} 설정은 이 페이지에 없습니다. 쓸 수 있는 것: {allowed}.', 'The link\'s {key} is not a setting of this page; use one of {allowed}.'),
     'link_bad_value': ('링크의 {key}={value} 값은 쓸 수 없어 페이지의 값을 보여 줍니다. 쓸 수 있는 값: {allowed}.', 'The link\'s {key}={value} is not allowed, so the page\'s own value is shown; allowed: {allowed}.'),
+    'link_from_one': ('링크의 {key}={value} 값은 0부터 센 번호입니다. 이 페이지는 화면에 보이는 대로 1부터 세므로(예전 링크는 번호가 하나 작았습니다) 페이지의 값을 보여 줍니다. 쓸 수 있는 값: {allowed}.', "The link's {key}={value} counts from 0, but the page counts from 1, as its labels do (an older link's numbers were one less), so the page's own value is shown; allowed: {allowed}."),
     'link_twice': ('링크에 {key} 설정이 {n}번 나와 페이지의 값을 보여 줍니다. 한 번만 쓰세요.', 'The link gives {key} {n} times, so the page\'s own value is shown; give it once.'),
     'link_other_mask': ('링크의 {key} 설정은 {mask} 마스크의 설정인데 링크가 고른 마스크는 {chosen} 마스크여서 쓰지 않았습니다. mask={mask}:{param}=… 처럼 마스크와 함께 쓰세요.', "The link's {key} is a setting of the {mask} mask, but the link's mask is {chosen}, so it is not taken; give it with its mask, as mask={mask}:{param}=…."),
     'link_input': ('{letters} 중 {T}개 (예: CABDDA)', '{T} of {letters} (e.g. CABDDA)'),
