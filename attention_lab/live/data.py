@@ -21,7 +21,7 @@ import itertools
 
 import numpy as np
 
-from ..look import colors, formats, words
+from ..look import colors, formats, particles, words
 from ..numeric import arithmetic, examples, masks
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
@@ -50,7 +50,7 @@ def look_data():  # -> dict of JSON types, the same for every explorer
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
             "aligned": list(masks.ALIGNED),
             "font": _font_steps(), "article": _article_sizes(), "sections": list(SECTIONS),
-            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
+            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(), "particles": particles.page_data(),
             "exp": arithmetic.EXP, "log": arithmetic.LOG,  # fdlibm's constants: both sides compute e^x and ln x alike
             "ordinals": {lang: [words.ordinal(n, lang) for n in range(1, OWN_LIMITS["T"] + 1)]  # token numbers shown
                          for lang in words.LANGS}}

@@ -31,7 +31,7 @@ WORDS = {
     'ex.slip_field_unknown': ('✗ `tr`에 없는 이름입니다: `{name}`. `tr`의 배열: {fields}', '✗ `tr` has no `{name}`. The arrays of `tr`: {fields}'),
     'ex.withheld': ('✗ `tr.{name}`: 이 연습이 주지 않는 배열입니다. 이 연습이 주는 배열은 {fields}(그리고 T, d, h, dh 같은 크기)뿐입니다. 이 연습이 계산할 값이거나 그 뒤 단계이므로, 주어진 배열로 직접 계산하세요.', '✗ This exercise does not hand out `tr.{name}`: it gives only {fields} (and the sizes, such as T, d, h, dh). `tr.{name}` is what you are asked to compute, or a later stage: compute it from what you are given.'),
     'ex.slip_read_only': ('✗ 받은 배열을 제자리에서 바꾸려 했습니다(`-=`, `[...] =` 같은 대입). 받은 인자(`{names}`)는 읽기 전용입니다. `x = x - x.max()`처럼 새 배열을 만들어 계산하세요.', '✗ You changed an array you were given in place (`-=`, `[...] =`); what the function receives, `{names}`, is read-only. Make a new array instead, as in `x = x - x.max()`.'),
-    'ex.forbidden': ('✗ 이 연습은 `{name}`을 쓰지 않고 직접 계산하는 연습입니다. 라이브러리 함수 대신 `np.exp`, `.sum()`, `.max()` 같은 기본 연산으로 계산하세요.', '✗ This exercise asks you to compute it yourself, without `{name}`: use plain operations such as `np.exp`, `.sum()` and `.max()` instead of a library function.'),
+    'ex.forbidden': ('✗ 이 연습은 `{name:`을} 쓰지 않고 직접 계산하는 연습입니다. 라이브러리 함수 대신 `np.exp`, `.sum()`, `.max()` 같은 기본 연산으로 계산하세요.', '✗ This exercise asks you to compute it yourself, without `{name}`: use plain operations such as `np.exp`, `.sum()` and `.max()` instead of a library function.'),
     'ex.slip_name': ('✗ 정의되지 않은 이름입니다: `{name}`. 함수가 받는 인자(`{names}`)와 `np`, `al`로 계산하세요.', '✗ `{name}` is not defined: compute from what the function receives, `{names}`, with `np` and `al`.'),
     'ex.slip_other': ('✗ 코드를 실행하다가 오류가 났습니다({error}: {message}).', '✗ Your code raised an error ({error}: {message}).'),
     # answers that are not of the right kind
