@@ -155,3 +155,16 @@ def test_a_truth_value_is_said_in_the_words_language():
     assert en.format(right=True) == "right: yes"
     with pytest.raises(ValueError, match="right: a {right:yes} field takes True or False"):
         ko.format(right="True", n=1)
+
+
+def test_the_pages_words_have_no_field_the_page_cannot_fill():
+    """The page's fill (picture.js) fills particle fields but not truth values ({x:yes}: Python's lines only), and
+    the drills' script (drills.js) fills its words' {n} alone: no word sent to either has a field they cannot fill."""
+    from attention_lab.live.data import _explorer_words
+
+    yes = re.compile(r"\{\w+:yes\}")
+    for lang in words.LANGS:
+        table = words.table(lang)
+        assert not [k for k in _explorer_words() if yes.search(table[k])], lang
+        assert not [k for k in table if k.startswith("drill.") and re.search(r"\{\w+:", table[k])], lang
+    assert yes.search("{right:yes}") and not yes.search("{right}")
