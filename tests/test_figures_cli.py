@@ -497,3 +497,23 @@ def test_an_alignment_with_a_mask_that_ignores_it_is_refused_everywhere(tmp_path
         for mask_given in (None, "none", python_mask):
             with pytest.raises(ValueError, match=r"^align: the mask 'none'"):
                 al.explorer(Q=Q, K=KV, V=KV, h=2, mask=mask_given, align=align, view="queries")
+
+
+@pytest.mark.parametrize("which", ["figures", "explorer"])
+def test_own_k_v_that_do_not_fit_kv_heads_name_the_options_typed(tmp_path, capsys, which):
+    """Issue 48, item 10: --kv-heads 1 with K and V files of d columns said "K, V: … kv_heads=1", Python's names,
+    where the user typed --k, --v and --kv-heads: the line names those options, and how to fix it."""
+    from attention_lab.live import command as page_command
+
+    for name in "qkv":
+        np.save(tmp_path / f"{name}.npy", np.ones((3, 8)))  # d = 8 columns each: h = 2 heads of dh = 4
+    own = [a for n in "qkv" for a in (f"--{n}", str(tmp_path / f"{n}.npy"))]
+    argv = [*own, "--h", "2", "--kv-heads", "1"]
+    main = command.main if which == "figures" else page_command.main
+    out = tmp_path / ("figs" if which == "figures" else "page.html")
+    assert main(["--out", str(out), *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --k, --v, --kv-heads: "), err
+    assert "kv_heads" not in err[0] and not re.search(r"(^|[^-])\b[KV], V:", err[0]), err
+    assert "--kv-heads 1" in err[0] and "--kv-heads 2" in err[0], err  # what was typed, and a value that fits
+    assert not out.exists()

@@ -41,6 +41,19 @@ const ASKED = {
     const ex = pageParts(q.config);
     return moved(ex.state, q.name, q.value, resolve(ex.state, ex.view, ex.data));
   },
+  numbers: (q) => {  // each numbered control's choices: [name, [[index, its number, the index that number names]]]
+    const ex = pageParts(q.config);
+    ex.resolved = resolve(ex.state, ex.view, ex.data);
+    const context = controlContext(ex);
+    return controlSpecs(ex).filter((c) => c.name in LOOK.live.numbered).map((c) => [c.name, c.options.map(([v]) =>
+      [v, pickNumber(c.name, v, context), pickIndex(c.name, pickNumber(c.name, v, context), context)])]);
+  },
+  link: (q) => {  // a link read on the page (url.js readLink), and the page's own link of a state (linkOf)
+    const ex = { ...pageParts(q.config), lang: q.config.lang }, start = q.config.state;
+    const read = readLink(q.hash, ex, start, { start: 1, lo: 1, hi: 3 });
+    return { state: read.state, problems: read.problems,
+      link: q.state ? linkOf(ex, q.state, start, { scale: 1, startScale: 1, input: undefined }) : null };
+  },
 };
 require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
   let out;
@@ -318,3 +331,68 @@ def test_the_views_flags_the_controls_read_come_from_python(monkeypatch):
     python = plain(control_specs(ex.view, ex.state, resolve(ex.state, ex.view), "en"))
     assert {"head", "compare"}.isdisjoint(c["name"] for c in python)
     assert page_side()({"ask": "controls", "config": ex.page_config()}) == {"value": python}
+
+
+# ---- a pick's number: from 1, as its label shows it, in Python, the page, its links and the commands (issue 48) -----
+
+def shown_number(name, index, r, s):  # -> the number a person reads for a pick's 0-based index, written out here
+    if name == "head":
+        return "all" if index == -1 else index + 1
+    first_query = r.T - r.T_q + 1  # the Query rows are the last T_q tokens'
+    first = first_query if name in ("query", "row") or (name == "edit_token" and s["edit_matrix"] == "Q") else 1
+    return first + index
+
+
+def test_a_picks_number_is_one_rule_on_both_sides(table):
+    """Head 1 is head index 0, Query token 3 is the Query row of token 3: state.pick_number / pick_index in Python and
+    state.js pickNumber / pickIndex in the page give the number the label shows (written out here) and back."""
+    ask, seen = page_side(), set()
+    for ex, config, s in table:
+        r = resolve(s, ex.view, ex._own)
+        context = controls.control_context(ex.view, s, r, ex._own)
+        specs = [c for c in control_specs(ex.view, s, r, ex.lang, ex._own) if c["name"] in state.NUMBERED]
+        python = []
+        for c in specs:
+            rows = []
+            for index, label in c["options"]:
+                number = state.pick_number(c["name"], index, context)
+                assert number == shown_number(c["name"], index, r, s), (c["name"], index, s)
+                word = al.words.say("all_heads" if number == "all" else "head_n", ex.lang, n=number)
+                assert label == (word if c["name"] == "head" else str(number)), (c["name"], label, number)
+                rows.append([index, number, state.pick_index(c["name"], number, context)])
+                assert rows[-1][2] == index
+            python.append([c["name"], rows])
+            seen.add(c["name"])
+        assert ask({"ask": "numbers", "config": {**config, "state": s}}) == {"value": python}, s
+    assert seen == set(state.NUMBERED)
+    assert state.pick_index("head", 0, {}) == -1 and state.pick_index("key", "all", {}) is None  # not a head
+
+
+def test_a_link_names_a_pick_by_its_number_as_the_figures_command_does(tmp_path):
+    """#head=1 is Head 1 (it was Head 2: the link wrote the 0-based index) and #query=4 is Query token 4, as
+    `--head 1 --query 4` of the figures command; head=all is all heads; the page's own link writes the numbers; a 0
+    (an older link's first head or token) is refused with a line saying the page counts from 1."""
+    from attention_lab.figures import options
+
+    ex = al.explorer(view="all", T=5, h=3, queries=3)  # Query rows: tokens 3, 4, 5
+    config, ask = ex.page_config(), page_side()
+    read = ask({"ask": "link", "config": config, "hash": "#head=1&query=４&key=2&row=5"})["value"]
+    assert read["problems"] == []
+    args = options.parse_args(["--out", str(tmp_path), "--T", "5", "--d", "12", "--h", "3", "--queries", "3",
+                               "--head", "1", "--query", "4", "--key", "2", "--row", "5"])
+    chosen = options.picks(args, options.make_trace(args))
+    assert {n: read["state"][n] for n in chosen} == chosen == {"head": 0, "query": 1, "key": 1, "row": 2}
+    assert ask({"ask": "link", "config": config, "hash": "#head=all"})["value"]["state"]["head"] == -1
+    for hash_, key in (("#head=0", "head"), ("#key=0", "key")):
+        said = ask({"ask": "link", "config": config, "hash": hash_})["value"]
+        allowed = "1, 2, 3, all" if key == "head" else "1, 2, 3, 4, 5"
+        assert said["state"][key] == ex.state[key] and said["problems"] == [
+            al.words.say("link_from_one", "en", key=key, value="0", allowed=allowed)], said
+    refused = ask({"ask": "link", "config": config, "hash": "#query=2"})["value"]  # token 2 has no Query row here
+    assert refused["problems"] == [al.words.say("link_bad_value", "en", key="query", value="2", allowed="3, 4, 5")]
+    moved = {**ex.state, "head": 1, "query": 0, "key": 4}
+    link = ask({"ask": "link", "config": config, "hash": "", "state": moved})["value"]["link"]
+    assert set(link.split("&")) == {"head=2", "query=3", "key=5"}, link
+    back = ask({"ask": "link", "config": config, "hash": "#" + link})["value"]
+    assert back["problems"] == [] and {n: back["state"][n] for n in ("head", "query", "key")} == {
+        "head": 1, "query": 0, "key": 4}

@@ -254,7 +254,7 @@ def test_scale_1_5_leaves_no_text_under_18_px_at_1080p(browser, tmp_path, lang):
     assert plain.evaluate(SMALLEST_TEXT) < 18  # the page as it was: so the check below can fail
     plain.close()
     path = make(tmp_path, "--lang", lang, "--scale", "1.5")
-    for hash_ in ("", "#T=6&mask=sliding:window=2&head=-1"):
+    for hash_ in ("", "#T=6&mask=sliding:window=2&head=all"):
         page, refused, errors = open_at(browser, path, hash_, width=1920, height=1080)
         assert page.evaluate(READ)["scale"] == "1.5" and page.evaluate(SMALLEST_TEXT) >= 18
         assert page.evaluate("document.documentElement.scrollWidth") <= 1920  # nothing scrolls sideways
@@ -385,9 +385,9 @@ def test_the_learned_input_is_in_the_link_and_the_link_opens_the_state_on_screen
     type_input(page, "ddcbaa")  # read as the box reads it: DDCBAA
     settled(page)
     assert page.url.endswith("#input=DDCBAA") and page.locator(".al-link-field").input_value() == page.url
-    page.locator('[data-control="head"]').select_option("1")
+    page.locator('[data-control="head"]').select_option("1")  # the choice of index 1: Head 2, written head=2
     settled(page)
-    assert page.url.endswith("#input=DDCBAA&head=1")
+    assert page.url.endswith("#input=DDCBAA&head=2")
     now = shown(page)
     assert now[0]["tokens"] == "DDCBAA" and now[0]["head"] == "1"
     assert cells_of(page, "Q") != next(h["cells"] for h in first[3] if h["name"] == "Q")  # so the check can fail
@@ -461,9 +461,11 @@ def test_the_page_says_the_link_does_not_keep_an_edited_row(browser, tmp_path, l
 # ---- a bounded fuzz of links on the learned page (issue 27, fourth fuzz round, kept) ---------------------------------
 
 LINK_VALUES = {  # key -> (values a link may give, values it may not): the learned page's controls at T = 6, h = 2
-    "head": (["0", "1", "-1"], ["2", "０", "01", ""]), "query": (list("012345"), ["6", "-0", "３"]),
-    "key": (list("012345"), ["6", " 1"]), "row": (list("012345"), ["9" * 25, "1.0"]), "marks": (["0", "1"], ["true"]),
-    "edit_matrix": (list("QKV"), ["q", "X"]), "edit_token": (list("012345"), ["1e0", ""]),
+    # the picks by the numbers their labels show, from 1 (typed as a number is: "01", "３"); a 0 was an older link's
+    "head": (["1", "2", "all", "01"], ["3", "０", "0", "-1", ""]), "query": (list("123456") + ["３"], ["7", "-0", "0"]),
+    "key": (list("123456") + [" 1"], ["7", "0"]), "row": (list("123456"), ["9" * 25, "1.0"]),
+    "marks": (["0", "1"], ["true"]), "edit_matrix": (list("QKV"), ["q", "X"]),
+    "edit_token": (list("123456"), ["1e0", ""]),
     "mask": (["causal", "none", "sliding:window=1", "sliding:window=3", "sliding:window=6"],
              ["sliding:window=7", "sliding:window=０", "dilated"]),
 }
@@ -504,10 +506,15 @@ def learned_Q(letters):  # -> [6][8] Q of the learned model, written out: X = E_
     return [[math.fsum(X[t][k] * w["W_Q"][k][c] for k in range(8)) for c in range(8)] for t in range(6)]
 
 
+NUMBERED = {"head", "query", "key", "row", "edit_token"}  # a link names these by number, from 1; a <select>, by index
+
+
 def link_problems(read, taken, refused, letters):  # -> what the page shows otherwise than the link means
     problems, c = [], read["controls"]
     for key, value in taken.items():
         name, _, param = value.partition(":") if key == "mask" else (value, "", "")
+        if key in NUMBERED:  # on the learned page every numbered control's first choice shows 1
+            name = "-1" if value == "all" else str(int(value.translate({0xFF13: "3"})) - 1)
         shown = {"marks": {"1": "true", "0": "false"}.get(value)}.get(key, name)
         if c.get(key) != shown or (param and c.get("sliding.window") != param.split("=")[1]):
             problems.append(f"{key}={value} not shown")
@@ -560,12 +567,12 @@ def test_fuzz_links_on_the_learned_page_show_what_they_say(browser, tmp_path):
             opened.close()
     assert refused_requests == [] and errors == []
     # wrong pages: a refused value taken, a refused key not named, a line with nothing refused, Q of another input
-    good = {"controls": {"tokens": "CABDDA", "mask": "causal", "head": "1"}, "message": "",
+    good = {"controls": {"tokens": "CABDDA", "mask": "causal", "head": "1"}, "message": "",  # Head 2: index 1
             "Q": [format_value(x, "values") for row in learned_Q("CABDDA") for x in row],
             "M": ["0" if j <= i else "−∞" for i in range(6) for j in range(6)],
             "P": ["0.5" if j <= i else "0" for i in range(6) for j in range(6)]}
-    assert link_problems(good, {"head": "1"}, set(), "CABDDA") == []
-    wrong = [({**good, "controls": {**good["controls"], "head": "0"}}, {"head": "1"}, set()),
+    assert link_problems(good, {"head": "2"}, set(), "CABDDA") == []
+    wrong = [({**good, "controls": {**good["controls"], "head": "0"}}, {"head": "2"}, set()),
              (good, {}, {"query"}), ({**good, "message": "The link's zz is not a setting; use one of query"}, {},
                                      {"query"}), ({**good, "message": "The link's zz is not a setting"}, {}, set()),
              ({**good, "Q": [format_value(x, "values") for row in learned_Q("DDCBAA") for x in row]}, {}, set()),

@@ -111,7 +111,7 @@ def test_grouped_kv_heads_equal_repeating_k_and_v(h, g):
 
 def test_kv_heads_errors_name_the_argument():
     Q, K = np.ones((3, 8)), np.ones((3, 4))
-    with pytest.raises(ValueError, match=r"K, V: with h=2 heads of dh=4 and kv_heads=1, .*g·dh = 4 columns, got K"):
+    with pytest.raises(ValueError, match=r"K, V, kv_heads: with h=2 heads of dh=4 and kv_heads=1, .*g·dh = 4 columns"):
         al.attention_trace(Q, Q, Q, h=2, kv_heads=1)
     with pytest.raises(ValueError, match=r"kv_heads: must be from 1 to 2"):
         al.attention_trace(Q, K, K, h=2, kv_heads=3)

@@ -28,10 +28,12 @@ SVG_TEXT_HELP = ("keep the text of SVG files as text, editable in slide software
 # A package ValueError starts with the argument's name; the command says which option that is.
 OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed": "--seed", "queries": "--queries",
              "align": "--align", "Q": "--q", "K": "--k", "V": "--v", "Q, K": "--q, --k", "T, d": "--T, --d",
+             "K, V": "--k, --v", "Q, K, V": "--q, --k, --v", "K, V, kv_heads": "--k, --v, --kv-heads",
              "mask": "--mask", "head": "--head", "row": "--row", "query": "--query", "key": "--key",
              "out": "--out", "steps": "--steps", "binder": "--binder", "notebooks": "--notebooks", "dh": "--dh",
              "d, dh": "--d, --dh", "h, dh": "--h, --dh", "tokens": "--learned", "rate": "--rate"}
-PYTHON_NAME = re.compile(r"\b(kv_heads)\b")  # a Python name inside a message, said as its option
+# A Python name inside a message, said as its option (kv_heads=2 as typed: --kv-heads 2)
+PYTHON_NAME = re.compile(r"\b(kv_heads)\b(?:=(\d+))?")
 WHOLE = re.compile(ROW_GRAMMAR["whole"])
 DECIMAL = re.compile(ROW_GRAMMAR["number"])
 
@@ -156,8 +158,13 @@ def in_options(message, mask_name=None):
         rest = re.sub(r"\.? \(the \w+ of Mask\('\w+'\) for (\d+) Key tokens\)", r" (for \1 Key tokens)", rest)
         return f"--mask {mask_name}:{name}=…: {rest}"
     if name in OPTION_OF:
-        return f"{OPTION_OF[name]}: {PYTHON_NAME.sub(lambda m: OPTION_OF[m.group(1)], rest)}"
+        return f"{OPTION_OF[name]}: {PYTHON_NAME.sub(_as_typed, rest)}"
     return message
+
+
+def _as_typed(match):  # "kv_heads" -> "--kv-heads"; "kv_heads=2" -> "--kv-heads 2", as the command line has it
+    option, value = OPTION_OF[match.group(1)], match.group(2)
+    return option if value is None else f"{option} {value}"
 
 
 def _folder(text):  # -> Path; an empty name is refused (Path("") would be the current folder)
@@ -271,24 +278,26 @@ def make_trace(args):
 
 
 def picks(args, tr):  # -> {"head": …, "row": …, "query": …, "key": …} 0-based, for the figure functions
-    """--head, --row, --query, --key (1-based token numbers, as the figures show them) as the figures' indices."""
+    """--head, --row, --query, --key (numbers from 1, as the figures show them) as the figures' indices: by the
+    explorer's one rule of a pick's number (live.state.NUMBERED), which its labels and links follow too."""
+    from ..live.state import pick_index
     from .heatmap import query_offset
 
-    chosen = {}
+    chosen, first = {}, query_offset(tr) + 1
+    context = {"first_query": first}
     if args.head is not None:
-        if not 1 <= args.head <= tr.h:
+        if not 0 <= pick_index("head", args.head, context) < tr.h:
             raise ArgumentError(f"--head: must be from 1 to {tr.h} (the heads are numbered from 1), got {args.head}.")
-        chosen["head"] = args.head - 1
-    first = query_offset(tr) + 1
+        chosen["head"] = pick_index("head", args.head, context)
     for name in ("row", "query"):
         value = getattr(args, name)
         if value is not None:
-            if not first <= value <= first + tr.T_q - 1:
+            if not 0 <= pick_index(name, value, context) < tr.T_q:
                 raise ArgumentError(f"--{name}: the Query rows are tokens {first} … {first + tr.T_q - 1}; "
                                     f"got {value}.")
-            chosen[name] = value - first
+            chosen[name] = pick_index(name, value, context)
     if args.key is not None:
-        if not 1 <= args.key <= tr.T_k:
+        if not 0 <= pick_index("key", args.key, context) < tr.T_k:
             raise ArgumentError(f"--key: the Key tokens are 1 … {tr.T_k}; got {args.key}.")
-        chosen["key"] = args.key - 1
+        chosen["key"] = pick_index("key", args.key, context)
     return chosen

@@ -4,8 +4,6 @@
 // or bounds, shown or not. Controls puts them on the page as <input type=range>, <select>, text boxes, a checkbox
 // and buttons, each with data-control="<name>", and keeps them in step with the state.
 
-const tokensFrom = (first, n) => Array.from({ length: n }, (_, i) => [i, String(first + i)]);
-
 function offeredMasks(view, mask) {  // the view's masks, and the one asked for
   return view.masks.length ? [...new Set([...view.masks, mask])] : [];
 }
@@ -13,11 +11,12 @@ function offeredMasks(view, mask) {  // the view's masks, and the one asked for
 function optionsOf(how, context, L) {  // [[value, label]] of a control's options entry (LOOK.live.controls)
   const [kind, ...args] = how;
   if (kind === "heads") {
-    const heads = Array.from({ length: context.h }, (_, i) => [i, fill(L.head_n, { n: i + 1 })]);
+    const heads = Array.from({ length: context.h },
+      (_, i) => [i, fill(L.head_n, { n: pickNumber("head", i, context) })]);
     return context.h > 1 ? [...heads, [-1, L.all_heads]] : heads;
   }
   const [a, b] = args.map((x) => evaluateRule(x, context));
-  if (kind === "tokens") return tokensFrom(a, b);
+  if (kind === "tokens") return Array.from({ length: b }, (_, i) => [i, String(pickNumber(a, i, context))]);
   return a.map((x) => [x, b === null ? String(x) : L[b.replace("{}", x)]]);
 }
 

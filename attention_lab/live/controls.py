@@ -24,6 +24,7 @@ from .state import (
     param_data,
     param_key,
     param_names,
+    pick_number,
 )
 from .views import LIMITS, PICKERS, view_data
 
@@ -37,7 +38,8 @@ def _control(group, name, kind, *, when=True, value=None, options=None, lo=None,
 
 
 # Options: [generator, *expressions]. "named": [[x, label]] for x in a list, the label the word `template` names
-# with x for {} (None: x itself); "tokens": [[i, first + i]] for i < count; "heads": Head 1 … h, and "all heads".
+# with x for {} (None: x itself); "tokens": [[i, the number control `name` shows for i]] for i < count (state.NUMBERED:
+# the token's number, from 1); "heads": Head 1 … h (the numbers state.pick_number shows), and "all heads".
 CONTROLS = [
     _control("source", "tokens", "text", when=["!=", "tokens", None], value="tokens"),  # live/learned.py's input
     _control("source", "source", "select", when=EXAMPLE, value="source",
@@ -59,12 +61,12 @@ CONTROLS = [
     _control("picks", "compare", "select", when=["and", "view.heads", ["len", "view.compared"]], value="compare",
              options=["named", "view.compared", "'stage.{}'"], visible=["==", "head", -1]),
     *(_control("picks", name, "select", when=["has", "view.picks", f"'{name}'"], value=name,
-               options=["tokens", *PICK_AXES[axis]]) for name, axis in PICKERS.items()),  # views.PICKERS
+               options=["tokens", f"'{name}'", PICK_AXES[axis][1]]) for name, axis in PICKERS.items()),  # PICKERS
     _control("picks", "marks", "check", value="marks"),
     _control("edit", "edit_matrix", "select", when="mine", value="asked.edit_matrix",
              options=["named", "matrices", None]),
     _control("edit", "edit_token", "select", when="mine", value=["min", "asked.edit_token", ["-", "rows", 1]],
-             options=["tokens", ["?", ["==", "asked.edit_matrix", "'Q'"], "first_query", 1], "rows"]),
+             options=["tokens", "'edit_token'", "rows"]),
     _control("edit", "edit_row", "text", when="mine"),
     _control("edit", "apply", "button", when="mine"),
 ]
@@ -74,10 +76,11 @@ def _options(how, context, L):  # -> [[value, label]] of a control's OPTIONS ent
     kind, *args = how
     if kind == "heads":
         h = context["h"]
-        return [[i, L["head_n"].format(n=i + 1)] for i in range(h)] + ([[-1, L["all_heads"]]] if h > 1 else [])
+        heads = [[i, L["head_n"].format(n=pick_number("head", i, context))] for i in range(h)]
+        return heads + ([[-1, L["all_heads"]]] if h > 1 else [])
     if kind == "tokens":
-        first, count = (evaluate_rule(a, context) for a in args)
-        return [[i, str(first + i)] for i in range(count)]
+        name, count = (evaluate_rule(a, context) for a in args)
+        return [[i, str(pick_number(name, i, context))] for i in range(count)]
     items, template = (evaluate_rule(a, context) for a in args)
     return [[x, str(x) if template is None else L[template.replace("{}", str(x))]] for x in items]
 

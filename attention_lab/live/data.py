@@ -21,13 +21,13 @@ import itertools
 
 import numpy as np
 
-from ..look import colors, formats, words
+from ..look import colors, formats, particles, words
 from ..numeric import arithmetic, examples, masks
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
 from . import controls
-from .state import MOVES, PARAMS, RESOLVE, param_data, param_key
+from .state import ALL_HEADS, MOVES, NUMBERED, PARAMS, RESOLVE, param_data, param_key
 from .views import LIMITS, OWN_LIMITS, SECTIONS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
@@ -50,14 +50,15 @@ def look_data():  # -> dict of JSON types, the same for every explorer
             "limits": LIMITS, "largest": OWN_LIMITS["value"], "maxSeed": SEED_CONTROL[1], "aligns": list(masks.ALIGNS),
             "aligned": list(masks.ALIGNED),
             "font": _font_steps(), "article": _article_sizes(), "sections": list(SECTIONS),
-            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(),
+            "valueRange": list(examples.VALUE_RANGE), "live": _live_rules(), "particles": particles.page_data(),
             "exp": arithmetic.EXP, "log": arithmetic.LOG,  # fdlibm's constants: both sides compute e^x and ln x alike
             "ordinals": {lang: [words.ordinal(n, lang) for n in range(1, OWN_LIMITS["T"] + 1)]  # token numbers shown
                          for lang in words.LANGS}}
 
 
 def _live_rules():  # -> the controls and the rules that fit a state to its sizes, as data (live/state.py's language)
-    return {"controls": controls.CONTROLS, "resolve": RESOLVE, "params": PARAMS, "moves": MOVES}
+    return {"controls": controls.CONTROLS, "resolve": RESOLVE, "params": PARAMS, "moves": MOVES, "numbered": NUMBERED,
+            "allHeads": ALL_HEADS}
 
 
 def _article_sizes():  # -> {"sizes": {"T", "d", "h", "g"}, "corner": [T, h, dh]}: what the page's note names

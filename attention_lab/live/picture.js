@@ -6,7 +6,37 @@
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
   "'": "&#x27;" })[c]);
-const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, k) => values[k]);
+// A word's {name} fields, and its particle fields {name:을} (closing marks may come first: {name:`을}): the value, then
+// the particle of the pair that its reading takes, by look.particles' table (LOOK.particles; particles.py's rules).
+const fill = (template, values) => template.replace(/\{(\w+)(?::([^{}]*))?\}/g,
+  (_, k, spec) => (spec === undefined ? values[k] : values[k] + spec.slice(0, spec.search(/[가-힣]/))
+    + particleOf(values[k], spec.slice(spec.search(/[가-힣]/)))));
+
+function readingOf(word) {  // how a word is read (its last syllable is what a particle follows), or null
+  const P = LOOK.particles, text = String(word).trim();
+  if (/[가-힣]$/.test(text)) return text;
+  const number = /^[+\-−]?[0-9][0-9,]*(\.[0-9]+)?(e[+-]?[0-9]+)?$/.exec(text);
+  if (number) {
+    const digits = text.replace(/^[+\-−]/, "").replace(/,/g, "");
+    if (/[.e]/.test(digits)) return P.digits[Number(digits.slice(-1))];
+    const whole = digits.replace(/^0+/, "") || "0", zeros = whole.length - whole.replace(/0+$/, "").length;
+    if (whole === "0" || zeros === 0) return P.digits[Number(whole.slice(-1))];
+    return P.places[Math.max(...Object.keys(P.places).map(Number).filter((p) => p <= zeros))];
+  }
+  const found = P.readings[text]
+    ?? Object.entries(P.readings).find(([w]) => w.toLowerCase() === text.toLowerCase())?.[1];
+  if (found !== undefined) return found;
+  const names = /[\s.(]/.test(text) ? text.match(/[A-Za-z_][A-Za-z_0-9]*/g) : null;
+  return names ? readingOf(names[names.length - 1]) : null;
+}
+
+function particleOf(word, form) {  // the form of `form`'s pair that word takes, or both ("을(를)") where unknown
+  const [afterFinal, afterNone] = LOOK.particles.pairs.find((pair) => pair.includes(form)), read = readingOf(word);
+  if (read === null) return `${afterFinal}(${afterNone})`;
+  const final = (read.charCodeAt(read.length - 1) - 0xac00) % 28;
+  if (afterFinal === "으로") return final === 0 || final === 8 ? afterNone : afterFinal;
+  return final !== 0 ? afterFinal : afterNone;
+}
 const AXIS_WORDS = { query: "query", key: "key", token: "token", component: "" };
 const ordinal = (n, lang) => LOOK.ordinals[lang][n - 1];  // 1 -> "1st" / "첫 번째" (LOOK.ordinals: the words' rule)
 

@@ -43,6 +43,18 @@ function evaluateRules(rules, context) {  // context with each rule's name set t
   return out;
 }
 
+// A pick as a person reads and types it, counted from 1 as its label shows it (Head 1, Query token 3), for a 0-based
+// index: index + the number the control's first choice shows (LOOK.live.numbered; state.py's pick_number, pick_index).
+function pickNumber(name, index, context) {  // -> the number control `name` shows for index, or "all" (all heads)
+  if (name === "head" && index === -1) return LOOK.live.allHeads;
+  return index + evaluateRule(LOOK.live.numbered[name], context);
+}
+
+function pickIndex(name, number, context) {  // -> the 0-based index a shown number (or "all") names, or null
+  if (number === LOOK.live.allHeads) return name === "head" ? -1 : null;
+  return Number.isInteger(number) ? number - evaluateRule(LOOK.live.numbered[name], context) : null;
+}
+
 function paramValue(p, wanted, T) {  // the value asked for, or the default, fitted to T (LOOK.live.params)
   const value = evaluateRule(LOOK.live.params[p.type].value, { p, wanted: wanted ?? null, T });
   return Array.isArray(value) ? value.slice() : value;

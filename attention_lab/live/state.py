@@ -180,6 +180,28 @@ def evaluate_rules(rules, context):  # -> context with each rule's name set to i
 # A picker's tokens, by its axis (views.PICKERS): the number shown for the first one, and how many there are.
 PICK_AXES = {"query": ("first_query", "T_q"), "key": (1, "T")}
 
+# A pick as a person reads and types it is counted from 1, as its choice's label shows it ("Head 1", Query token 3) and
+# as the commands take it (--head 1, --row 3, --key 1); the state keeps 0-based indices. NUMBERED: each numbered
+# control -> the number its first choice shows (an expression of the controls' context), so number = index + first.
+# The labels and a link (#head=1 is Head 1) say these numbers, here and in the page (state.js: pickNumber,
+# pickIndex); "all heads" (head -1) is ALL_HEADS. tests/test_live_rules.py holds the two sides to each other.
+NUMBERED = {"head": 1, **{name: PICK_AXES[axis][0] for name, axis in PICKERS.items()},
+            "edit_token": ["?", ["==", "asked.edit_matrix", "'Q'"], "first_query", 1]}
+ALL_HEADS = "all"
+
+
+def pick_number(name, index, context):  # -> the number (1-based) control `name` shows for its 0-based index, or "all"
+    if name == "head" and index == -1:
+        return ALL_HEADS
+    return index + evaluate_rule(NUMBERED[name], context)
+
+
+def pick_index(name, number, context):  # -> the 0-based index a shown number (or "all") names; None if it names none
+    if number == ALL_HEADS:
+        return -1 if name == "head" else None
+    return number - evaluate_rule(NUMBERED[name], context) if isinstance(number, int) else None
+
+
 # What a state puts on screen, in order. Context: asked (the state), mine (your own numbers), own (their sizes: T,
 # T_q, width_q, width_k), view (queries: the view offers T_q and the alignment).
 RESOLVE = {

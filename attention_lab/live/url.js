@@ -15,12 +15,26 @@ const SETTLE_MS = 250;  // longer than a held key's auto-repeat (about 33 ms), s
 const UNLINKED = new Set(["button"]);  // the row editor's text is not in a link; the input is, as "input" (below)
 const linkable = (spec) => !UNLINKED.has(spec.type) && spec.name !== "edit_row" && spec.name !== "tokens";
 
+// A numbered control's choice is written as the number its label shows (head=1 is Head 1, query=3 is Query token 3,
+// head=all is all heads: state.js pickNumber), read by the one rule of a typed number; the state keeps its index.
+// An older link counted the picks from 0 (head=1 was Head 2): no link says which it is, so none is mapped; a 0 is
+// refused with a line saying that the page counts from 1, and the page shows its own value.
 function specsOf(ex, state) {  // the controls a state would show (controls.js), as a name -> spec map
-  const resolved = resolve(state, ex.view, ex.data);
-  return Object.fromEntries(controlSpecs({ ...ex, state, resolved }).map((s) => [s.name, s]));
+  const resolved = resolve(state, ex.view, ex.data), context = controlContext({ ...ex, state, resolved });
+  const numbered = (s) => ({ ...s, keys: s.options.map(([v]) => String(pickNumber(s.name, v, context))) });
+  return Object.fromEntries(controlSpecs({ ...ex, state, resolved })
+    .map((s) => [s.name, s.name in LOOK.live.numbered ? numbered(s) : s]));
 }
 
-function linkValue(spec, raw) {  // -> [value, null], or [null, what is allowed]
+const choiceKeys = (spec) => spec.options.map(([v], k) => (spec.keys ? spec.keys[k] : optionKey(v)));
+
+function linkKey(spec) {  // how a link writes a control's value: a select's choice by its key (choiceKeys)
+  if (spec.type === "check") return spec.value ? "1" : "0";
+  if (!spec.options) return optionKey(spec.value);
+  return choiceKeys(spec)[spec.options.findIndex(([v]) => optionKey(v) === optionKey(spec.value))];
+}
+
+function linkValue(spec, raw) {  // -> [value, null], or [null, what is allowed, the word that says so (or none)]
   const L = LOOK.words[spec.lang];
   if (spec.type === "range") {
     const n = wholeOf(raw) ?? NaN;
@@ -31,8 +45,10 @@ function linkValue(spec, raw) {  // -> [value, null], or [null, what is allowed]
     const seed = seedOf(raw);
     return seed === null ? [null, fill(L.link_range, { lo: 0, hi: LOOK.maxSeed })] : [seed, null];
   }
-  const choice = spec.options.find(([v]) => optionKey(v) === raw);
-  return choice ? [choice[0], null] : [null, spec.options.map(([v]) => optionKey(v)).join(", ")];
+  const keys = choiceKeys(spec), typed = spec.keys ? wholeOf(raw) : null;
+  const k = keys.indexOf(typed === null ? raw : String(typed));
+  if (k >= 0) return [spec.options[k][0], null];
+  return [null, keys.join(", "), typed === 0 ? "link_from_one" : null];
 }
 
 function linkEntries(hash) {  // "#T=6&mask=sliding:window=2" -> [["T", "6"], ["mask", "sliding"], ["sliding.window", "2"]]
@@ -99,9 +115,9 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
       problems.push(fill(L.link_bad_key, { key: name, allowed: ["scale", ...order].join(", ") }));
       continue;
     }
-    const [value, allowed] = linkValue({ ...spec, lang: ex.lang }, entry[1]);
+    const [value, allowed, word] = linkValue({ ...spec, lang: ex.lang }, entry[1]);
     if (allowed !== null) {
-      problems.push(fill(L.link_bad_value, { key: name, value: entry[1], allowed }));
+      problems.push(fill(L[word || "link_bad_value"], { key: name, value: entry[1], allowed }));
       continue;
     }
     state = moved(state, name, value, resolve(state, ex.view, ex.data));
@@ -115,7 +131,7 @@ function readLink(hash, ex, start, scale) {  // -> {state, scale, problems: [one
 // -> "input=DDCBAA&T=6&mask=sliding:window=2": what differs from the page's start; page: {scale, startScale, input}
 function linkOf(ex, state, start, page) {
   const now = specsOf(ex, state), was = specsOf(ex, start);
-  const key = (spec) => (spec ? (spec.type === "check" ? (spec.value ? "1" : "0") : optionKey(spec.value)) : null);
+  const key = (spec) => (spec ? linkKey(spec) : null);
   const mask = now.mask, params = mask ? Object.keys(now).filter((n) => n.startsWith(`${mask.value}.`)) : [];
   const names = Object.keys(now).filter((n) => linkable(now[n]) && !n.includes("."));  // the mask's params: in mask
   const differs = (specs, n) => (n === "mask" ? [n, ...params] : [n]).some((m) => key(specs[m]) !== key(now[m]));

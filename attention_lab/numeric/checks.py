@@ -273,10 +273,14 @@ def _check_kv(Q, K, V, h, given):  # -> g
             )
         return h
     g = kv_heads(given, h)
-    want = g * (d // h)
+    dh = d // h
+    want = g * dh
     if K.shape[1] != want or V.shape[1] != want:
-        raise ValueError(f"K, V: with h={h} heads of dh={d // h} and kv_heads={g}, K and V must have g·dh = {want} "
-                         f"columns, got K {K.shape}, V {V.shape}.")
+        width = K.shape[1]  # the g their columns would fit, if any: the fix may be kv_heads rather than K and V
+        fits = K.shape == V.shape and width % dh == 0 and width // dh in divisors(h)
+        fix = f"use kv_heads={width // dh}, or give" if fits else "give"
+        raise ValueError(f"K, V, kv_heads: with h={h} heads of dh={dh} and kv_heads={g}, K and V must have g·dh = "
+                         f"{want} columns, got K {K.shape}, V {V.shape}; {fix} K and V {want} columns.")
     return g
 
 

@@ -18,14 +18,23 @@ A new stage or mask is its registry entry and its words in `core`.
     words.say("head_n", "en", n=2)     # "Head 2"
     words.ordinal(3, "ko")             # "세 번째"
 
+A Korean particle after an inserted value is a particle field, `{name:을}`: the value, then 을 or 를 as the value is
+read ("softmax를", "scale을"; closing marks may come between: "`{name:`을}"), by look.particles' one table; a
+truth value is `{name:yes}`: 예 / 아니요, yes / no, never Python's True in a Korean line. `say` and every
+`table(lang)[key].format(…)` fill them (and the page's fill, picture.js).
+
 After adding a Korean word, re-make the figures' font subset (tools/subset_font.py).
 """
 
 import functools
 import importlib
 import pkgutil
+import re
+
+import numpy as np
 
 from ...numeric import checks
+from .. import particles
 
 LANGS = checks.LANGS  # ("ko", "en")
 _COLUMN = {"ko": 0, "en": 1}
@@ -49,14 +58,41 @@ def _merged(parts):  # -> {key: (ko, en)}, refusing a key defined in two parts
 WORDS = _merged(PARTS)
 
 
+YES = {"ko": ("예", "아니요"), "en": ("yes", "no")}  # a truth value, {name:yes}
+_YES_FIELD = re.compile(r"\{(\w+):yes\}")
+
+
+class Template(str):
+    """A word with particle fields ({name:을}) or truth-value fields ({name:yes}): its `format` fills them too."""
+
+    def __new__(cls, text, lang):
+        made = super().__new__(cls, text)
+        made.lang = lang
+        return made
+
+    def format(self, *args, **values):
+        text = _YES_FIELD.sub(lambda m: _yes(values[m[1]], self.lang, m[1]).replace("{", "{{"), str(self))
+        return particles.resolve(text, values).format(*args, **values)
+
+
+def _yes(value, lang, name):  # -> 예 / 아니요 (yes / no) for a truth value
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name}: a {{{name}:yes}} field takes True or False, got {value!r:.40}.")
+    return YES[lang][0 if value else 1]
+
+
+def _template(text, lang):  # -> text, as a Template where it has fields that plain str.format cannot fill
+    return Template(text, lang) if particles.FIELD.search(text) or _YES_FIELD.search(text) else text
+
+
 @functools.cache
 def table(lang):  # -> {key: text} in one language
     """Every word of the package in one language ("ko" or "en"), by key."""
     column = _COLUMN[checks.lang(lang)]
-    return {key: pair[column] for key, pair in WORDS.items()}
+    return {key: _template(pair[column], lang) for key, pair in WORDS.items()}
 
 
-def say(key, lang, **values):  # -> str
+def say(key, lang, /, **values):  # -> str (key, lang positional: a word may have a {key} of its own)
     """One entry in `lang`, with its {placeholders} filled in."""
     text = table(lang).get(key)
     if text is None:
