@@ -50,8 +50,11 @@ def test_a_word_with_no_reading_gets_both_forms_and_is_an_error_where_strict():
 
 # ---- every particle field, with every value it can be given --------------------------------------------------------
 
-def _forbidden_names():  # every name an exercise forbids (judge.py: ex.forbidden's {name})
-    return sorted({name for ex in exercises.EXERCISES.values() if ex.given is not None for name in ex.given.forbid})
+def _forbidden_names():  # every name an exercise forbids, as ex.forbidden's {name} says it (slips.public_name)
+    from attention_lab.exercises.slips import public_name
+
+    return sorted({public_name(f) for ex in exercises.EXERCISES.values() if ex.given is not None
+                   for f in ex.given.forbid})
 
 
 # (word key, field) -> the values it can be given. A new particle field needs its entry: the test below says so.
@@ -136,6 +139,7 @@ def test_every_particle_after_a_latin_or_code_word_agrees_with_the_table():
 
 # ---- the page, and truth values -----------------------------------------------------------------------------------
 
+@pytest.mark.slow  # Node.js
 def test_the_page_fills_a_word_as_python_does():
     cases = [("`{name:`을} 쓰지 않고", value) for value in ["softmax", "scale", "padding", "M", "Q", "3", "10", "2.5",
                                                         "al.softmax", "1,000", "zorblax", "토큰"]]

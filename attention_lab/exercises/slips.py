@@ -151,5 +151,11 @@ def run(function, args, names, forbid=(), limit=None):  # -> the function's valu
     return value
 
 
-def public_name(function):  # -> how the learner calls it: "al.softmax"
-    return f"al.{inspect.unwrap(function).__name__}"
+def public_name(function):  # -> how the learner reaches it: "al.softmax", "al.numeric.backward.softmax_backward"
+    import attention_lab
+
+    function = inspect.unwrap(function)
+    owner = function.__qualname__.split(".")[0]  # the function itself, or the class of a method (Mask.allowed)
+    if getattr(attention_lab, owner, None) is not None:
+        return f"al.{function.__qualname__}"
+    return "al." + function.__module__.removeprefix("attention_lab.") + "." + function.__qualname__

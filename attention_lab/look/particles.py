@@ -44,6 +44,12 @@ READINGS = {
     "max": "맥스", "sum": "섬", "sdpa": "에스디피에이", "scaled_dot_product_attention": "스케일드 닷 프로덕트 어텐션",
     "softmax_stable": "소프트맥스 스테이블", "log_softmax": "로그 소프트맥스", "einsum": "아인섬",
     "concatenate": "콘캐터네이트", "Concat": "콘캣",
+    # the functions the exercises forbid (ex.forbidden)
+    "additive_mask": "애디티브 마스크", "make_mask": "메이크 마스크", "row_exponentials": "로 익스포넨셜스",
+    "normalize_rows": "노멀라이즈 로스", "softmax_backward": "소프트맥스 백워드",
+    "core_attention_backward": "코어 어텐션 백워드", "allowed": "얼라우드", "key_padding_mask": "키 패딩 마스크",
+    # the gradients of notebook 13's backward pass, read as their letters
+    "dQ": "디큐", "dK": "디케이", "dV": "디브이", "dS": "디에스", "dP": "디피", "dO": "디오", "dH": "디에이치",
 }
 DIGITS = "영일이삼사오육칠팔구"  # a digit read aloud
 PLACES = {1: "십", 2: "백", 3: "천", 4: "만", 8: "억", 12: "조"}  # a whole number's trailing zeros: 10 십, 100 백, …
