@@ -483,7 +483,8 @@ def test_the_highlighted_score_is_highlighted_in_the_pptx_and_the_pdf(pptx_decks
     from pptx.oxml.ns import qn
 
     slide = Presentation(str(pptx_decks[(lang, "article")])).slides[2]
-    assert "highlighted" in slide.notes_slide.notes_text_frame.text or "강조한" in slide.notes_slide.notes_text_frame.text
+    notes = slide.notes_slide.notes_text_frame.text
+    assert "highlighted" in notes or "강조한" in notes
     S = next(s for s in slide.shapes if s.has_table and s.name.startswith("S "))
 
     def framed(cell):

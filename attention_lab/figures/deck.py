@@ -453,11 +453,11 @@ def _plan(tr, lang, chosen=None):  # -> [Page | Slide], in the article's order
     # QKᵀ: one score worked out, its cell and its factors (Q's row, Kᵀ's column) framed
     v = formats.format_value
     score = v(S[query, key], "scores")
-    q_shown, k_shown = ([formats.parse_label(v(x)) for x in M_] for M_ in (Qh[query], Kh[key]))
-    exact = reproduced(float(np.dot(q_shown, k_shown)), score)
+    q_shown, k_shown = ([formats.parse_label(v(x)) for x in row] for row in (Qh[query], Kh[key]))
+    exact = reproduced(float(np.dot(q_shown, k_shown)), score)  # the factors as shown: 1.5, not 1.4999
+    terms = formats.dot_product_text(Qh[query], Kh[key]).replace("·", " × ")
     dot = say("deck.dot", lang, i=q_rows[query], j=k_cols[key], q=unbroken(formats.format_row(Qh[query])),
-              k=unbroken(formats.format_row(Kh[key])), terms=formats.dot_product_text(Qh[query], Kh[key]).replace("·", " × "),
-              eq="=" if exact else "≈", score=score)
+              k=unbroken(formats.format_row(Kh[key])), terms=terms, eq="=" if exact else "≈", score=score)
     at = (slice(query, query + 1), slice(key, key + 1))
     out.append(slide(say("deck.title_scores", lang, n=n),
                      [_marked(t_Q, rows=at[0]), _marked(t_KT, cols=at[1]), _marked(t_S, *at)],
