@@ -11,7 +11,12 @@ one row as a weighted sum; Concat into H; back to figure 1; what comes next (W_O
 Every matrix is a table of all its numbers (the cells' labels, fills and ink from `look.colors.cell_style`, the
 rule every figure uses) at NUMBER_PT points or more; a matrix too large for one slide at that size is split into
 blocks of rows and columns, and the blocks go on as many slides as they need ("(1/2)", "(2/2)"): a number is
-never left out. Positions are inches from the slide's top-left corner, so both renderers place things alike.
+never left out. At the article's size nothing is under 18 pt. Positions are inches from the slide's top-left
+corner, so both renderers place things alike, and each slide is laid out once for both editions (ko, en): the two
+decks have the same slides, every table in the same place at the same size. The softmax row's four steps share
+the last step's layout (rows still to come are blank). The cells a line of text works out are framed (S[3, 1] and
+its factors, the PV row), and a product on a slide is the product of the factors it shows, or says ≈ and that the
+factors are rounded. Concat's tables are filled in the heads' colours, as figure 1's boxes are framed.
 """
 
 from typing import NamedTuple
@@ -262,7 +267,7 @@ class Slide(NamedTuple):
     lines: tuple
     notes: str
     lang: str
-    units: dict = {}  # {table name: columns that stay together} (a head's columns of H)
+    units: dict | None = None  # {table name: columns that stay together} (a head's columns of H)
     steps: tuple = ()
 
 
@@ -278,7 +283,7 @@ def _fit(twins):  # -> (pt, [per-block sizes], top, lines_h): the one layout of 
     room_w, room_h = W - 2 * MARGIN, H - MARGIN - top - lines_h - (0.2 if twins[0].lines else 0)
     tried = []
     for pt in NUMBER_PT:
-        per = [tuple(map(min, *(_per_block(s.tables[k], pt, room_w, room_h, s.units.get(t.name), f)
+        per = [tuple(map(min, *(_per_block(s.tables[k], pt, room_w, room_h, (s.units or {}).get(t.name), f)
                                 for s, f in zip(twins, families, strict=True))))
                for k, t in enumerate(twins[0].tables)]
         blocks = [[b for t, p in zip(s.tables, per, strict=True) for b in _split(t, *p, s.lang)] for s in twins]
