@@ -41,7 +41,7 @@ COVER_PT = 36  # the title slide's title
 # A table's numbers: the largest size at which the slide's tables fit on one slide, else the largest at which they
 # take the fewest slides (a matrix too large for one slide is split into blocks)
 NUMBER_PT = (24, 20, 18, 14, 12)
-FLOW_SMALL_PT = 14  # a box of figure 1's flow whose words do not fit at TEXT_PT
+FLOW_SMALL_PT = 14  # a box of figure 1's flow whose words, wrapped, do not fit at TEXT_PT (h = 8: 8 boxes)
 GAP = 0.4  # between tables side by side
 LINE = 1.45  # line height, in ems
 
@@ -370,15 +370,25 @@ def _flow(tr, lang, title, notes, next_step=False):  # -> Page: figure 1 as boxe
         box_h = min(1.2, (room_h - 0.15 * (len(column) - 1)) / len(column))
         y = top + (room_h - len(column) * box_h - 0.15 * (len(column) - 1)) / 2
         for text, edge in column:
-            fits = box_h >= 0.7 and max(_text_w(line, pt, family) for line in text.split("\n")) < box_w - 0.2
-            size = pt if fits else FLOW_SMALL_PT
-            text = "\n".join(wrap(text, (box_w - 0.2) * 72, size, family))  # each line within the box
+            size = next(size for size in (pt, FLOW_SMALL_PT) if size == FLOW_SMALL_PT or _box_fits(
+                text, size, box_w - 0.2, box_h - 0.1, family))
+            text = "\n".join(_box_lines(text, size, box_w - 0.2, family))  # each line within the box
             items.append(Box(x, y, box_w, box_h, text, size, edge))
             y += box_h + 0.15
         if c:
             items.append(Box(x - arrow_w, top + room_h / 2 - 0.3, arrow_w, 0.6, "→", TITLE_PT, "none"))
     items.append(_lines_text(caption, H - MARGIN - lines_h, family))
     return Page(title_lines, tuple(items), notes)
+
+
+def _box_lines(text, pt, width, family):  # -> the box's lines, each line of its text wrapped to `width` inches
+    return [part for line in text.split("\n") for part in wrap(line, width * 72, pt, family)]
+
+
+def _box_fits(text, pt, width, height, family):  # -> whether the text, wrapped, fits a box of width × height
+    lines = _box_lines(text, pt, width, family)
+    return (len(lines) * pt * LINE / 72 <= height
+            and all(_text_w(line, pt, family) <= width for line in lines))  # a word too long for a line
 
 
 def pages(tr, lang, chosen=None):  # -> [Page]
