@@ -275,7 +275,9 @@ def _titles(slide):
     return [title for title, _, _ in slide.steps] or [slide.title]
 
 
-def _fit(twins):  # -> (pt, [per-block sizes], top, lines_h): the one layout of a slide in both editions
+def _fit(twins):  # -> (pt, blocks, sizes, cells, top, lines_h, room_w, room_h): one layout for both editions
+    """The numbers' size and the blocks of twins[0]'s tables, each block's (width, height) and (header column,
+    cell width, cell height), all of them the larger of the two editions', and the room on the slide."""
     families = [font_family(s.lang) for s in twins]
     titles = max(len(_title_lines(t, f)) for s, f in zip(twins, families, strict=True) for t in _titles(s))
     top = MARGIN + titles * TITLE_PT * LINE / 72 + 0.2
