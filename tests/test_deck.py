@@ -55,11 +55,12 @@ def misread(labels, numbers):  # -> the labels that are not their number to thei
 
 
 def missing(labels, text):  # -> the labels a page's text does not show, in reading order
-    """A table's numbers must all be on its page: each row's numbers in order, as pdftotext reads a row."""
+    """A table's numbers must all be on its page: each row's numbers in order, as pdftotext reads a row (a blank
+    cell, a build-up's row still to come, shows nothing)."""
     words_ = text.split()
     gone, at = [], 0
     for row in labels:
-        for label in row:
+        for label in filter(None, row):
             try:
                 at = words_.index(label, at) + 1
             except ValueError:
@@ -105,9 +106,10 @@ def test_the_softmax_row_is_built_up_in_the_articles_steps():
     steps = [p for p in deck.pages(al.article_example(), "en") if "become weights (" in p.title[0]]
     assert [p.title[0][-5:] for p in steps] == ["(1/4)", "(2/4)", "(3/4)", "(4/4)"]
     tables = [next(i.table for i in p.items if isinstance(i, deck.Placed)) for p in steps]
-    assert [len(t.labels) for t in tables] == [1, 2, 2, 3]
+    assert [sum(any(row) for row in t.labels) for t in tables] == [1, 2, 2, 3]  # the rows shown; the rest blank
+    assert all(not any(row) for t in tables for row in t.labels[sum(any(r) for r in t.labels):])
     assert tables[3].labels == (("1", "0", "3"), ("2.718", "1", "20.09"), ("0.114", "0.042", "0.844"))
-    lines = [" ".join(line for i in p.items if isinstance(i, deck.Text) for line in i.lines) for p in steps]
+    lines = [" ".join(line for i in p.items if isinstance(i, deck.Text) for line in i.lines).strip() for p in steps]
     assert lines[:2] == ["", ""] and "2.718 + 1 + 20.09 ≈ 23.8" in lines[2] and lines[3] == lines[2]
 
 
@@ -351,3 +353,280 @@ def test_the_softmax_row_shows_shifted_exponentials_when_the_plain_ones_underflo
     assert table.labels[1] == ("1", "1.953×10⁻³¹")  # e^(s − m): e⁰ = 1 and e^(−70.71), not 0 and 0
     lines = " ".join(line for i in steps[3].items if isinstance(i, deck.Text) for line in i.lines)
     assert "e^(s − (−7071.07)) is shown instead" in lines and "too small" in lines, lines
+
+
+# ---------------------------------------------------------------------------
+# Issue 49: products from their shown factors, the highlighted score, one layout across a build-up and across
+# both editions, readable sizes, H in the heads' colours.
+
+NUMBER = r"−?\d+(?:\.\d+)?"
+
+
+def shown(label):  # -> (the number a label shows, half a unit of its last digit): the reference, by hand
+    return float(label.replace("−", "-")), 0.5 * 10.0 ** -len(label.partition(".")[2])
+
+
+def reproduces(result, label):
+    value, half = shown(label)
+    return abs(result - value) <= half + 1e-12
+
+
+def products(text, v_rows):  # -> [(what, relation, whether the shown factors give the shown result)]
+    """Every product a slide's text shows, worked out again from the factors it shows: a dot product S[i, j] = a × b
+    + …, a quotient S[i, j] ÷ √dh = s ÷ √n, a weighted Value row p × V[j] = [...] (V[j] as its table shows it)."""
+    text = " ".join(text.replace("\u00a0", " ").split())
+    found = []
+    for terms, rel, result in re.findall(rf"S\[\d+, \d+\] = ((?:\(?{NUMBER}\)? × \(?{NUMBER}\)?(?: \+ )?)+) ([=≈]) "
+                                         rf"({NUMBER})", text):
+        pairs = re.findall(rf"\(?({NUMBER})\)? × \(?({NUMBER})\)?", terms)
+        total = sum(shown(a)[0] * shown(b)[0] for a, b in pairs)
+        found.append((f"S = {terms}", rel, reproduces(total, result)))
+    for score, n, rel, result in re.findall(rf"= ({NUMBER}) ÷ √(\d+) ([=≈]) ({NUMBER})", text):
+        found.append((f"{score} ÷ √{n}", rel, reproduces(shown(score)[0] / np.sqrt(int(n)), result)))
+    for p, j, rel, row in re.findall(rf"({NUMBER}) × V\[(\d+)\] ([=≈]) \[([^\]]+)\]", text):
+        labels = row.split(", ")
+        ok = all(reproduces(shown(p)[0] * shown(x)[0], y) for x, y in zip(v_rows[int(j) - 1], labels, strict=True))
+        found.append((f"{p} × V[{j}]", rel, ok))
+    return found
+
+
+ROUNDED = {"en": "rounded", "ko": "반올림"}
+
+
+def check_products(text, v_rows, lang):  # -> the products that are neither reproduced nor said to be rounded
+    said = ROUNDED[lang] in text  # the slide's own word for it, not the deck's words: the reference
+    return [(what, rel) for what, rel, ok in products(text, v_rows) if not ok and not (rel == "≈" and said)]
+
+
+def test_the_product_checker_refuses_a_product_its_factors_do_not_give():
+    """Its catalogue: issue 49's 0.629 × 2 shown as 1.257; a dot product and a quotient off in their last digit;
+    beside right ones, and a rounded one the slide says is rounded."""
+    v = [["1", "0"], ["2", "−2"]]
+    assert check_products("0.629 × V[2] = [1.257, −1.257]", v, "en") == [("0.629 × V[2]", "=")]
+    assert check_products("0.629 × V[2] = [1.258, −1.258]  0.5 × V[1] = [0.5, 0]", v, "en") == []
+    assert check_products("S[3, 1] = 0.5 × 0.5 + 1 × (−1) = −0.76", v, "en") != []
+    assert check_products("S[3, 1] = 0.5 × 0.5 + 1 × (−1) = −0.75", v, "en") == []
+    assert check_products("S[3, 1] ÷ √dh = 1.23 ÷ √4 = 0.62", v, "en") == []
+    assert check_products("S[3, 1] ÷ √dh = 1.26 ÷ √4 = 0.62", v, "en") != []
+    rounded = "≈: the factors are shown rounded"
+    assert check_products(f"0.629 × V[2] ≈ [1.257, −1.257] {rounded}", v, "en") == []
+    assert check_products("0.629 × V[2] ≈ [1.257, −1.257]", v, "en") != []  # ≈ alone does not say why
+    assert len(products("S[1, 1] = 1 × 2 + 3 × (−1) = −1  2 ÷ √4 = 1", v)) == 1  # not a "= 2 ÷ √4" chain
+
+
+def pptx_texts(pres):  # -> (each slide's text, V's rows as the deck's V tables show them)
+    texts, v = [], {}
+    for slide in pres.slides:
+        text = []
+        for shape in slide.shapes:
+            if shape.has_table:
+                rows = [[cell.text for cell in row.cells][1:] for row in list(shape.table.rows)[1:]]
+                if shape.name.startswith("Vh "):  # "Vh head=1 rows=1-3 cols=1-4": its place in V
+                    r0, c0 = (int(x) - 1 for x in re.search(r"rows=(\d+)-\d+ cols=(\d+)-", shape.name).groups())
+                    v.update(((r0 + i, c0 + j), x) for i, row in enumerate(rows) for j, x in enumerate(row))
+                text += [" ".join(r) for r in rows]
+            elif shape.has_text_frame:
+                text.append(shape.text_frame.text)
+        texts.append(" ".join(text))
+    n_rows, n_cols = (max(k[a] for k in v) + 1 for a in (0, 1))
+    return texts, [[v[(i, j)] for j in range(n_cols)] for i in range(n_rows)]
+
+
+SEEDED = ["--seed", "5"]  # issue 49's deck: 0.629 × V[2] = [1.257, …]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_every_product_on_every_slide_is_its_shown_factors_product_or_says_it_is_rounded(tmp_path, lang):
+    """At --seed 5 (issue 49), the article's size and --T 8: every product in the pptx's text and in the PDF's
+    (pdftotext), worked out again from the factors the slide shows."""
+    from pptx import Presentation
+
+    for k, argv in enumerate([SEEDED, [], SIZES["T8"]]):
+        folder = tmp_path / str(k)
+        for kind in ("pptx", "pdf"):
+            assert command.main(["--out", str(folder), "--deck", *([kind] if kind == "pptx" else []), "--lang",
+                                 lang, *argv]) == 0
+        slides, v_rows = pptx_texts(Presentation(str(folder / f"deck_{lang}.pptx")))
+        texts = page_texts(folder / f"deck_{lang}.pdf")
+        assert len(texts) == len(slides)
+        seen = [p for text in slides for p in products(text, v_rows)]
+        assert {what.split(" ")[1] for what, _, _ in seen} >= {"=", "÷", "×"}, seen  # all three kinds found
+        for text, pdf_text in zip(slides, texts, strict=True):
+            assert check_products(text, v_rows, lang) == [], (argv, text)
+            assert check_products(pdf_text, v_rows, lang) == [], (argv, pdf_text)
+            assert len(products(pdf_text, v_rows)) == len(products(text, v_rows)), (argv, pdf_text)
+
+
+def rendered(pdf, page, folder, dpi=72):  # -> the page as an RGB array, one pixel a point (pdftoppm)
+    from PIL import Image
+
+    subprocess.run(["pdftoppm", "-png", "-r", str(dpi), "-f", str(page), "-l", str(page), "-singlefile", str(pdf),
+                    str(folder / "page")], check=True)
+    return np.asarray(Image.open(folder / "page.png").convert("RGB"), float)
+
+
+def cell_box(shape, i, j):  # -> (left, top, right, bottom) in points of the table's cell (i, j), header row/col 0
+    from pptx.util import Emu
+
+    xs = np.cumsum([0] + [c.width for c in shape.table.columns]) + shape.left
+    ys = np.cumsum([0] + [r.height for r in shape.table.rows]) + shape.top
+    return tuple(Emu(int(e)).pt for e in (xs[j], ys[i], xs[j + 1], ys[i + 1]))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_highlighted_score_is_highlighted_in_the_pptx_and_the_pdf(pptx_decks, pdf_decks, tmp_path, lang):
+    """Slide 3's notes say "Compute the highlighted score by hand": S[3, 1]'s cell is framed, in the pptx by its
+    four borders and in the PDF by a dark frame (its pixels), and no other cell of S is."""
+    from pptx import Presentation
+    from pptx.oxml.ns import qn
+
+    slide = Presentation(str(pptx_decks[(lang, "article")])).slides[2]
+    notes = slide.notes_slide.notes_text_frame.text
+    assert "highlighted" in notes or "강조한" in notes
+    S = next(s for s in slide.shapes if s.has_table and s.name.startswith("S "))
+
+    def framed(cell):
+        tc_pr = cell._tc.tcPr
+        sides = [tc_pr.find(qn(f"a:ln{side}")) for side in "LRTB"] if tc_pr is not None else [None] * 4
+        return all(side is not None and int(side.get("w")) >= 3 * 12700 for side in sides)
+
+    marked = [(i, j) for i in range(1, 4) for j in range(1, 4) if framed(S.table.cell(i, j))]
+    assert marked == [(3, 1)]  # Query token 3, Key token 1: the score the line works out
+    page = rendered(pdf_decks[(lang, "article")], 3, tmp_path)
+    left, top, right, bottom = cell_box(S, 3, 1)
+    inner = page[int(top) + 6:int(bottom) - 6, int(left) + 6:int(right) - 6]
+    for edge in (page[int(round(top)) - 1:int(round(top)) + 2, int(left) + 4:int(right) - 4],
+                 page[int(top) + 4:int(bottom) - 4, int(round(left)) - 1:int(round(left)) + 2]):
+        assert edge.mean(axis=-1).min(axis=0).max() < 60, edge.mean(axis=-1)  # dark all along (black: 0)
+    other = cell_box(S, 3, 2)  # the cell beside it: only its light grid line
+    assert page[int(round(other[1])) - 1:int(round(other[1])) + 2, int(other[0]) + 6:int(other[2]) - 6].mean() > 120
+    assert inner.size and inner.mean() > 60  # the cell inside the frame keeps its fill
+
+
+def build_up(pres):  # -> the softmax build-up's slides of a pptx: (title, [(name, left, top, width, height)])
+    out = []
+    for slide in pres.slides:
+        title = slide.shapes.title.text
+        if re.search(r"\([1-4]/4\)", title) and "oftmax" in title:
+            out.append([(s.name.split(" ")[0] if s.has_table else s.shape_type, s.left, s.top, s.width, s.height)
+                        for s in slide.shapes if s != slide.shapes.title])
+    return out
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_softmax_build_up_keeps_one_layout(pptx_decks, lang, size):
+    """Slides 6–9 built one row at a time jumped in size and place (issue 49): every step's table, heading and lines
+    sit where the last step's do, at its size."""
+    from pptx import Presentation
+
+    steps = build_up(Presentation(str(pptx_decks[(lang, size)])))
+    assert len(steps) % 4 == 0 and steps
+    for k in range(0, len(steps), 4):
+        assert steps[k] == steps[k + 1] == steps[k + 2] == steps[k + 3], steps[k:k + 4]
+        assert any(name == "softmax_row" for name, *_ in steps[k])
+
+
+def slide_kinds(tr, lang):  # -> per slide: its tables (array, head, rows, columns) and how many texts and boxes
+    return [(tuple((i.table.name, i.table.head, i.table.rows, i.table.cols) for i in p.items
+                   if isinstance(i, deck.Placed)),
+             sum(isinstance(i, deck.Text) for i in p.items), sum(isinstance(i, deck.Box) for i in p.items))
+            for p in deck.pages(tr, lang)]
+
+
+@pytest.mark.parametrize("sizes", [{}, {"T": 8, "d": 16, "h": 4}, {"T": 16}, {"T": 16, "d": 64, "h": 8}])
+def test_the_korean_and_english_decks_have_the_same_slides(sizes):
+    """At T = 8 the Korean deck had 17 slides and the English 19 (issue 49): the same slides, the same tables in
+    the same places at the same sizes, at the article's size, T = 8 and the largest T the deck allows."""
+    tr = al.article_example(**sizes)
+    assert slide_kinds(tr, "ko") == slide_kinds(tr, "en")
+    for ko, en in zip(deck.pages(tr, "ko"), deck.pages(tr, "en"), strict=True):
+        placed = [[(i.x, i.y, i.w, i.cell_w, i.cell_h, i.pt) for i in p.items if isinstance(i, deck.Placed)]
+                  for p in (ko, en)]
+        assert placed[0] == placed[1], ko.title
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_korean_concat_is_as_wide_as_the_english(pptx_decks, size):
+    """Korean Concat took 2/3 of the English one's width (issue 49): its tables' widths, in the pptx, within 90%."""
+    from pptx import Presentation
+
+    def concat_width(lang):
+        pres = Presentation(str(pptx_decks[(lang, size)]))
+        return sum(s.width for slide in pres.slides if "Concat" in slide.shapes.title.text for s in slide.shapes
+                   if s.has_table)
+
+    assert concat_width("ko") >= 0.9 * concat_width("en") > 0
+
+
+def test_h_is_in_the_heads_colours(pptx_decks):
+    """H's halves (columns 1–4 from O₁, 5–8 from O₂) filled with the heads' colours (look.colors), as figure 1."""
+    from pptx import Presentation
+
+    from attention_lab.look import colors
+
+    for lang in ("ko", "en"):
+        for size, tr in TRACES.items():
+            pres = Presentation(str(pptx_decks[(lang, size)]))
+            blocks = [s for slide in pres.slides for s in slide.shapes if s.has_table and s.name.startswith("H ")]
+            assert blocks
+            for shape in blocks:
+                c0 = int(re.search(r"cols=(\d+)-", shape.name).group(1)) - 1
+                for row in list(shape.table.rows)[1:]:
+                    for j, cell in enumerate(list(row.cells)[1:]):
+                        want = colors.head_color((c0 + j) // tr.dh).lstrip("#").upper()
+                        assert str(cell.fill.fore_color.rgb) == want, (lang, size, shape.name, j)
+
+
+def test_every_number_of_the_pptx_is_18_pt_or_more_at_the_articles_size(pptx_decks):
+    """Readable from the back of a room (issue 49): at T = 3 every run that holds a digit, in a table, a line of
+    text or a box of figure 1's flow, is at least 18 pt."""
+    from pptx import Presentation
+
+    for lang in ("ko", "en"):
+        small = []
+        for k, slide in enumerate(Presentation(str(pptx_decks[(lang, "article")])).slides, start=1):
+            frames = []
+            for shape in slide.shapes:
+                if shape.has_table:
+                    frames += [cell.text_frame for row in shape.table.rows for cell in row.cells]
+                elif shape.has_text_frame:
+                    frames.append(shape.text_frame)
+            small += [(k, run.text, run.font.size.pt) for frame in frames for p in frame.paragraphs for run in p.runs
+                      if re.search(r"\d", run.text) and run.font.size.pt < 18]
+        assert small == [], (lang, small[:10])
+
+
+def word_sizes(pdf, page):  # -> [(word, height in points)] of a page, pdftotext -bbox
+    html = subprocess.run(["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
+                          capture_output=True, text=True, check=True).stdout
+    return [(w, float(y1) - float(y0)) for y0, y1, w in
+            re.findall(r'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)</word>', html)]
+
+
+@pytest.mark.slow
+def test_libreoffice_prints_every_number_at_18_pt_or_more_at_the_articles_size(pptx_decks, tmp_path):
+    """The pptx at T = 3 through LibreOffice: on every slide, every number pdftotext finds is as tall as 18 pt text
+    or taller (heights in units of the slide title's, TITLE_PT or COVER_PT: the same font)."""
+    from test_worksheet import needs_a_korean_font
+
+    needs_a_korean_font()
+    decks = [pptx_decks[(lang, "article")] for lang in ("ko", "en")]
+    done = subprocess.run(["soffice", f"-env:UserInstallation=file://{tmp_path}/profile", "--headless",
+                           "--convert-to", "pdf", "--outdir", str(tmp_path), *map(str, decks)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    for lang, path in zip(("ko", "en"), decks, strict=True):
+        pdf = tmp_path / f"{path.stem}.pdf"
+        pages = deck.pages(TRACES["article"], lang)
+        checked = 0
+        for k, page in enumerate(pages, start=1):
+            sizes = word_sizes(pdf, k)
+            title = [h for w, h in sizes if w in page.title[0].split()]
+            per_pt = max(title) / (deck.COVER_PT if page.subtitle else deck.TITLE_PT)  # box height per point
+            numbers = [(w, h / per_pt) for w, h in sizes if re.fullmatch(NUMBER, w)]
+            checked += len(numbers)
+            assert all(pt >= 18 - 0.5 for _, pt in numbers), (lang, k, [n for n in numbers if n[1] < 17.5])
+        assert checked > 100, checked

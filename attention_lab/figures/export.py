@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.colors import to_rgba
 from matplotlib.patches import FancyBboxPatch, Rectangle
@@ -28,6 +29,7 @@ from ..look.fonts import DECK_FONT
 from .heatmap import MASKED_LABEL_BOX, SLIDE_SIZE, font_family
 from .overview import slide_groups
 
+MARK_COLOR, MARK_PT = "#000000", 4  # the frame of a cell a slide's line works out ("the highlighted score")
 TEXT_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}  # TrueType, not Type 3: real, copyable text
 # The article's order: why ÷√dh is explained right after QKᵀ, before the mask.
 DECK = ("fig1_heads", "fig2_scores", "scaling_head1", "fig3_mask", "fig4_softmax", "fig5_weighted_sum")
@@ -124,12 +126,13 @@ def _draw_table(ax, placed, text):
     from . import deck
 
     t, x, y, cw, ch = placed.table, placed.x + placed.head_w, placed.y, placed.cell_w, placed.cell_h
+    small = placed.label_pt
     for k, line in enumerate(line for line in deck.table_heading(t) if line):
-        text(placed.x, y - deck.title_h() + k * deck.LABEL_PT * deck.LINE / 72, line, deck.LABEL_PT, va="top")
+        text(placed.x, y - deck.title_h(small) + k * small * deck.LINE / 72, line, small, va="top")
     for j, label in enumerate(t.col_labels):
-        text(x + (j + 0.5) * cw, y + ch / 2, label, deck.LABEL_PT, ha="center", va="center")
+        text(x + (j + 0.5) * cw, y + ch / 2, label, small, ha="center", va="center")
     for i, label in enumerate(t.row_labels):
-        text(x - 0.1, y + (i + 1.5) * ch, label, deck.LABEL_PT, ha="right", va="center")
+        text(x - 0.1, y + (i + 1.5) * ch, label, small, ha="right", va="center")
     for i, row in enumerate(t.labels):
         for j, label in enumerate(row):
             cx, cy = x + j * cw, y + (i + 1) * ch
@@ -140,6 +143,9 @@ def _draw_table(ax, placed, text):
             text(cx + cw / 2, cy + ch / 2, label, placed.pt, ha="center", va="center",
                  color=colors.INK_DARK if t.dark[i, j] else colors.INK_LIGHT,
                  bbox=MASKED_LABEL_BOX if t.masked[i, j] else None)
+    for i, j in zip(*np.nonzero(t.marked), strict=True):  # over every fill: the cells a line works out
+        ax.add_patch(Rectangle((x + j * cw, y + (i + 1) * ch), cw, ch, facecolor="none", edgecolor=MARK_COLOR,
+                               linewidth=MARK_PT, gid="marked"))
 
 
 def _own_properties(props, title):
@@ -259,9 +265,10 @@ def _pptx_table(slide, placed, lang):
     t, pt = placed.table, placed.pt
     # Half the gap to the next table to spare: a viewer's font metrics (LibreOffice's) may make a line measured to
     # fit a little wider, and a wrapped line would push the third heading line under the grid.
-    heading = slide.shapes.add_textbox(Inches(placed.x), Inches(placed.y - deck.title_h()),
-                                       Inches(placed.w + deck.GAP / 2), Inches(deck.title_h()))
-    _write(heading.text_frame, [line for line in deck.table_heading(t) if line], deck.LABEL_PT, lang)
+    small = placed.label_pt
+    heading = slide.shapes.add_textbox(Inches(placed.x), Inches(placed.y - deck.title_h(small)),
+                                       Inches(placed.w + deck.GAP / 2), Inches(deck.title_h(small)))
+    _write(heading.text_frame, [line for line in deck.table_heading(t) if line], small, lang)
     rows, cols = len(t.row_labels), len(t.col_labels)
     shape = slide.shapes.add_table(rows + 1, cols + 1, Inches(placed.x), Inches(placed.y),
                                    Inches(placed.head_w + placed.cell_w * cols), Inches(placed.cell_h * (rows + 1)))
@@ -285,14 +292,31 @@ def _pptx_table(slide, placed, lang):
         _write(cell.text_frame, [text], size, lang, center=True, color=ink, flush=False)
 
     white = (1.0, 1.0, 1.0, 1.0)
-    fill(table.cell(0, 0), "", white, colors.INK_DARK, deck.LABEL_PT)
+    fill(table.cell(0, 0), "", white, colors.INK_DARK, small)
     for j, label in enumerate(t.col_labels):
-        fill(table.cell(0, j + 1), label, white, colors.INK_DARK, deck.LABEL_PT)
+        fill(table.cell(0, j + 1), label, white, colors.INK_DARK, small)
     for i, label in enumerate(t.row_labels):
-        fill(table.cell(i + 1, 0), label, white, colors.INK_DARK, deck.LABEL_PT)
+        fill(table.cell(i + 1, 0), label, white, colors.INK_DARK, small)
         for j, number in enumerate(t.labels[i]):
             fill(table.cell(i + 1, j + 1), number, t.fills[i, j],
                  colors.INK_DARK if t.dark[i, j] else colors.INK_LIGHT, pt)
+            if t.marked[i, j]:
+                _frame(table.cell(i + 1, j + 1))
+
+
+def _frame(cell):
+    """A cell's four borders MARK_PT wide in MARK_COLOR: python-pptx has no setter, so its tcPr's lnL … lnB, which
+    come first in it (before the fill: the schema's order)."""
+    from pptx.oxml.ns import qn
+    from pptx.util import Pt
+
+    tc_pr = cell._tc.get_or_add_tcPr()
+    for k, side in enumerate(("a:lnL", "a:lnR", "a:lnT", "a:lnB")):
+        line = tc_pr.makeelement(qn(side), {"w": str(Pt(MARK_PT)), "cmpd": "sng"})
+        fill = line.makeelement(qn("a:solidFill"), {})
+        fill.append(fill.makeelement(qn("a:srgbClr"), {"val": MARK_COLOR.lstrip("#").upper()}))
+        line.append(fill)
+        tc_pr.insert(k, line)
 
 
 def _pptx_box(slide, box, lang):
