@@ -12,28 +12,21 @@ footer is the command that makes that sheet again. Every error is one line on st
 are drawn by `attention_lab.figures.worksheet`.
 """
 
-import argparse
 import shlex
 import sys
 from pathlib import Path
 
-from .figures.command import Listing, _writable_folder
-from .figures.options import ArgumentError, _Parser, command_status
+from .figures.command import Listing
+from .figures.options import ArgumentError, _Parser, add_out, command_status, writable_folder
 
 MAX_CLASS = 200
-
-
-def _folder(text):
-    if not text.strip():
-        raise argparse.ArgumentTypeError("give a folder to write to, e.g. --out handouts (got an empty name)")
-    return Path(text)
 
 
 def parser():
     parser = _Parser(prog="python -m attention_lab.worksheet",
                      description="Write a printable A4 worksheet on Core Attention and its answer key (PDF), or a "
                                  "class set: every student's sheet in one PDF and every key in another.")
-    parser.add_argument("--out", required=True, type=_folder, help="folder to write to (created if missing)")
+    add_out(parser, "handouts")
     parser.add_argument("--lang", default="en", choices=("en", "ko"), help="language (default: en)")
     parser.add_argument("--seed", type=int, help="a different example from this seed (0 … 2⁶³ − 1), with its own "
                                                  "key (default: the article's example); with --class, the first seed")
@@ -129,7 +122,7 @@ def main(argv=None):
         if not 1 <= args.head <= tr.h:
             raise ArgumentError(f"--head: must be from 1 to {tr.h}, got {args.head}.")
         names = read_roster(args.roster, args.lang) if args.roster else [""] * (args.students or 0)
-        _writable_folder(args.out)
+        writable_folder(args.out, "the worksheets")
         if names:
             first = 1 if args.seed is None else args.seed
             sheets = [(first + n, random_example(3, 8, 2, first + n), name) for n, name in enumerate(names)]
