@@ -7,6 +7,7 @@ import subprocess
 import sys
 from decimal import ROUND_HALF_UP, Decimal
 
+import matplotlib
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -99,7 +100,7 @@ def test_text_is_at_least_10_pt_at_100_percent():
     (["--out", "x", "--head", "3"], "--head: must be from 1 to 2"),
     (["--out", "x", "--class", "0"], "--class: must be from 1 to 200"),
     (["--out", "x", "--class", "3", "--roster", "r.txt"], "not allowed with argument"),
-    (["--out", "x", "--roster", "no-such-roster.txt"], "--roster: no file no-such-roster.txt"),
+    (["--out", "x", "--roster", "no-such-roster.txt", "--secret", "/proc/s"], "--roster: no file no-such-roster.txt"),
     (["--out", "x", "--q", "q.csv"], "--q, --k, --v, --h: your own numbers take all four"),
     (["--out", "x", "--h", "2"], "--h: gives the heads of your own numbers"),
 ])
@@ -234,29 +235,150 @@ def pages_of(path):  # -> the words of each page
                                     text=True).stdout.split()) for n in range(1, count + 1)]
 
 
+def secret_file(folder):  # -> a path for a class set's secret (made by the first class set that names it)
+    return folder / "secret" / "attention-lab-secret"
+
+
 def test_a_class_of_3_is_one_pdf_of_sheets_and_one_of_keys(tmp_path, capsys):
-    assert worksheet.main(["--lang", "en", "--class", "3", "--out", str(tmp_path)]) == 0
-    assert capsys.readouterr().out.split() == [str(tmp_path / "worksheets_en.pdf"),
+    secret = secret_file(tmp_path)
+    secret.parent.mkdir()
+    argv = ["--lang", "en", "--class", "3", "--secret", str(secret), "--out", str(tmp_path)]
+    assert worksheet.main(argv) == 0
+    assert capsys.readouterr().out.split() == [str(secret), str(tmp_path / "worksheets_en.pdf"),
                                                str(tmp_path / "answer_keys_en.pdf")]
+    assert secret.stat().st_mode & 0o777 == 0o600  # made once, for the instructor alone
     sheets, keys = pages_of(tmp_path / "worksheets_en.pdf"), pages_of(tmp_path / "answer_keys_en.pdf")
     assert len(sheets) == len(keys) == 3
-    for n, (sheet, key) in enumerate(zip(sheets, keys, strict=True), start=1):
-        assert f"Example {n}:" in sheet and f"Example {n}:" in key and "Name: ____" in sheet
-        assert f"Made with: python -m attention_lab.worksheet --lang en --seed {n}" in sheet
-        one = tmp_path / f"one{n}"
-        assert worksheet.main(["--lang", "en", "--seed", str(n), "--out", str(one)]) == 0
-        assert pdf_words(one / "answer_key_en.pdf") == key  # the footer re-makes that very sheet
+    codes = []
+    for sheet, key in zip(sheets, keys, strict=True):
+        code = sheet.split("Sheet code: ")[1].split()[0]
+        codes.append(code)
+        assert f"Sheet {code}:" in sheet and f"Sheet {code}:" in key and "Name: ____" in sheet
+        # Issue 49.1: the sheet says nothing that makes its key: no command, no seed
+        assert "python" not in sheet and "--seed" not in sheet and "Made with" not in sheet and "Example" not in sheet
+        command = key.split("Made again with (it needs the instructor's secret file): ")[1]
+        assert command == f"python -m attention_lab.worksheet --lang en --secret {secret} --code {code}"
+        one = tmp_path / code
+        assert worksheet.main(command.split()[3:] + ["--out", str(one)]) == 0
+        assert pdf_words(one / "answer_key_en.pdf") == key  # the key's footer makes that very key again
+        assert pdf_words(one / "worksheet_en.pdf") == sheet
+    assert len(set(codes)) == 3
+    assert worksheet.main(argv) == 0  # the same secret: the same sheets
+    assert pages_of(tmp_path / "answer_keys_en.pdf") == keys
+
+
+def test_a_sheet_code_makes_no_key_without_its_secret(tmp_path, capsys):
+    """Issue 49.1: a student holding a sheet code (and the program) cannot make its key: the example is drawn from
+    HMAC(secret, code), so another secret gives other sheets, and a code refuses a secret it was not made with."""
+    import hashlib
+    import hmac
+
+    ours, theirs = tmp_path / "ours", tmp_path / "theirs"
+    for secret in (ours, theirs):
+        assert worksheet.main(["--lang", "en", "--class", "2", "--secret", str(secret), "--out", str(tmp_path / f"{secret.name}_out")]) == 0
+    capsys.readouterr()
+    key = pages_of(tmp_path / "ours_out" / "answer_keys_en.pdf")[0]
+    code = key.split("Sheet ")[1].split(":")[0]
+    assert code not in " ".join(pages_of(tmp_path / "theirs_out" / "worksheets_en.pdf"))
+    assert worksheet.main(["--lang", "en", "--secret", str(theirs), "--code", code, "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: --code: {code} was not made with the secret in {theirs}; give the secret file its class "
+                   "set was made with."], err
+    # the seed is HMAC-SHA256(secret, "example " + code), as the module says: an independent recomputation
+    digest = hmac.new(ours.read_text().strip().encode(), f"example {code}".encode(), hashlib.sha256).digest()
+    seed = int.from_bytes(digest[:8], "big") >> 1
+    assert worksheet.main(["--lang", "en", "--seed", str(seed), "--out", str(tmp_path / "seeded")]) == 0
+    seeded = pdf_words(tmp_path / "seeded" / "answer_key_en.pdf")
+    assert seeded.split("2. Row")[1].split("Made with")[0] == key.split("2. Row")[1].split("The key of sheet")[0]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--class", "3"], "--class, --roster: a class set needs the instructor's secret"),
+    (["--code", "K7QX-M2PA"], "--code: makes one sheet's key again from the instructor's secret"),
+    (["--secret", "{secret}"], "--secret: is for a class set (--class, --roster) or one sheet's key (--code)"),
+    (["--secret", "{secret}", "--code", "K7QX"], "--code: give a sheet code as printed on the sheet"),
+    (["--secret", "{missing}", "--code", "K7QX-M2PA"], "--secret: no file"),
+    (["--secret", "{open}", "--class", "2"], "can be read by others (mode 0644); keep it to yourself: chmod 600"),
+    (["--secret", "{short}", "--class", "2"], "holds 5 characters; a secret needs at least 16"),
+])
+def test_bad_secrets_and_codes_get_one_line(tmp_path, capsys, argv, message):
+    paths = {"secret": tmp_path / "s", "missing": tmp_path / "none", "open": tmp_path / "open",
+             "short": tmp_path / "short"}
+    for name, text in (("secret", "x" * 64), ("open", "y" * 64), ("short", "12345")):
+        paths[name].write_text(text)
+        paths[name].chmod(0o644 if name == "open" else 0o600)
+    argv = [a.format(**paths) for a in argv]
+    assert worksheet.main(["--lang", "en", "--out", str(tmp_path / "out"), *argv]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and message in err[0], err
+    assert not (tmp_path / "out").exists()
+
+
+def test_ctrl_c_during_a_class_set_leaves_no_part_written_pdf(tmp_path, capsys, monkeypatch):
+    """Issue 49.2: Ctrl-C at page 15 of 200 left a PDF of 15 pages that looked complete, and a traceback: each file
+    is written beside its place and moved in whole; an interrupted run says so in one line, exit status 130, and
+    an earlier complete class set stays as it was."""
+    from attention_lab.figures import worksheet as pages
+
+    secret = secret_file(tmp_path)
+    secret.parent.mkdir()
+    argv = ["--lang", "en", "--class", "20", "--secret", str(secret), "--out", str(tmp_path)]
+    (tmp_path / "worksheets_en.pdf").write_bytes(b"an earlier class set")
+    drawn, page = [], pages.page
+
+    def interrupted(*args, **kwargs):
+        drawn.append(1)
+        if len(drawn) == 15:
+            raise KeyboardInterrupt
+        return page(*args, **kwargs)
+
+    monkeypatch.setattr(pages, "page", interrupted)
+    assert worksheet.main(argv) == 130
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("interrupted: "), err
+    assert (tmp_path / "worksheets_en.pdf").read_bytes() == b"an earlier class set"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["secret", "worksheets_en.pdf"]  # no .partial left
+
+
+@pytest.mark.slow
+def test_ctrl_c_of_the_command_itself_exits_130_with_one_line(tmp_path):
+    import signal
+    import time
+
+    secret = secret_file(tmp_path)
+    secret.parent.mkdir()
+    run = subprocess.Popen([sys.executable, "-m", "attention_lab.worksheet", "--class", "200", "--secret", str(secret),
+                            "--out", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".worksheets_en.pdf.*.partial")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1)  # some pages in
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, (run.returncode, err)
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["secret"]
 
 
 def test_a_roster_gives_each_student_a_named_sheet(tmp_path):
+    """Issue 49.8: a Hangul name the shipped subset lacks was drawn as outlines, neither searchable nor copyable:
+    it is text, in a TrueType subset of an installed Korean font, embedded as Type 42 for that savefig only."""
     needs_a_korean_font()
     roster = tmp_path / "names.txt"
     roster.write_text(f"\ufeff{KOREAN_NAME}\n\nLee Seo-yeon\n", encoding="utf-8")
-    assert worksheet.main(["--lang", "ko", "--roster", str(roster), "--seed", "10", "--out", str(tmp_path)]) == 0
+    before = dict(matplotlib.rcParams)
+    argv = ["--lang", "ko", "--roster", str(roster), "--secret", str(tmp_path / "s"), "--out", str(tmp_path)]
+    assert worksheet.main(argv) == 0
+    assert dict(matplotlib.rcParams) == before  # Type 42 per savefig, not the user's rcParams
     sheets = pages_of(tmp_path / "worksheets_ko.pdf")
     assert len(sheets) == 2 and "이름: Lee Seo-yeon" in sheets[1]
-    assert "이름:" in sheets[0] and "이름: ____" not in sheets[0]  # a Hangul name the shipped font lacks: outlines
-    assert "예시 10:" in sheets[0] and "예시 11:" in sheets[1]
+    assert f"이름: {KOREAN_NAME}" in sheets[0]  # real text: pdftotext finds it
+    assert sheets[0].count("시트 ") >= 1 and sheets[0].split("시트 ")[1].split(":")[0] != \
+        sheets[1].split("시트 ")[1].split(":")[0]
+    fonts = subprocess.run(["pdffonts", str(tmp_path / "worksheets_ko.pdf")], capture_output=True, text=True)
+    kinds = [line.split()[1:3] for line in fonts.stdout.splitlines()[2:]]
+    assert kinds and all(kind == ["CID", "TrueType"] for kind in kinds), fonts.stdout
+    assert "AttentionLabNames" in fonts.stdout and "Mismatch" not in fonts.stderr, fonts
 
 
 def test_your_own_numbers_make_a_sheet_whose_footer_names_the_files(tmp_path):
@@ -326,3 +448,60 @@ def test_own_numbers_whose_softmax_a_sheet_cannot_print_get_one_line(tmp_path, c
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: --q, --k, --v, --h: ") and "S / √dh" in err[0], err
     assert not (tmp_path / "out").exists()
+
+
+# --- CSV (issue 49, item 9) ----------------------------------------------------------------------------------------
+
+def read_csv(path):  # -> rows of text, as a spreadsheet's import reads them
+    import csv
+
+    raw = path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw  # UTF-8 with a BOM, CRLF: Excel reads Hangul then
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        return list(csv.reader(f))
+
+
+def as_number(cell):
+    return -math.inf if cell == "−∞" else float(cell)
+
+
+@pytest.mark.parametrize("lang, row_word, col_word", [("ko", "Query 토큰", "Key 토큰"), ("en", "Query token", "Key token")])
+def test_csv_holds_every_stage_of_the_trace_with_headers_in_the_edition_language(tmp_path, lang, row_word, col_word):
+    assert worksheet.main(["--lang", lang, "--seed", "7", "--csv", str(tmp_path / "tables"),
+                           "--out", str(tmp_path)]) == 0
+    tr = al.random_example(3, 8, 2, 7)
+    names = [s.name for s in al.pipeline.PIPELINE]
+    assert {"Q", "K", "V", "S", "S_scaled", "M", "E", "P", "O", "H"} <= set(names)
+    assert sorted(p.name for p in (tmp_path / "tables").iterdir()) == sorted(f"{n}_{lang}.csv" for n in names)
+    for stage in al.pipeline.PIPELINE:
+        rows = read_csv(tmp_path / "tables" / f"{stage.name}_{lang}.csv")
+        value = getattr(tr, stage.name)
+        per_head = value.ndim == 3
+        header, body = rows[0], rows[1:]
+        assert header[0] == ("Head" if per_head else header[0]) and len(header) == per_head + 1 + value.shape[-1]
+        if stage.axes == ("query", "key"):
+            assert header[per_head] == row_word and header[-1] == f"{col_word} {value.shape[-1]}", header
+        got = np.array([[as_number(c) for c in row[per_head + 1:]] for row in body])
+        expected = value.reshape(-1, value.shape[-1])
+        assert np.array_equal(got, expected), stage.name  # every digit: repr reads back as the same float
+        if per_head:
+            assert [int(r[0]) for r in body] == [h + 1 for h in range(value.shape[0]) for _ in range(value.shape[1])]
+
+
+def test_a_class_set_csv_holds_every_key_as_printed(tmp_path):
+    from attention_lab.figures import worksheet as pages
+
+    roster = tmp_path / "names.txt"
+    roster.write_text("Kim Min-jun\nLee Seo-yeon\n", encoding="utf-8")
+    assert worksheet.main(["--lang", "ko", "--roster", str(roster), "--secret", str(tmp_path / "s"), "--csv",
+                           str(tmp_path / "csv"), "--out", str(tmp_path)]) == 0
+    rows = read_csv(tmp_path / "csv" / "answer_keys_ko.csv")
+    assert rows[0][:3] == ["시트 코드", "이름", "S 3행, Key 토큰 1"] and len(rows) == 3
+    keys = pages_of(tmp_path / "answer_keys_ko.pdf")
+    for row, key, name in zip(rows[1:], keys, ["Kim Min-jun", "Lee Seo-yeon"], strict=True):
+        assert row[1] == name and f"시트 {row[0]}:" in key
+        seed = worksheet.code_seed(worksheet.read_secret(tmp_path / "s", False)[0], row[0])
+        answers = pages.student_answers(al.random_example(3, 8, 2, seed))
+        printed = [*answers["scores"], *answers["scaled"], *answers["exps"], answers["sum"], *answers["weights"],
+                   *answers["output"]]
+        assert [float(c) for c in row[2:]] == [formats.parse_label(p) for p in printed]

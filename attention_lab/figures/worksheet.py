@@ -13,7 +13,10 @@ with the tolerance stated on the key. Text is at least 10 pt on A4 at 100%, at l
 the PDF keeps it as real text (TrueType fonts), so it can be copied and searched.
 """
 
+import csv
+import functools
 import math
+import tempfile
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -22,14 +25,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
-from matplotlib.patches import PathPatch, Rectangle
-from matplotlib.textpath import TextPath
-from matplotlib.transforms import Affine2D
+from matplotlib.patches import Rectangle
 
-from ..look import colors, formats
-from ..numeric.pipeline import STAGES
-from .export import TEXT_RC, save
-from .heatmap import check_head, check_trace, look_of, use_font
+from ..look import colors, formats, truetype, words
+from ..numeric.pipeline import PIPELINE, STAGES
+from .export import TEXT_RC, save, whole_file
+from .heatmap import check_head, check_trace, font_family, look_of, use_font
 
 A4 = (8.27, 11.69)  # inches
 MARGIN = 0.75  # 19 mm at the sides; nothing is drawn nearer an edge than MIN_MARGIN
@@ -72,6 +73,33 @@ def name_families(name, families):  # -> the font families that draw a student's
         raise ValueError(f"name: no installed font draws {''.join(sorted(missing))!r} of {name!r}; install a Korean "
                          "font (Debian: apt-get install fonts-noto-cjk), or write the name in Latin letters.")
     return [*families, extra]
+
+
+_NAME_FONTS = tempfile.TemporaryDirectory(prefix="attention-lab-names-")  # lives as long as the process
+
+
+@functools.lru_cache(maxsize=8)
+def _name_subset(family, characters):  # -> Path: a TrueType font of `family` holding `characters`
+    from matplotlib import font_manager
+
+    source = font_manager.fontManager.findfont(FontProperties(family=family), fallback_to_default=False)
+    font = truetype.subset(source, characters, family)
+    truetype.to_truetype(font)  # a CFF font (Noto Sans CJK) is no TrueType: the PDF would draw it as outlines
+    truetype.rename(font, "Attention Lab names", "AttentionLabNames-Regular")
+    path = Path(_NAME_FONTS.name) / f"names-{len(list(Path(_NAME_FONTS.name).iterdir()))}.ttf"
+    font.save(str(path))
+    font.close()
+    return path
+
+
+def name_font(names, families):  # -> Path of a TrueType font for the names, or None where the page's fonts do
+    """The students' names in an installed Korean font (NAME_FONTS), made TrueType for the PDF: a name is then real
+    text there, searchable and copyable. One font for every name of a class set, as it takes a second to make;
+    None where the page's own families draw every letter. A ValueError as name_families'."""
+    extra = [f for name in names for f in name_families(name, families)[len(families):]]
+    if not extra:
+        return None
+    return _name_subset(extra[0], "".join(sorted(set("".join(names)) | {" "})))
 
 
 def files(lang, many=False):  # -> (worksheet file name, answer key file name), with the language in them
@@ -167,19 +195,16 @@ class _Sheet:
             self.text(MARGIN, self.y, text, size, color=color)
             self.y += gap if n == len(lines) - 1 else size / 72 * 1.35
 
-    def name_line(self, template, name):
-        """"Name: …" with a student's name, or a line to write it on. A name the page's fonts cannot draw is drawn
-        as outlines in an installed Korean font (a system CFF font cannot be embedded in the PDF as TrueType)."""
-        families = name_families(name, self.look.family)
-        if len(families) == len(self.look.family):
-            return self.text(MARGIN, self.y, template.format(name=name or "____________________"))
+    def name_line(self, template, name, font=None):  # -> the name's Text, or None
+        """"Name: …" with a student's name, or a line to write it on. font: a TrueType file (name_font) for a name
+        the page's fonts cannot draw; its Text is drawn in that font after the page's font is set (use_font)."""
+        if font is None:
+            self.text(MARGIN, self.y, template.format(name=name or "____________________"))
+            return None
         label = template.format(name="")
         self.text(MARGIN, self.y, label)
-        outline = TextPath((0, 0), name, size=TEXT_PT, prop=FontProperties(family=families[-1]))
-        at = Affine2D().scale(1 / 72, -1 / 72).translate(MARGIN + self._width(label + "\u00a0", TEXT_PT),
-                                                          self.y + TEXT_PT / 72 * 0.35)
-        return self.ax.add_patch(PathPatch(outline, transform=at + self.ax.transData, facecolor=colors.INK_DARK,
-                                           linewidth=0))
+        return self.ax.text(MARGIN + self._width(label + "\u00a0", TEXT_PT), self.y, name, va="center",
+                            fontproperties=FontProperties(fname=font, size=TEXT_PT), color=colors.INK_DARK)
 
     def question(self, s):  # a question opens with room above it: it belongs to the boxes under it
         self.y += QUESTION_ROOM + 0.06
@@ -220,9 +245,12 @@ def check_sheet_trace(tr):  # -> tr, or a ValueError: the sizes a sheet has room
     return tr
 
 
-def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="", own=False):  # -> Figure (A4)
+def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="", own=False, code=None,
+         font=None):  # -> Figure (A4)
     """The worksheet (answers=False) or its answer key (answers=True) for one head of a causal trace of 3 tokens.
-    seed: the example's seed (None: the article's, or own=True: your own numbers); name: a student's, on the line."""
+    seed: the example's seed (None: the article's, or own=True: your own numbers); name: a student's, on the line.
+    code: a class set's sheet code, shown instead of the seed; then only the key's footer has the command (which
+    needs the instructor's secret), the sheet's has the code alone. font: name_font's, for the name (or made)."""
     tr, look = check_sheet_trace(tr), look_of(lang, False)
     head = check_head(tr, head)
     W, T, dh, n, sub = look.words, tr.T_q, tr.dh, head + 1, formats.subscript(head + 1)
@@ -237,9 +265,10 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
 
     sizes = {"T": T, "d": tr.d, "h": tr.h, "dh": dh}
     sheet.line(W["ws_key_title" if answers else "ws_title"].format(n=n), TITLE_PT, 0.4)
-    sheet.line(W["ws_own" if own else "ws_article" if seed is None else "ws_seed"].format(seed=seed, **sizes),
-               TEXT_PT, 0.3)
-    sheet.name_line(W["ws_name"], name)
+    about = "ws_own" if own else "ws_code" if code else "ws_article" if seed is None else "ws_seed"
+    sheet.line(W[about].format(seed=seed, code=code, **sizes), TEXT_PT, 0.3)
+    font = font if font is not None or not name else name_font([name], look.family)
+    named = sheet.name_line(W["ws_name"], name, font)
     sheet.y += 0.34
     sheet.line(W["ws_rounding"] + (" " + W["ws_tolerance"] if answers else ""), 10, 0.32, color="0.2")
     sheet.line(W["ws_given"].format(n=n, sub=sub), TEXT_PT, 0.32)
@@ -278,27 +307,101 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
         sheet.line(W["ws_weights_sum"].format(total=f"{key['weights_sum']:.3f}"), 10, 0.14, color=ANSWER_INK)
     sheet.question(W["ws_q_output"].format(i=i))
     sheet.cells([""] * dh, header=components, answers=blank(key["output"]))
-    if command:
+    footer = (W["ws_key_how" if answers else "ws_code_footer"].format(code=code, command=command) if code else
+              W["ws_how"].format(command=command) if command else None)
+    if footer:
         sheet.y = max(sheet.y + 0.05, A4[1] - MIN_MARGIN - 0.62)
-        sheet.line(W["ws_how"].format(command=command), 10, 0, color="0.3")
+        sheet.line(footer, 10, 0, color="0.3")
     use_font(sheet.fig, look.family)
+    if named is not None:
+        named.set_fontproperties(FontProperties(fname=font, size=TEXT_PT))
     return sheet.fig
 
 
 def write(tr, lang, out, head=0, seed=None, command=None, own=False):  # -> (worksheet path, answer key path)
-    """Both pages as A4 PDFs in the folder `out`, with real text: worksheet_<lang>.pdf and answer_key_<lang>.pdf."""
+    """Both pages as A4 PDFs in the folder `out`, with real text: worksheet_<lang>.pdf and answer_key_<lang>.pdf.
+    Each file is written whole or not at all (export.whole_file)."""
     paths = tuple(Path(out) / name for name in files(lang))
     for path, answers in zip(paths, (False, True), strict=True):
-        save(page(tr, lang, answers, head, seed, command, own=own), path, "pdf", slide=True)  # the whole A4 page
+        with whole_file(path) as partial:
+            save(page(tr, lang, answers, head, seed, command, own=own), partial, "pdf", slide=True)  # all of A4
     return paths
 
 
-def write_class(sheets, lang, out, head=0, command=None):  # -> (worksheets path, answer keys path)
-    """A class set: sheets is [(seed, trace, student's name or "")]; every worksheet in one PDF (a name line each,
-    its seed printed) and every key in another, in the same order. command(seed) is each page's footer."""
-    paths = tuple(Path(out) / name for name in files(lang, many=True))
+def write_class(sheets, lang, out, head=0, command=None, many=True):  # -> (worksheets path, answer keys path)
+    """A class set: sheets is [(code, trace, student's name or "")]; every worksheet in one PDF (a name line each,
+    its sheet code printed) and every key in another, in the same order. command(code) is the command on each
+    key's footer that makes it again (it needs the instructor's secret); a sheet's footer has its code alone.
+    Each PDF is written whole or not at all: an interrupted class set leaves no file that looks complete.
+    many=False: one coded sheet, into worksheet_<lang>.pdf and answer_key_<lang>.pdf."""
+    paths = tuple(Path(out) / name for name in files(lang, many))
+    font = name_font([name for _, _, name in sheets], font_family(lang))
     for path, answers in zip(paths, (False, True), strict=True):
-        with matplotlib.rc_context(TEXT_RC), PdfPages(path) as pdf:
-            for seed, tr, name in sheets:
-                pdf.savefig(page(tr, lang, answers, head, seed, command(seed) if command else None, name))
+        with whole_file(path) as partial, matplotlib.rc_context(TEXT_RC), PdfPages(partial) as pdf:
+            for code, tr, name in sheets:
+                pdf.savefig(page(tr, lang, answers, head, None, command(code) if command else None, name,
+                                 code=code, font=font))
     return paths
+
+
+# --- CSV: every stage's matrix, and a class set's keys, for a spreadsheet ------------------------------------------
+
+def _csv_number(x):  # -> a cell a spreadsheet reads as a number: "-1.5", "1.23E-4"; "−∞" for a masked score
+    x = float(x)
+    if math.isinf(x):
+        return formats.NEG_INF_LABEL if x < 0 else formats.INF_LABEL
+    return repr(x + 0.0).replace("e", "E")  # every digit of the float: it reads back as the very same number
+
+
+def _write_csv(path, rows):  # -> path: UTF-8 with a BOM and CRLF, which Excel and LibreOffice Calc both open
+    with whole_file(path) as partial, open(partial, "w", encoding="utf-8-sig", newline="") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+def write_csv(tr, lang, out):  # -> [Path]: one CSV per stage of the pipeline, <stage>_<lang>.csv
+    """Every stage's matrix (Q, K, V, Qh, Kh, Vh, S, S_scaled, M, S_masked, E, P, P_unscaled, O, H, as the trace
+    names them) as a table: a header row in the edition's language, then one row per row of the matrix; a stage of
+    one matrix per head gives each head's rows in turn, with a Head column first. Numbers in full (repr)."""
+    W, paths = words.table(lang), []
+    axis = {"token": W["token"], "query": W["query"], "key": W["key"], "component": W["component"]}
+    for stage in PIPELINE:
+        rows_are, cols_are = stage.axes
+        value = stage.value(tr)
+        heads = range(value.shape[0]) if stage.heads else [None]
+        header = ([W["head"].capitalize()] if stage.heads else []) + [axis[rows_are]] + [
+            f"{axis[cols_are]} {c + 1}" for c in range(value.shape[-1])]
+        rows = [header]
+        for head in heads:
+            matrix = value if head is None else value[head]
+            rows += [([head + 1] if head is not None else []) + [r + 1] + [_csv_number(x) for x in row]
+                     for r, row in enumerate(matrix)]
+        paths.append(_write_csv(Path(out) / f"{stage.name}_{lang}.csv", rows))
+    return paths
+
+
+def key_columns(lang, dh, T=3, i=3):  # -> the header of a class set's keys CSV
+    W = words.table(lang)
+    return ([W["ws_csv_code"], W["ws_csv_name"]] + [W["ws_csv_score"].format(i=i, t=t + 1) for t in range(T)]
+            + [W["ws_csv_scaled"].format(i=i, t=t + 1) for t in range(T)]
+            + [W["ws_csv_exp"].format(t=t + 1) for t in range(T)] + [W["ws_csv_sum"]]
+            + [W["ws_csv_weight"].format(t=t + 1) for t in range(T)]
+            + [W["ws_csv_output"].format(i=i, c=c + 1) for c in range(dh)])
+
+
+def write_keys_csv(sheets, lang, path, head=0):  # -> path: a class set's keys, one sheet a row
+    """Every key of a class set (sheets as write_class's) as one table: code, name and each answer as printed on
+    the key, written as a number a spreadsheet reads ("−1.5" as -1.5, "3.19×10⁻⁴" as 3.19E-4)."""
+    def cell(label):
+        number = label.replace(formats.MINUS, "-")
+        if formats.TIMES_TEN in number:
+            mantissa, power = number.split(formats.TIMES_TEN)
+            number = f"{mantissa}E{power.translate(str.maketrans(formats.RULES['superscripts'], '0123456789-'))}"
+        return number
+
+    rows = [key_columns(lang, sheets[0][1].dh)]
+    for code, tr, name in sheets:
+        key = student_answers(tr, head)
+        rows.append([code, name] + [cell(x) for x in (*key["scores"], *key["scaled"], *key["exps"], key["sum"],
+                                                      *key["weights"], *key["output"])])
+    return _write_csv(path, rows)
