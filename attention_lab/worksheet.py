@@ -133,7 +133,7 @@ def sheet_code(secret, class_set, number, name):  # -> "K7QX-M2PA": a student's 
 
 
 def code_seed(secret, code):  # -> the example's seed (0 … 2⁶³ − 1): without the secret, a code tells nothing
-    digest = hmac.new(secret, f"example {code}".encode("utf-8"), hashlib.sha256).digest()
+    digest = hmac.new(secret, f"example {code}".encode(), hashlib.sha256).digest()
     return int.from_bytes(digest[:8], "big") >> 1
 
 
@@ -235,7 +235,8 @@ def write_sheets(args, listing):
         writable_folder(args.csv, "the tables")
     if names:
         codes = [sheet_code(secret, args.seed or 0, n, name) for n, name in enumerate(names, start=1)]
-        sheets = [(c, random_example(3, 8, 2, code_seed(secret, c)), name) for c, name in zip(codes, names)]
+        sheets = [(c, random_example(3, 8, 2, code_seed(secret, c)), name)
+                  for c, name in zip(codes, names, strict=True)]
         paths = write_class(sheets, args.lang, args.out, args.head - 1, lambda c: remake(args, None, False, c))
         if args.csv is not None:
             paths += (write_keys_csv(sheets, args.lang, args.csv / f"answer_keys_{args.lang}.csv", args.head - 1),)

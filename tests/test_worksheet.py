@@ -3,6 +3,7 @@ answer, and the key is what a student following the sheet's rounding rule gets (
 
 import math
 import os
+import re
 import subprocess
 import sys
 from decimal import ROUND_HALF_UP, Decimal
@@ -11,12 +12,13 @@ import matplotlib
 import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
 import attention_lab as al
 from attention_lab import worksheet
-from attention_lab.look import formats
+from attention_lab.look import formats, words
 
 
 def pdf_words(path):
@@ -62,9 +64,9 @@ def article_sheets(tmp_path_factory):  # -> the folder the Korean then the Engli
 def test_the_key_holds_the_articles_answers_and_the_worksheet_none(article_sheets, lang):
     sheet_pdf, key_pdf = article_sheets / f"worksheet_{lang}.pdf", article_sheets / f"answer_key_{lang}.pdf"
     sheet, key = pdf_words(sheet_pdf), pdf_words(key_pdf)
-    for answer in ("2.718", "20.09", "23.8", "0.114", "0.042", "0.844", "3×4", "4×3"):  # pdftotext drops the spaces
+    for answer in ("2.72", "20.1", "23.8", "0.114", "0.0420", "0.845", "3×4", "4×3"):  # pdftotext drops the spaces
         assert answer in key and answer not in sheet, answer
-    assert "[3, 1.5, −1]" in sheet  # given: row 2 of S / √dh, which question 4 masks
+    assert "[3.00, 1.50, −1.00]" in sheet  # given: row 2 of S / √dh, which question 4 masks, by the one rule
     assert ("토큰" in sheet) == (lang == "ko")
     info = subprocess.run(["pdfinfo", str(sheet_pdf)], capture_output=True, text=True).stdout
     assert "(A4)" in info and "Pages:           1" in info
@@ -78,7 +80,7 @@ def test_a_seed_gives_another_example_with_its_own_key(tmp_path):
     key = pdf_words(tmp_path / "answer_key_en.pdf")
     hand = by_hand(*(al.pipeline.STAGES[n].matrix(tr, 0).tolist() for n in ("Qh", "Kh", "Vh")), tr.dh)
     for p in hand["weights"]:  # the weights a student gets by hand, from rounded eˢ
-        assert formats.format_value(float(p), "weights") in key
+        assert f"{p:f}" in key
     assert "Example 7" in key and "Example 7" in pdf_words(tmp_path / "worksheet_en.pdf")
 
 
@@ -123,28 +125,32 @@ def half_up(x, places):  # a calculator's rounding, in decimal
     return Decimal(x).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
-def significant(x, digits=4):
-    return half_up(x, digits - 1 - math.floor(math.log10(abs(x))))
+def significant(x, digits=3):  # half up to 3 significant digits; twice, as 999.7 rounds to 1000 (1.00×10³)
+    x = Decimal(x)
+    for _ in range(2):
+        x = half_up(x, digits - 1 - math.floor(math.log10(abs(x)))) if x else x
+    return x
 
 
 def by_hand(Q, K, V, dh, i=3):  # -> the answers a student writes, rounded as the sheet says, each from the last
-    """A plain loop in decimal arithmetic: the sheet's rule (scores 2 decimals; eˢ and sum 4 significant digits;
-    weights and O 3 decimals, a weight under 0.0005 to 4 significant digits), carried from answer to answer."""
-    scores = [half_up(sum(Decimal(q) * Decimal(k) for q, k in zip(Q[i - 1], key, strict=True)), 2) for key in K]
-    root = half_up(Decimal(dh).sqrt(), 3)
-    scaled = [half_up(s / root, 2) for s in scores]
-    exps = [significant(Decimal(math.exp(s))) for s in scaled]
+    """A plain loop in decimal arithmetic: the sheet's one rule (3 significant digits, half up) for every answer and
+    for √dh, carried from answer to answer."""
+    scores = [significant(sum(Decimal(q) * Decimal(k) for q, k in zip(Q[i - 1], key, strict=True))) for key in K]
+    root = significant(Decimal(dh).sqrt())
+    scaled = [significant(s / root) for s in scores]
+    exps = [significant(s.exp()) for s in scaled]
     total = significant(sum(exps))
-    weights = [half_up(e / total, 3) if e / total >= Decimal("0.0005") else significant(e / total) for e in exps]
-    output = [half_up(sum(p * Decimal(v[c]) for p, v in zip(weights, V, strict=True)), 3) for c in range(len(V[0]))]
+    weights = [significant(e / total) for e in exps]
+    output = [significant(sum(p * Decimal(v[c]) for p, v in zip(weights, V, strict=True))) for c in range(len(V[0]))]
     return {"scores": scores, "scaled": scaled, "exps": exps, "sum": total, "weights": weights, "output": output}
 
 
 def close(printed, exact):  # the key's stated tolerance: 1 in the last digit printed
-    value = formats.parse_label(printed)
-    digits = printed.split(".")[1] if "." in printed and "×" not in printed else ""
-    return abs(Decimal(value) - exact) <= Decimal(1).scaleb(-len(digits)) * Decimal("1.0001") or \
-        math.isclose(value, float(exact), rel_tol=2e-3)
+    value = Decimal(formats.parse_label(printed))
+    if exact == 0:
+        return value == 0
+    unit = Decimal(1).scaleb(math.floor(math.log10(abs(exact))) - 2)  # the third significant digit's place
+    return abs(value - exact) <= unit * Decimal("1.0001")
 
 
 def test_over_1000_seeds_no_question_gives_another_answer_and_the_key_is_the_students():
@@ -167,8 +173,8 @@ def test_over_1000_seeds_no_question_gives_another_answer_and_the_key_is_the_stu
                 assert key[name] != given, (seed, head, name)
             assert masked != key["scaled"], (seed, head)
             assert "0.000" not in key["weights"], (seed, head)  # no unmasked weight reads 0
-            assert key["weights_sum"] == float(half_up(sum(hand["weights"]), 3))
-            unrounded = [formats.format_value(x) for x in tr.O[head, 2]]
+            assert formats.parse_label(key["weights_sum"]) == float(significant(sum(hand["weights"])))
+            unrounded = [pages.sheet_number(float(x)) for x in tr.O[head, 2]]
             differs_from_unrounded += unrounded != key["output"]
     assert differs_from_unrounded > 0  # the key is not NumPy's unrounded O
 
@@ -176,7 +182,7 @@ def test_over_1000_seeds_no_question_gives_another_answer_and_the_key_is_the_stu
 def seed_whose_weights_miss_one():
     from attention_lab.figures import worksheet as pages
 
-    return next(s for s in range(1000) if pages.student_answers(al.random_example(3, 8, 2, s))["weights_sum"] != 1)
+    return next(s for s in range(1000) if pages.student_answers(al.random_example(3, 8, 2, s))["weights_sum"] != "1.00")
 
 
 def test_a_key_whose_rounded_weights_miss_one_says_why(tmp_path):
@@ -184,7 +190,8 @@ def test_a_key_whose_rounded_weights_miss_one_says_why(tmp_path):
     assert worksheet.main(["--lang", "en", "--seed", str(seed), "--out", str(tmp_path)]) == 0
     key, sheet = pdf_words(tmp_path / "answer_key_en.pdf"), pdf_words(tmp_path / "worksheet_en.pdf")
     assert "These rounded weights add up to" in key and "each was rounded" in key
-    assert "Rounding: scores to 2 decimals, eˢ and their sum" in sheet and "1 off in its last digit is right too" in key
+    assert "Rounding: every answer to 3 significant digits, half up, trailing zeros kept" in sheet
+    assert "1 off in its last digit is right too" in key
     assert "1 off in its last digit is right too" not in sheet
 
 
@@ -275,7 +282,8 @@ def test_a_sheet_code_makes_no_key_without_its_secret(tmp_path, capsys):
 
     ours, theirs = tmp_path / "ours", tmp_path / "theirs"
     for secret in (ours, theirs):
-        assert worksheet.main(["--lang", "en", "--class", "2", "--secret", str(secret), "--out", str(tmp_path / f"{secret.name}_out")]) == 0
+        out = tmp_path / f"{secret.name}_out"
+        assert worksheet.main(["--lang", "en", "--class", "2", "--secret", str(secret), "--out", str(out)]) == 0
     capsys.readouterr()
     key = pages_of(tmp_path / "ours_out" / "answer_keys_en.pdf")[0]
     code = key.split("Sheet ")[1].split(":")[0]
@@ -401,7 +409,9 @@ def as_printed(matrix):  # -> the numbers a student reads off the sheet: each ce
             return Decimal(plain)
         mantissa, power = plain.split("×10")
         return Decimal(mantissa).scaleb(int(power.translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-"))))
-    return [[read(formats.format_value(x)) for x in row] for row in matrix]
+    from attention_lab.figures import worksheet as pages
+
+    return [[read(pages.given_number(x)) for x in row] for row in matrix]
 
 
 def test_with_your_own_numbers_the_key_is_what_a_student_gets_from_the_numbers_printed():
@@ -429,8 +439,8 @@ def test_with_your_own_numbers_the_key_is_what_a_student_gets_from_the_numbers_p
         unprinted = by_hand(*(al.pipeline.STAGES[m].matrix(tr, head).tolist() for m in ("Qh", "Kh", "Vh")), tr.dh)
         differs_from_unprinted += not all(close(p, e) for p, e in zip(key["output"], unprinted["output"], strict=True))
     assert differs_from_unprinted > 0  # the printed numbers do change keys: the check above can fail
-    wrong = [[formats.format_value(float(x) + 0.002) for x in hand["output"]], ["0"] * len(hand["output"]),
-             [formats.format_value(x) for x in tr.O[head, 2] * 1.01 + 0.01]]
+    wrong = [[pages.sheet_number(x * Decimal("1.05") + Decimal("0.05")) for x in hand["output"]],
+             ["0"] * len(hand["output"]), [pages.sheet_number(float(x)) for x in tr.O[head, 2] * 1.05 + 0.05]]
     assert not any(all(close(p, e) for p, e in zip(w, hand["output"], strict=True)) for w in wrong)
 
 
@@ -465,7 +475,8 @@ def as_number(cell):
     return -math.inf if cell == "−∞" else float(cell)
 
 
-@pytest.mark.parametrize("lang, row_word, col_word", [("ko", "Query 토큰", "Key 토큰"), ("en", "Query token", "Key token")])
+@pytest.mark.parametrize("lang, row_word, col_word", [("ko", "Query 토큰", "Key 토큰"),
+                                                      ("en", "Query token", "Key token")])
 def test_csv_holds_every_stage_of_the_trace_with_headers_in_the_edition_language(tmp_path, lang, row_word, col_word):
     assert worksheet.main(["--lang", lang, "--seed", "7", "--csv", str(tmp_path / "tables"),
                            "--out", str(tmp_path)]) == 0
@@ -505,3 +516,80 @@ def test_a_class_set_csv_holds_every_key_as_printed(tmp_path):
         printed = [*answers["scores"], *answers["scaled"], *answers["exps"], answers["sum"], *answers["weights"],
                    *answers["output"]]
         assert [float(c) for c in row[2:]] == [formats.parse_label(p) for p in printed]
+
+
+# --- One rounding rule, and every number inside its box (issue 49, item 7) ---------------------------------------
+
+RULE = re.compile(r"−?(0|[1-9]\.\d\d|[1-9]\d\.\d|[1-9]\d\d|0\.[1-9]\d\d|0\.0[1-9]\d\d|0\.00[1-9]\d\d"
+                  r"|[1-9]\.\d\d×10(⁻?[¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹]*))")
+
+
+def follows_the_rule(label):  # 3 significant digits, trailing zeros kept; powers of ten below 0.001 and from 1000
+    match = RULE.fullmatch(label)
+    if not match or match.group(2) is None:
+        return bool(match)
+    power = int(match.group(2).translate(str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")))
+    return not -3 <= power <= 2
+
+
+def test_the_rule_itself():
+    good = ["6.00", "−4.00", "0.0470", "424", "12.0", "0.00123", "3.19×10⁻⁴", "1.10×10³", "0", "−2.65×10⁻²⁶¹"]
+    bad = ["0.0003194", "0.53", "0.41", "0.280x", "403.4", "1.1×10³", "3.19×10⁻²", "12", "0.047", "1000", "0.000",
+           "0.000319"]
+    assert all(map(follows_the_rule, good)) and not any(map(follows_the_rule, bad)), \
+        ([g for g in good if not follows_the_rule(g)], [b for b in bad if follows_the_rule(b)])
+
+
+def cells_and_labels(fig):  # -> [(box, text)] of every text drawn inside a box of the page, and the boxes' texts
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    boxes = [r.get_window_extent(renderer) for r in fig.findobj(Rectangle) if r.get_window_extent(renderer).width
+             < 0.9 * fig.bbox.width]
+    placed = []
+    for t in fig.findobj(Text):
+        if not t.get_text().strip():
+            continue
+        x, y = t.get_transform().transform(t.get_position())
+        inside = [b for b in boxes if b.contains(x, y)]
+        if inside:
+            placed.append((inside[0], t, t.get_window_extent(renderer)))
+    return placed
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("seed", [None, 21, 5, 995])
+def test_every_printed_number_follows_the_one_rule_and_stays_inside_its_box(lang, seed):
+    """Issue 49.7: "0.0003194" overflowed its box, and 0.0302, 0.53 dropped their trailing zeros against the
+    sheet's own rule (P "0.280", O "0.41"): every answer, √dh and the mask question's row follow one rule, and
+    every number's text stays inside its box."""
+    from attention_lab.figures import worksheet as pages
+
+    tr = al.article_example() if seed is None else al.random_example(3, 8, 2, seed)
+    fig = pages.page(tr, lang, True, 0, seed)
+    placed = cells_and_labels(fig)
+    given = 3 * 3 * tr.dh
+    assert len(placed) == given + 6 + 3 * 4 + 4 + 3 + tr.dh  # every box holds one text: none missed
+    for n, (box, text, extent) in enumerate(placed):
+        label = text.get_text()
+        assert box.x0 <= extent.x0 and extent.x1 <= box.x1 and box.y0 <= extent.y0 and extent.y1 <= box.y1, label
+        if n < given:
+            assert re.fullmatch(r"−?\d+", label) or follows_the_rule(label), label  # Q, K, V: exact
+        elif "×" not in label or "10" in label:
+            if not re.fullmatch(r"\d+ × \d+", label):  # the shapes are no numbers
+                assert label == "−∞" or follows_the_rule(label), label
+    texts = " ".join(t.get_text() for t in fig.findobj(Text))
+    root, row = texts.split("√dh = √")[1].split(" = ")[1].split(")")[0], texts.split("[")[1].split("]")[0]
+    assert all(follows_the_rule(x) for x in [root, *row.split(", ")]), (root, row)
+    rule = words.say("ws_rounding", lang)
+    assert "3" in rule and "0.0470" in rule and "3.19×10⁻⁴" in rule  # the rule is stated, with its examples
+
+
+def test_the_hardest_numbers_fit_their_boxes():
+    """The widest a sheet can print: e³⁰⁰ and a weight of e⁻⁶⁰⁰ (MAX_SCORE), negative outputs of a million."""
+    from attention_lab.figures import worksheet as pages
+
+    widest = ["−2.65×10⁻²⁶¹", "1.94×10¹³⁰", "−0.00123"]
+    fig = Figure(figsize=pages.A4)
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    for label in widest:
+        text = fig.text(0, 0, label, fontsize=pages.ANSWER_PT, fontfamily=["DejaVu Sans"])
+        assert text.get_window_extent(renderer).width / fig.dpi < pages.BOX_W - 0.08, label

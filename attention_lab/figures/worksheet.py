@@ -2,15 +2,18 @@
 
     from attention_lab.figures import worksheet
     worksheet.write(al.article_example(), "ko", "out/")         # worksheet_ko.pdf and answer_key_ko.pdf
-    worksheet.write_class([(1, tr1, ""), (2, tr2, "Kim")], "en", "out/")  # every sheet in one PDF, every key in one
+    worksheet.write_class([("K7QX-M2PA", tr1, ""), ("B2RT-7QXA", tr2, "Kim")], "en", "out/")  # a class set
     worksheet.page(tr, "en", answers=True)                       # the answer key as a Figure
+    worksheet.write_csv(tr, "ko", "tables/")                     # every stage's matrix as CSV
 
 The worksheet gives the example's Q, K and V rows of one head and leaves blanks for: the shapes, row 3 of S, of
 S / √dh, one row after the mask, row 3's exponentials, their sum and its weights, and row 3 of O. No question
-prints another's answer. The sheet states its rounding rule, and the key (`student_answers`) is what a student
+prints another's answer. The sheet states its one rounding rule (`sheet_number`: 3 significant digits, half up,
+trailing zeros kept, powers of ten below 0.001 and from 1000), which every number it prints follows (given Q, K
+and V that are whole numbers are printed exact), and the key (`student_answers`) is what a student
 gets by following it: each answer computed from the rounded answers before it, as the student carries them on,
 with the tolerance stated on the key. Text is at least 10 pt on A4 at 100%, at least 15 mm from every edge, and
-the PDF keeps it as real text (TrueType fonts), so it can be copied and searched.
+the PDF keeps it as real text (TrueType fonts, students' names too), so it can be copied and searched.
 """
 
 import csv
@@ -36,12 +39,13 @@ A4 = (8.27, 11.69)  # inches
 MARGIN = 0.75  # 19 mm at the sides; nothing is drawn nearer an edge than MIN_MARGIN
 MIN_MARGIN = 15 / 25.4
 TOP = 0.75  # inches: the title's top 15 mm from the edge
-BOX_W, BOX_H, BOX_GAP = 0.95, 0.3, 0.04  # a blank, in inches, and the space under a row of them
+BOX_W, BOX_H, BOX_GAP = 1.3, 0.3, 0.04  # a blank, in inches (room for −2.65×10⁻²⁶¹), and the space under a row
 QUESTION_ROOM = 0.07  # inches above a question, more than between its boxes
 TEXT_PT, TITLE_PT, ANSWER_PT = 11, 16, 12
 ANSWER_INK = "#0b3d91"  # dark blue: the key's answers stand apart from the printed numbers, dark on light
 MAX_DH = 4  # Q, K and V side by side have room for 4 components each
-TINY_WEIGHT = 0.0005  # a weight below this would print as 0.000: it is written to 4 significant digits instead
+DIGITS = 3  # the sheet's one rounding rule: every number to 3 significant digits, trailing zeros kept (6.00, 0.0470)
+PLAIN = (-3, 2)  # … written plainly from 0.001 to 999 (powers of ten of the first digit), else as 3.19×10⁻⁴
 MAX_SCORE = 300  # |S / √dh| of row 3 at most: its eˢ, their sum and every weight print as numbers (e³⁰⁰ ≈ 1.9×10¹³⁰;
 # the smallest weight, e⁻⁶⁰⁰, is still no 0), where 710 overflows a float and a spread of 1,400 makes a weight 0
 
@@ -119,44 +123,62 @@ def _places(x, places):  # a calculator's rounding: half up, in decimal
     return x.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
-def _significant(x, digits=4):
-    return _places(x, digits - 1 - x.adjusted()) if x else x
+def _significant(x, digits=DIGITS):  # twice: 999.7 rounds to 1000, whose 3 digits are 1.00×10³
+    for _ in range(2):
+        x = _places(x, digits - 1 - x.adjusted()) if x else x
+    return x
 
 
-def weight_text(p):  # -> a weight as the sheet asks for it: 3 decimals, or 4 significant digits below 0.0005
-    if p and p < Decimal(TINY_WEIGHT):
-        return formats.format_approx(float(_significant(p)))
-    return formats.format_value(float(_places(p, 3)), "weights")
+def sheet_number(x):  # -> the sheet's one rule: "6.00", "0.0470", "424", "3.19×10⁻⁴", "1.10×10³", "0", "−∞"
+    """A number as every number on the sheet is written (DIGITS significant digits, half up, trailing zeros kept;
+    powers of ten outside PLAIN): the answers, √dh, the mask question's row, given numbers that are not whole.
+    x: a Decimal (what a student carries on), or a float (a trace's number: rounded from its 9 first digits, as
+    float error is far below them and a label's tie far above)."""
+    if isinstance(x, float):
+        if math.isinf(x):
+            return formats.NEG_INF_LABEL if x < 0 else formats.INF_LABEL
+        x = Decimal(f"{x:.9g}")
+    if not x:
+        return "0"
+    x = _significant(x)
+    if PLAIN[0] <= x.adjusted() <= PLAIN[1]:
+        text = f"{x:f}"
+    else:
+        power = x.adjusted()
+        mantissa = _places(x.scaleb(-power), DIGITS - 1)
+        text = f"{mantissa:f}{formats.TIMES_TEN}{str(power).translate(formats.SUPERSCRIPTS)}"
+    return text.replace("-", formats.MINUS)
+
+
+def given_number(x):  # -> a given Q, K or V: a whole number below 1000 exactly as it is ("−2"), else sheet_number
+    return formats.format_value(x) if float(x).is_integer() and abs(x) < 1000 else sheet_number(float(x))
 
 
 def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "weights_sum"
-    """The key as a student following the sheet computes it, in decimal with a calculator's rounding (half up):
-    S row i from Q and K, rounded to 2 decimals; divided by the printed √dh and rounded; eˢ of those rounded scores
-    and their sum to 4 significant digits; each weight the rounded eˢ over the rounded sum, to 3 decimals; row i
-    of O from those weights, to 3 decimals."""
+    """The key as a student following the sheet computes it, in decimal with a calculator's rounding (half up),
+    every answer by the one rule (sheet_number) and carried on rounded: S row i from Q and K as printed; divided by
+    the printed √dh; eˢ of those scores and their sum; each weight eˢ over the sum; row i of O from those weights."""
     Qh, Kh, Vh = (STAGES[name].matrix(tr, head) for name in ("Qh", "Kh", "Vh"))
     # Q, K and V as the sheet prints them: your own numbers may have more digits than a student sees
-    Q, K, V = ([[_decimal(formats.format_value(x)) for x in row] for row in X] for X in (Qh, Kh, Vh))
-    root = _decimal(formats.format_value(math.sqrt(tr.dh)))
-    scores = [_places(sum(q * k for q, k in zip(Q[i - 1], key, strict=True)), 2) for key in K]
-    scaled = [_places(s / root, 2) for s in scores]
-    exps = [_decimal(formats.format_approx(float(_significant(Decimal(repr(math.exp(s))))))) for s in scaled]
-    total = _decimal(formats.format_approx(float(_significant(sum(exps)))))
-    weights = [weight_text(e / total) for e in exps]
-    carried = [_decimal(p) for p in weights]
-    output = [_places(sum(p * v[c] for p, v in zip(carried, V, strict=True)), 3) for c in range(len(V[0]))]
-    return {"scores": [formats.format_value(float(x), "scores") for x in scores],
-            "scaled": [formats.format_value(float(x), "scores") for x in scaled],
-            "exps": [formats.format_approx(float(e)) for e in exps], "sum": formats.format_approx(float(total)),
-            "weights": weights, "output": [formats.format_value(float(x)) for x in output],
-            "weights_sum": float(_places(sum(carried), 3))}
+    Q, K, V = ([[_decimal(given_number(x)) for x in row] for row in X] for X in (Qh, Kh, Vh))
+    root = _decimal(sheet_number(math.sqrt(tr.dh)))
+    rounded = [_significant(sum(q * k for q, k in zip(Q[i - 1], key, strict=True))) for key in K]
+    scaled = [_significant(s / root) for s in rounded]
+    exps = [_significant(s.exp()) for s in scaled]  # Decimal's exp: e³⁰⁰ is no overflow
+    total = _significant(sum(exps))
+    weights = [_significant(e / total) for e in exps]
+    output = [_significant(sum(p * v[c] for p, v in zip(weights, V, strict=True))) for c in range(len(V[0]))]
+    return {"scores": [sheet_number(x) for x in rounded], "scaled": [sheet_number(x) for x in scaled],
+            "exps": [sheet_number(e) for e in exps], "sum": sheet_number(total),
+            "weights": [sheet_number(p) for p in weights], "output": [sheet_number(x) for x in output],
+            "weights_sum": sheet_number(sum(weights))}
 
 
 def mask_row(tr, head, i=3):  # -> (the 1-based row the mask question gives, its printed S / √dh, its answer)
     """Row 2, as the article masks it; row 1 where row 2's scaled scores would print row i's (question 3's answer)."""
-    rows = [[formats.format_value(x, "scores") for x in row] for row in tr.S_scaled[head]]
+    rows = [[sheet_number(float(x)) for x in row] for row in tr.S_scaled[head]]
     r = 2 if rows[1] != rows[i - 1] else 1
-    masked = [formats.format_value(x, "scores") for x in tr.S_masked[head, r - 1]]
+    masked = [sheet_number(float(x)) for x in tr.S_masked[head, r - 1]]
     return r, rows[r - 1], masked
 
 
@@ -284,7 +306,7 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
     sheet.y += 0.2
     for t in range(T):
         for k, X in enumerate((Qh, Kh, Vh)):
-            sheet.cells([formats.format_value(x) for x in X[t]], width=given_w, x0=starts[k], advance=k == 2,
+            sheet.cells([given_number(x) for x in X[t]], width=given_w, x0=starts[k], advance=k == 2,
                         row_label=f"{W['token']} {t + 1}" if k == 0 else None)
     sheet.question(W["ws_q_shapes"])
     shapes = {f"Q{sub}": Qh.shape, f"K{sub}ᵀ": Kh.T.shape, "S": tr.S[head].shape, "P": tr.P[head].shape,
@@ -293,7 +315,7 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
                 width=(A4[0] - 2 * MARGIN) / len(shapes), x0=MARGIN)
     sheet.question(W["ws_q_scores"].format(i=i, sub=sub))
     sheet.cells([""] * T, header=tokens, answers=blank(key["scores"]))
-    root = formats.format_value(math.sqrt(dh))
+    root = sheet_number(math.sqrt(dh))
     sheet.question(W["ws_q_scaled"].format(i=i, dh=dh, root=root))
     sheet.cells([""] * T, answers=blank(key["scaled"]))
     sheet.question(W["ws_q_masked"].format(r=r, row="[" + ", ".join(given_row) + "]"))
@@ -302,9 +324,9 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
     sheet.cells([""] * T, header=[*tokens, W["fig_sum"]], row_label=W["ws_score"], answers=blank(key["scaled"]))
     sheet.cells([""] * (T + 1), row_label="eˢ", answers=blank([*key["exps"], key["sum"]]))
     sheet.cells([""] * T, row_label=W["ws_weight"], answers=blank(key["weights"]))
-    if answers and key["weights_sum"] != 1:  # each weight rounded: say so, rather than let 0.999 look like a slip
+    if answers and key["weights_sum"] != "1.00":  # each weight rounded: say so, rather than let 0.999 look a slip
         sheet.y += 0.08
-        sheet.line(W["ws_weights_sum"].format(total=f"{key['weights_sum']:.3f}"), 10, 0.14, color=ANSWER_INK)
+        sheet.line(W["ws_weights_sum"].format(total=key["weights_sum"]), 10, 0.14, color=ANSWER_INK)
     sheet.question(W["ws_q_output"].format(i=i))
     sheet.cells([""] * dh, header=components, answers=blank(key["output"]))
     footer = (W["ws_key_how" if answers else "ws_code_footer"].format(code=code, command=command) if code else
