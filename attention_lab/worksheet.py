@@ -174,7 +174,7 @@ def own_trace(args):  # -> the trace of your own --q, --k, --v, or None
 def remake(args, seed, own, code=None):  # -> the command that makes this one sheet again, for its footer
     parts = ["python -m attention_lab.worksheet", "--lang", args.lang]
     if code is not None:
-        parts += ["--secret", shlex.quote(str(args.secret)), "--code", code]
+        parts += ["--secret", shlex.quote(str(args.secret.resolve())), "--code", code]  # from any folder
     elif own:
         parts += [arg for n in "qkv" for arg in (f"--{n}", shlex.quote(str(getattr(args, n))))] + ["--h", str(args.h)]
     elif seed is not None:

@@ -593,3 +593,23 @@ def test_the_hardest_numbers_fit_their_boxes():
     for label in widest:
         text = fig.text(0, 0, label, fontsize=pages.ANSWER_PT, fontfamily=["DejaVu Sans"])
         assert text.get_window_extent(renderer).width / fig.dpi < pages.BOX_W - 0.08, label
+
+
+def test_own_numbers_too_wide_for_their_boxes_are_refused_and_those_that_fit_stay_inside(tmp_path, capsys):
+    """Your own Q, K, V print by the same rule; where one would overflow its box (dh = 4 leaves 9 mm), the sheet
+    refuses it in one line; with dh = 1 the same numbers fit, inside their boxes."""
+    from attention_lab.figures import worksheet as pages
+
+    rows = "0.1234,-1.5,2,0.25\n1,0,-1,2\n-2,1,0.5,1\n"
+    for name in "qkv":
+        (tmp_path / f"{name}.csv").write_text(rows, encoding="utf-8")
+    own = [a for n in "qkv" for a in (f"--{n}", str(tmp_path / f"{n}.csv"))]
+    assert worksheet.main(["--lang", "en", *own, "--h", "1", "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: --q, --k, --v, --h: a worksheet prints Q, K and V in boxes")
+    assert "0.1234, which it writes 0.123, does not fit" in err[0] or "does not fit" in err[0], err
+    assert worksheet.main(["--lang", "en", *own, "--h", "4", "--out", str(tmp_path / "out")]) == 0
+    tr = al.attention_trace(*(np.loadtxt(tmp_path / "q.csv", delimiter=",") for _ in range(3)), h=4)
+    for box, text, extent in cells_and_labels(pages.page(tr, "ko", True, 0, own=True)):
+        assert box.x0 <= extent.x0 and extent.x1 <= box.x1, text.get_text()
+    assert "0.123" in pdf_words(tmp_path / "out" / "worksheet_en.pdf")

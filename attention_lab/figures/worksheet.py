@@ -9,8 +9,8 @@
 The worksheet gives the example's Q, K and V rows of one head and leaves blanks for: the shapes, row 3 of S, of
 S / √dh, one row after the mask, row 3's exponentials, their sum and its weights, and row 3 of O. No question
 prints another's answer. The sheet states its one rounding rule (`sheet_number`: 3 significant digits, half up,
-trailing zeros kept, powers of ten below 0.001 and from 1000), which every number it prints follows (given Q, K
-and V that are whole numbers are printed exact), and the key (`student_answers`) is what a student
+trailing zeros kept, powers of ten below 0.001 and from 1000), which every number it prints follows (a given Q, K
+or V that is a whole number is printed as it is), and the key (`student_answers`) is what a student
 gets by following it: each answer computed from the rounded answers before it, as the student carries them on,
 with the tolerance stated on the key. Text is at least 10 pt on A4 at 100%, at least 15 mm from every edge, and
 the PDF keeps it as real text (TrueType fonts, students' names too), so it can be copied and searched.
@@ -264,7 +264,28 @@ def check_sheet_trace(tr):  # -> tr, or a ValueError: the sizes a sheet has room
     if not largest <= MAX_SCORE:
         raise ValueError(f"tr: the sheet asks for e^s of row 3 of S / √dh by hand, so its scores must lie within "
                          f"±{MAX_SCORE}; got {formats.format_value(largest, 'scores')}. Use smaller numbers.")
+    room, wide = given_width(tr.dh) - 0.08, _widest_given(tr)
+    if wide[0] > room:
+        raise ValueError(f"tr: a worksheet prints Q, K and V in boxes {room * 25.4:.0f} mm wide with dh = {tr.dh}; "
+                         f"{wide[2]}, which it writes {wide[1]}, does not fit. Use numbers of fewer digits "
+                         "(whole numbers fit best), or fewer components per head (more heads).")
     return tr
+
+
+def given_width(dh):  # -> inches: one box of the given Q, K and V, side by side with a gap of half a box
+    return min(0.8, (A4[0] - 2 * MARGIN - 1.0) / (3 * dh + 1))
+
+
+def _widest_given(tr):  # -> (inches, label, number): the widest given number, in either language's fonts
+    fig = Figure()
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    widest = (0.0, "", "")
+    for x in {float(x) for name in ("Qh", "Kh", "Vh") for x in STAGES[name].value(tr).ravel()}:
+        for lang in ("en", "ko"):
+            probe = fig.text(0, 0, given_number(x), fontsize=TEXT_PT, fontfamily=font_family(lang))
+            widest = max(widest, (probe.get_window_extent(renderer).width / fig.dpi, probe.get_text(), f"{x:g}"))
+            probe.remove()
+    return widest
 
 
 def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="", own=False, code=None,
@@ -295,7 +316,7 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
     sheet.line(W["ws_rounding"] + (" " + W["ws_tolerance"] if answers else ""), 10, 0.32, color="0.2")
     sheet.line(W["ws_given"].format(n=n, sub=sub), TEXT_PT, 0.32)
     tokens, components = colors.token_labels(T), colors.token_labels(dh)
-    given_w = min(0.5, (A4[0] - 2 * MARGIN - 1.0) / (3 * dh + 1))  # Q, K and V side by side, one row per token
+    given_w = given_width(dh)  # Q, K and V side by side, one row per token
     starts = [MARGIN + 1.0 + k * (dh + 0.5) * given_w for k in range(3)]
     for k, matrix in enumerate(("Q", "K", "V")):
         sheet.text(starts[k] + dh * given_w / 2, sheet.y, f"{matrix}{sub}", ha="center")

@@ -47,7 +47,7 @@ WORDS = {
     'ws_seed': ('예시 {seed}: T = {T}, d = {d}, h = {h}, dh = {dh}, Causal mask', 'Example {seed}: T = {T}, d = {d}, h = {h}, dh = {dh}, causal mask'),
     'ws_own': ('직접 준 값: T = {T}, d = {d}, h = {h}, dh = {dh}, Causal mask', 'Your own numbers: T = {T}, d = {d}, h = {h}, dh = {dh}, causal mask'),
     'ws_name': ('이름: {name}', 'Name: {name}'),
-    'ws_rounding': ('반올림: 답은 모두 유효숫자 세 자리로 반올림하고 마지막 자리의 0도 씁니다(6.00, 0.0470, 424). 0.001 미만과 1000 이상은 3.19×10⁻⁴, 1.10×10³처럼 씁니다. 다음 문항에는 반올림한 답을 씁니다. Q, K, V는 정확한 값입니다.', 'Rounding: every answer to 3 significant digits, half up, trailing zeros kept (6.00, 0.0470, 424); below 0.001 and from 1000 on as 3.19×10⁻⁴ and 1.10×10³. Carry your rounded answers on. Q, K and V are exact.'),
+    'ws_rounding': ('반올림: 답은 모두 유효숫자 세 자리로 반올림하고 마지막 자리의 0도 씁니다(6.00, 0.0470, 424). 0.001 미만과 1000 이상은 3.19×10⁻⁴, 1.10×10³처럼 씁니다. 다음 문항에는 반올림한 답을 씁니다. Q, K, V는 주어진 값 그대로 씁니다.', 'Rounding: every answer to 3 significant digits, half up, trailing zeros kept (6.00, 0.0470, 424); below 0.001 and from 1000 on as 3.19×10⁻⁴ and 1.10×10³. Carry your rounded answers on, from Q, K and V as printed.'),
     'ws_tolerance': ('정답도 이 규칙으로 한 단계씩 계산했습니다. 마지막 자리가 1 다른 답도 맞습니다.', 'The key follows this rule step by step; an answer 1 off in its last digit is right too.'),
     'ws_weights_sum': ('반올림한 가중치의 합은 {total}입니다: 가중치마다 반올림했기 때문에 1.00과 조금 다릅니다.', 'These rounded weights add up to {total}: each was rounded, so their sum is a little off 1.00.'),
     'ws_given': ('주어진 값: Head {n}의 Q{sub}, K{sub}, V{sub} (행 = 토큰, 열 = 성분)', "Given: Head {n}'s Q{sub}, K{sub}, V{sub} (rows = tokens, columns = components)"),
