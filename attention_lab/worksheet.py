@@ -44,14 +44,17 @@ def parser():
                                  "class set: every student's sheet in one PDF and every key in another.")
     add_out(parser, "handouts")
     parser.add_argument("--lang", default="en", choices=("en", "ko"), help="language (default: en)")
-    parser.add_argument("--seed", type=int, help="a different example from this seed (0 … 2⁶³ − 1), with its own "
-                                                 "key (default: the article's example); with --class, the first seed")
+    parser.add_argument("--seed", type=int,
+                        help="a different example from this seed (0 … 2⁶³ − 1), with its own key (default: the "
+                             "article's example); with --class or --roster, which class set of the secret (default "
+                             "0): another set gives every student other sheets")
     parser.add_argument("--head", type=int, default=1, help="the head the worksheet asks about, from 1 (default: 1)")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--class", dest="students", type=int, metavar="N",
-                       help=f"a class set of N sheets (1 … {MAX_CLASS}), examples 1 … N (or from --seed)")
+                       help=f"a class set of N sheets (1 … {MAX_CLASS}), each with its own example and sheet code "
+                            "(with --secret)")
     group.add_argument("--roster", type=Path, metavar="FILE",
-                       help="a class set with one sheet per name: a text file, one student's name a line")
+                       help="a class set with one sheet per name (with --secret): a text file, one student's name a line")
     for name in "qkv":
         parser.add_argument(f"--{name}", type=Path, metavar="FILE",
                             help=f"your own {name.upper()}: .npy or .csv, 3 rows (tokens), as for the figures "

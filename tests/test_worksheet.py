@@ -272,6 +272,9 @@ def test_a_class_of_3_is_one_pdf_of_sheets_and_one_of_keys(tmp_path, capsys):
     assert len(set(codes)) == 3
     assert worksheet.main(argv) == 0  # the same secret: the same sheets
     assert pages_of(tmp_path / "answer_keys_en.pdf") == keys
+    assert worksheet.main([*argv, "--seed", "1"]) == 0  # another class set of the same secret: other sheets
+    other = [page.split("Sheet code: ")[1].split()[0] for page in pages_of(tmp_path / "worksheets_en.pdf")]
+    assert not set(other) & set(codes)
 
 
 def test_a_sheet_code_makes_no_key_without_its_secret(tmp_path, capsys):
