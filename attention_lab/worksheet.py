@@ -54,7 +54,8 @@ def parser():
                        help=f"a class set of N sheets (1 … {MAX_CLASS}), each with its own example and sheet code "
                             "(with --secret)")
     group.add_argument("--roster", type=Path, metavar="FILE",
-                       help="a class set with one sheet per name (with --secret): a text file, one student's name a line")
+                       help="a class set with one sheet per name (with --secret): a text file, one student's "
+                            "name a line")
     for name in "qkv":
         parser.add_argument(f"--{name}", type=Path, metavar="FILE",
                             help=f"your own {name.upper()}: .npy or .csv, 3 rows (tokens), as for the figures "
