@@ -223,7 +223,7 @@ def test_out_is_required(capsys):
 
 @pytest.mark.parametrize("where, message", [
     (lambda tmp: tmp / "file.txt", "is a file, not a folder"),
-    (lambda tmp: tmp / "file.txt" / "below", "cannot write to"),
+    (lambda tmp: tmp / "file.txt" / "below", "file.txt is a file, not a folder"),  # names the part in the way
     (lambda tmp: "/proc/attention-lab-figures", "cannot write to"),  # refused even to root
     (lambda tmp: "/proc/self", "cannot write to"),  # exists, but nothing can be created in it
 ])
@@ -232,6 +232,38 @@ def test_out_that_is_a_file_or_unwritable_is_refused(tmp_path, capsys, where, me
     status, out, err = run(["--out", str(where(tmp_path)), "--format", "png"], capsys)
     assert status == 2 and out == ""
     assert len(err) == 1 and message in err[0], err
+
+
+def test_the_explorer_page_into_a_missing_folder_makes_it_and_names_a_file_in_the_way(tmp_path, capsys):
+    """Issue 48.12: --out "새 폴더/x.html" in a folder that does not exist wrote nothing ("No such file or
+    directory", without saying which path): the folder is made, by the one folder helper every command uses."""
+    from attention_lab.live import command as page_command
+
+    page = tmp_path / "새 폴더" / "깊이" / "x.html"
+    assert page_command.main(["--out", str(page)]) == 0
+    assert capsys.readouterr().out.split("\n")[0] == str(page)
+    assert page.read_text(encoding="utf-8").lower().startswith("<!doctype html>")
+    (tmp_path / "notes.txt").write_text("a file")
+    assert page_command.main(["--out", str(tmp_path / "notes.txt" / "x.html")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: --out: {tmp_path / 'notes.txt'} is a file, not a folder; give a folder to write the "
+                   "page to."], err
+
+
+def test_every_command_takes_out_from_the_one_helper(capsys):
+    """Issue 50.7: the --out option (an empty name refused, saying what to give) is one helper, options.add_out,
+    which the figures, the worksheet and the explorer page all use: no copy of it is left in the commands."""
+    import inspect
+
+    from attention_lab import worksheet
+    from attention_lab.figures import options
+    from attention_lab.live import command as page_command
+
+    for module, example in ((options, "figures"), (worksheet, "handouts"), (page_command, "explorer.html")):
+        assert "_folder" not in vars(module) and "add_out(" in inspect.getsource(module.parser), module
+        assert module.main(["--out", " "]) == 2 if module is not options else command.main(["--out", " "]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and f"e.g. --out {example} (got an empty name)" in err[0], err
 
 
 def test_runs_as_a_module_and_never_prints_a_traceback(tmp_path):

@@ -27,22 +27,8 @@ is one line on stderr, exit status 2. A reader that stops reading the paths
 import errno
 import os
 import sys
-import tempfile
 
-from .options import ArgumentError, command_status, make_trace, parse_args, picks
-
-
-def _writable_folder(out):
-    """Create --out if missing; refuse a file, or a folder this process cannot write to."""
-    if out.exists() and not out.is_dir():
-        raise ArgumentError(f"--out: {out} is a file, not a folder; give a folder to write the figures to.")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=out):
-            pass
-    except OSError as error:
-        raise ArgumentError(f"--out: cannot write to {out}: {error.strerror or error}. "
-                            "Give a folder you can write to.") from None
+from .options import ArgumentError, command_status, make_trace, parse_args, picks, writable_folder  # noqa: F401
 
 
 class Listing:
@@ -100,7 +86,7 @@ def main(argv=None):
         args = parse_args(sys.argv[1:] if argv is None else argv)
         tr = make_trace(args)
         chosen = picks(args, tr)  # checked before anything is written
-        _writable_folder(args.out)
+        writable_folder(args.out)
         written.update(out=args.out, paths=write_figures(args, tr, listing, chosen))
 
     status = command_status(body, "the figures")

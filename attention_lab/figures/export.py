@@ -13,9 +13,12 @@ outlines, or as editable text with svg_text=True. Both are set for that one save
 (`matplotlib.rc_context`): the user's rcParams are never changed.
 """
 
+import contextlib
 import inspect
 import io
+import os
 import re
+import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -38,6 +41,25 @@ DECK = ("fig1_heads", "fig2_scores", "scaling_head1", "fig3_mask", "fig4_softmax
 # After the package's own families, an SVG with text names fonts a viewer is likely to have, then a generic family:
 # the Korean subset is ours alone, so without these a viewer that lacks it draws Hangul in some random font.
 SVG_FALLBACK = ", 'Noto Sans CJK KR', 'Noto Sans KR', 'Malgun Gothic', 'Apple SD Gothic Neo', sans-serif"
+
+
+@contextlib.contextmanager
+def whole_file(path):  # yields a temporary path beside `path`, moved onto it only when the block ends well
+    """Write a file whole or not at all: the block writes the temporary file; os.replace moves it into place (one
+    step, in the same folder). Ctrl-C or an error inside leaves no part-written file, and an older `path` as it
+    was: a class set stopped at page 15 of 200 used to leave a PDF of 15 pages that looked complete."""
+    path = Path(path)
+    handle, partial = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+    os.close(handle)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(partial, 0o666 & ~umask)  # as open() would make it: mkstemp's 0600 is for secrets
+    try:
+        yield Path(partial)
+        os.replace(partial, path)
+    except BaseException:  # KeyboardInterrupt too: that is what it is for
+        Path(partial).unlink(missing_ok=True)
+        raise
 
 
 def save(fig, path, fmt=None, dpi=150, svg_text=False, slide=False):

@@ -8,6 +8,7 @@ import argparse
 import importlib.util
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 from ..numeric import masks
@@ -167,17 +168,40 @@ def _as_typed(match):  # "kv_heads" -> "--kv-heads"; "kv_heads=2" -> "--kv-heads
     return option if value is None else f"{option} {value}"
 
 
-def _folder(text):  # -> Path; an empty name is refused (Path("") would be the current folder)
-    if not text.strip():
-        raise argparse.ArgumentTypeError("give a folder to write to, e.g. --out figures (got an empty name)")
-    return Path(text)
+def add_out(parser, example, what="folder to write to (created if missing)"):
+    """The --out option every command has: a Path, an empty name refused (Path("") would be the current folder).
+    example: what to write, e.g. "figures" or "explorer.html", said in the message."""
+    noun = "folder" if "." not in example else "file name"
+
+    def out(text):
+        if not str(text).strip():
+            raise argparse.ArgumentTypeError(f"give a {noun} to write to, e.g. --out {example} (got an empty name)")
+        return Path(text)
+
+    parser.add_argument("--out", required=True, type=out, help=what)
+
+
+def writable_folder(out, what="the figures"):  # -> out, created if missing; or an ArgumentError naming the path
+    """Create the folder out (and the folders it sits in) if missing; refuse a file in the way, or a folder this
+    process cannot write to. The message names the part of the path that is wrong, as the user typed it."""
+    blocking = next((p for p in (out, *out.parents) if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise ArgumentError(f"--out: {blocking} is a file, not a folder; give a folder to write {what} to.")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as error:
+        raise ArgumentError(f"--out: cannot write to {out}: {error.strerror or error}. "
+                            "Give a folder you can write to.") from None
+    return out
 
 
 def parser():
     parse = _Parser(prog="python -m attention_lab.figures",
                     description="Write the article's figures (and every stage) to files, in Korean or English: "
                                 "of the article's example, grown or random, or of your own Q, K, V.")
-    parse.add_argument("--out", required=True, type=_folder, help="folder to write to (created if missing)")
+    add_out(parse, "figures")
     parse.add_argument("--format", default="svg", choices=FORMATS, help="file format (default: svg)")
     parse.add_argument("--lang", default="en", choices=("en", "ko"), help="language of the figures (default: en)")
     parse.add_argument("--slides", action="store_true",

@@ -2,18 +2,24 @@
 
     from attention_lab.figures import worksheet
     worksheet.write(al.article_example(), "ko", "out/")         # worksheet_ko.pdf and answer_key_ko.pdf
-    worksheet.write_class([(1, tr1, ""), (2, tr2, "Kim")], "en", "out/")  # every sheet in one PDF, every key in one
+    worksheet.write_class([("K7QX-M2PA", tr1, ""), ("B2RT-7QXA", tr2, "Kim")], "en", "out/")  # a class set
     worksheet.page(tr, "en", answers=True)                       # the answer key as a Figure
+    worksheet.write_csv(tr, "ko", "tables/")                     # every stage's matrix as CSV
 
 The worksheet gives the example's Q, K and V rows of one head and leaves blanks for: the shapes, row 3 of S, of
 S / √dh, one row after the mask, row 3's exponentials, their sum and its weights, and row 3 of O. No question
-prints another's answer. The sheet states its rounding rule, and the key (`student_answers`) is what a student
+prints another's answer. The sheet states its one rounding rule (`sheet_number`: 3 significant digits, half up,
+trailing zeros kept, powers of ten below 0.001 and from 1000), which every number it prints follows (a given Q, K
+or V that is a whole number is printed as it is), and the key (`student_answers`) is what a student
 gets by following it: each answer computed from the rounded answers before it, as the student carries them on,
 with the tolerance stated on the key. Text is at least 10 pt on A4 at 100%, at least 15 mm from every edge, and
-the PDF keeps it as real text (TrueType fonts), so it can be copied and searched.
+the PDF keeps it as real text (TrueType fonts, students' names too), so it can be copied and searched.
 """
 
+import csv
+import functools
 import math
+import tempfile
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
@@ -22,25 +28,24 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
-from matplotlib.patches import PathPatch, Rectangle
-from matplotlib.textpath import TextPath
-from matplotlib.transforms import Affine2D
+from matplotlib.patches import Rectangle
 
-from ..look import colors, formats
-from ..numeric.pipeline import STAGES
-from .export import TEXT_RC, save
-from .heatmap import check_head, check_trace, look_of, use_font
+from ..look import colors, formats, truetype, words
+from ..numeric.pipeline import PIPELINE, STAGES
+from .export import TEXT_RC, save, whole_file
+from .heatmap import check_head, check_trace, font_family, look_of, use_font
 
 A4 = (8.27, 11.69)  # inches
 MARGIN = 0.75  # 19 mm at the sides; nothing is drawn nearer an edge than MIN_MARGIN
 MIN_MARGIN = 15 / 25.4
 TOP = 0.75  # inches: the title's top 15 mm from the edge
-BOX_W, BOX_H, BOX_GAP = 0.95, 0.3, 0.04  # a blank, in inches, and the space under a row of them
+BOX_W, BOX_H, BOX_GAP = 1.3, 0.3, 0.04  # a blank, in inches (room for −2.65×10⁻²⁶¹), and the space under a row
 QUESTION_ROOM = 0.07  # inches above a question, more than between its boxes
 TEXT_PT, TITLE_PT, ANSWER_PT = 11, 16, 12
 ANSWER_INK = "#0b3d91"  # dark blue: the key's answers stand apart from the printed numbers, dark on light
 MAX_DH = 4  # Q, K and V side by side have room for 4 components each
-TINY_WEIGHT = 0.0005  # a weight below this would print as 0.000: it is written to 4 significant digits instead
+DIGITS = 3  # the sheet's one rounding rule: every number to 3 significant digits, trailing zeros kept (6.00, 0.0470)
+PLAIN = (-3, 2)  # … written plainly from 0.001 to 999 (powers of ten of the first digit), else as 3.19×10⁻⁴
 MAX_SCORE = 300  # |S / √dh| of row 3 at most: its eˢ, their sum and every weight print as numbers (e³⁰⁰ ≈ 1.9×10¹³⁰;
 # the smallest weight, e⁻⁶⁰⁰, is still no 0), where 710 overflows a float and a spread of 1,400 makes a weight 0
 
@@ -74,6 +79,33 @@ def name_families(name, families):  # -> the font families that draw a student's
     return [*families, extra]
 
 
+_NAME_FONTS = tempfile.TemporaryDirectory(prefix="attention-lab-names-")  # lives as long as the process
+
+
+@functools.lru_cache(maxsize=8)
+def _name_subset(family, characters):  # -> Path: a TrueType font of `family` holding `characters`
+    from matplotlib import font_manager
+
+    source = font_manager.fontManager.findfont(FontProperties(family=family), fallback_to_default=False)
+    font = truetype.subset(source, characters, family)
+    truetype.to_truetype(font)  # a CFF font (Noto Sans CJK) is no TrueType: the PDF would draw it as outlines
+    truetype.rename(font, "Attention Lab names", "AttentionLabNames-Regular")
+    path = Path(_NAME_FONTS.name) / f"names-{len(list(Path(_NAME_FONTS.name).iterdir()))}.ttf"
+    font.save(str(path))
+    font.close()
+    return path
+
+
+def name_font(names, families):  # -> Path of a TrueType font for the names, or None where the page's fonts do
+    """The students' names in an installed Korean font (NAME_FONTS), made TrueType for the PDF: a name is then real
+    text there, searchable and copyable. One font for every name of a class set, as it takes a second to make;
+    None where the page's own families draw every letter. A ValueError as name_families'."""
+    extra = [f for name in names for f in name_families(name, families)[len(families):]]
+    if not extra:
+        return None
+    return _name_subset(extra[0], "".join(sorted(set("".join(names)) | {" "})))
+
+
 def files(lang, many=False):  # -> (worksheet file name, answer key file name), with the language in them
     return (f"worksheets_{lang}.pdf", f"answer_keys_{lang}.pdf") if many else (f"worksheet_{lang}.pdf",
                                                                              f"answer_key_{lang}.pdf")
@@ -91,44 +123,62 @@ def _places(x, places):  # a calculator's rounding: half up, in decimal
     return x.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
 
 
-def _significant(x, digits=4):
-    return _places(x, digits - 1 - x.adjusted()) if x else x
+def _significant(x, digits=DIGITS):  # twice: 999.7 rounds to 1000, whose 3 digits are 1.00×10³
+    for _ in range(2):
+        x = _places(x, digits - 1 - x.adjusted()) if x else x
+    return x
 
 
-def weight_text(p):  # -> a weight as the sheet asks for it: 3 decimals, or 4 significant digits below 0.0005
-    if p and p < Decimal(TINY_WEIGHT):
-        return formats.format_approx(float(_significant(p)))
-    return formats.format_value(float(_places(p, 3)), "weights")
+def sheet_number(x):  # -> the sheet's one rule: "6.00", "0.0470", "424", "3.19×10⁻⁴", "1.10×10³", "0", "−∞"
+    """A number as every number on the sheet is written (DIGITS significant digits, half up, trailing zeros kept;
+    powers of ten outside PLAIN): the answers, √dh, the mask question's row, given numbers that are not whole.
+    x: a Decimal (what a student carries on), or a float (a trace's number: rounded from its 9 first digits, as
+    float error is far below them and a label's tie far above)."""
+    if isinstance(x, float):
+        if math.isinf(x):
+            return formats.NEG_INF_LABEL if x < 0 else formats.INF_LABEL
+        x = Decimal(f"{x:.9g}")
+    if not x:
+        return "0"
+    x = _significant(x)
+    if PLAIN[0] <= x.adjusted() <= PLAIN[1]:
+        text = f"{x:f}"
+    else:
+        power = x.adjusted()
+        mantissa = _places(x.scaleb(-power), DIGITS - 1)
+        text = f"{mantissa:f}{formats.TIMES_TEN}{str(power).translate(formats.SUPERSCRIPTS)}"
+    return text.replace("-", formats.MINUS)
+
+
+def given_number(x):  # -> a given Q, K or V: a whole number below 1000 exactly as it is ("−2"), else sheet_number
+    return formats.format_value(x) if float(x).is_integer() and abs(x) < 1000 else sheet_number(float(x))
 
 
 def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "weights_sum"
-    """The key as a student following the sheet computes it, in decimal with a calculator's rounding (half up):
-    S row i from Q and K, rounded to 2 decimals; divided by the printed √dh and rounded; eˢ of those rounded scores
-    and their sum to 4 significant digits; each weight the rounded eˢ over the rounded sum, to 3 decimals; row i
-    of O from those weights, to 3 decimals."""
+    """The key as a student following the sheet computes it, in decimal with a calculator's rounding (half up),
+    every answer by the one rule (sheet_number) and carried on rounded: S row i from Q and K as printed; divided by
+    the printed √dh; eˢ of those scores and their sum; each weight eˢ over the sum; row i of O from those weights."""
     Qh, Kh, Vh = (STAGES[name].matrix(tr, head) for name in ("Qh", "Kh", "Vh"))
     # Q, K and V as the sheet prints them: your own numbers may have more digits than a student sees
-    Q, K, V = ([[_decimal(formats.format_value(x)) for x in row] for row in X] for X in (Qh, Kh, Vh))
-    root = _decimal(formats.format_value(math.sqrt(tr.dh)))
-    scores = [_places(sum(q * k for q, k in zip(Q[i - 1], key, strict=True)), 2) for key in K]
-    scaled = [_places(s / root, 2) for s in scores]
-    exps = [_decimal(formats.format_approx(float(_significant(Decimal(repr(math.exp(s))))))) for s in scaled]
-    total = _decimal(formats.format_approx(float(_significant(sum(exps)))))
-    weights = [weight_text(e / total) for e in exps]
-    carried = [_decimal(p) for p in weights]
-    output = [_places(sum(p * v[c] for p, v in zip(carried, V, strict=True)), 3) for c in range(len(V[0]))]
-    return {"scores": [formats.format_value(float(x), "scores") for x in scores],
-            "scaled": [formats.format_value(float(x), "scores") for x in scaled],
-            "exps": [formats.format_approx(float(e)) for e in exps], "sum": formats.format_approx(float(total)),
-            "weights": weights, "output": [formats.format_value(float(x)) for x in output],
-            "weights_sum": float(_places(sum(carried), 3))}
+    Q, K, V = ([[_decimal(given_number(x)) for x in row] for row in X] for X in (Qh, Kh, Vh))
+    root = _decimal(sheet_number(math.sqrt(tr.dh)))
+    rounded = [_significant(sum(q * k for q, k in zip(Q[i - 1], key, strict=True))) for key in K]
+    scaled = [_significant(s / root) for s in rounded]
+    exps = [_significant(s.exp()) for s in scaled]  # Decimal's exp: e³⁰⁰ is no overflow
+    total = _significant(sum(exps))
+    weights = [_significant(e / total) for e in exps]
+    output = [_significant(sum(p * v[c] for p, v in zip(weights, V, strict=True))) for c in range(len(V[0]))]
+    return {"scores": [sheet_number(x) for x in rounded], "scaled": [sheet_number(x) for x in scaled],
+            "exps": [sheet_number(e) for e in exps], "sum": sheet_number(total),
+            "weights": [sheet_number(p) for p in weights], "output": [sheet_number(x) for x in output],
+            "weights_sum": sheet_number(sum(weights))}
 
 
 def mask_row(tr, head, i=3):  # -> (the 1-based row the mask question gives, its printed S / √dh, its answer)
     """Row 2, as the article masks it; row 1 where row 2's scaled scores would print row i's (question 3's answer)."""
-    rows = [[formats.format_value(x, "scores") for x in row] for row in tr.S_scaled[head]]
+    rows = [[sheet_number(float(x)) for x in row] for row in tr.S_scaled[head]]
     r = 2 if rows[1] != rows[i - 1] else 1
-    masked = [formats.format_value(x, "scores") for x in tr.S_masked[head, r - 1]]
+    masked = [sheet_number(float(x)) for x in tr.S_masked[head, r - 1]]
     return r, rows[r - 1], masked
 
 
@@ -167,19 +217,16 @@ class _Sheet:
             self.text(MARGIN, self.y, text, size, color=color)
             self.y += gap if n == len(lines) - 1 else size / 72 * 1.35
 
-    def name_line(self, template, name):
-        """"Name: …" with a student's name, or a line to write it on. A name the page's fonts cannot draw is drawn
-        as outlines in an installed Korean font (a system CFF font cannot be embedded in the PDF as TrueType)."""
-        families = name_families(name, self.look.family)
-        if len(families) == len(self.look.family):
-            return self.text(MARGIN, self.y, template.format(name=name or "____________________"))
+    def name_line(self, template, name, font=None):  # -> the name's Text, or None
+        """"Name: …" with a student's name, or a line to write it on. font: a TrueType file (name_font) for a name
+        the page's fonts cannot draw; its Text is drawn in that font after the page's font is set (use_font)."""
+        if font is None:
+            self.text(MARGIN, self.y, template.format(name=name or "____________________"))
+            return None
         label = template.format(name="")
         self.text(MARGIN, self.y, label)
-        outline = TextPath((0, 0), name, size=TEXT_PT, prop=FontProperties(family=families[-1]))
-        at = Affine2D().scale(1 / 72, -1 / 72).translate(MARGIN + self._width(label + "\u00a0", TEXT_PT),
-                                                          self.y + TEXT_PT / 72 * 0.35)
-        return self.ax.add_patch(PathPatch(outline, transform=at + self.ax.transData, facecolor=colors.INK_DARK,
-                                           linewidth=0))
+        return self.ax.text(MARGIN + self._width(label + "\u00a0", TEXT_PT), self.y, name, va="center",
+                            fontproperties=FontProperties(fname=font, size=TEXT_PT), color=colors.INK_DARK)
 
     def question(self, s):  # a question opens with room above it: it belongs to the boxes under it
         self.y += QUESTION_ROOM + 0.06
@@ -217,12 +264,36 @@ def check_sheet_trace(tr):  # -> tr, or a ValueError: the sizes a sheet has room
     if not largest <= MAX_SCORE:
         raise ValueError(f"tr: the sheet asks for e^s of row 3 of S / √dh by hand, so its scores must lie within "
                          f"±{MAX_SCORE}; got {formats.format_value(largest, 'scores')}. Use smaller numbers.")
+    room, wide = given_width(tr.dh) - 0.08, _widest_given(tr)
+    if wide[0] > room:
+        raise ValueError(f"tr: a worksheet prints Q, K and V in boxes {room * 25.4:.0f} mm wide with dh = {tr.dh}; "
+                         f"{wide[2]}, which it writes {wide[1]}, does not fit. Use numbers of fewer digits "
+                         "(whole numbers fit best), or fewer components per head (more heads).")
     return tr
 
 
-def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="", own=False):  # -> Figure (A4)
+def given_width(dh):  # -> inches: one box of the given Q, K and V, side by side with a gap of half a box
+    return min(0.8, (A4[0] - 2 * MARGIN - 1.0) / (3 * dh + 1))
+
+
+def _widest_given(tr):  # -> (inches, label, number): the widest given number, in either language's fonts
+    fig = Figure()
+    renderer = FigureCanvasAgg(fig).get_renderer()
+    widest = (0.0, "", "")
+    for x in {float(x) for name in ("Qh", "Kh", "Vh") for x in STAGES[name].value(tr).ravel()}:
+        for lang in ("en", "ko"):
+            probe = fig.text(0, 0, given_number(x), fontsize=TEXT_PT, fontfamily=font_family(lang))
+            widest = max(widest, (probe.get_window_extent(renderer).width / fig.dpi, probe.get_text(), f"{x:g}"))
+            probe.remove()
+    return widest
+
+
+def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="", own=False, code=None,
+         font=None):  # -> Figure (A4)
     """The worksheet (answers=False) or its answer key (answers=True) for one head of a causal trace of 3 tokens.
-    seed: the example's seed (None: the article's, or own=True: your own numbers); name: a student's, on the line."""
+    seed: the example's seed (None: the article's, or own=True: your own numbers); name: a student's, on the line.
+    code: a class set's sheet code, shown instead of the seed; then only the key's footer has the command (which
+    needs the instructor's secret), the sheet's has the code alone. font: name_font's, for the name (or made)."""
     tr, look = check_sheet_trace(tr), look_of(lang, False)
     head = check_head(tr, head)
     W, T, dh, n, sub = look.words, tr.T_q, tr.dh, head + 1, formats.subscript(head + 1)
@@ -237,14 +308,15 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
 
     sizes = {"T": T, "d": tr.d, "h": tr.h, "dh": dh}
     sheet.line(W["ws_key_title" if answers else "ws_title"].format(n=n), TITLE_PT, 0.4)
-    sheet.line(W["ws_own" if own else "ws_article" if seed is None else "ws_seed"].format(seed=seed, **sizes),
-               TEXT_PT, 0.3)
-    sheet.name_line(W["ws_name"], name)
+    about = "ws_own" if own else "ws_code" if code else "ws_article" if seed is None else "ws_seed"
+    sheet.line(W[about].format(seed=seed, code=code, **sizes), TEXT_PT, 0.3)
+    font = font if font is not None or not name else name_font([name], look.family)
+    named = sheet.name_line(W["ws_name"], name, font)
     sheet.y += 0.34
     sheet.line(W["ws_rounding"] + (" " + W["ws_tolerance"] if answers else ""), 10, 0.32, color="0.2")
     sheet.line(W["ws_given"].format(n=n, sub=sub), TEXT_PT, 0.32)
     tokens, components = colors.token_labels(T), colors.token_labels(dh)
-    given_w = min(0.5, (A4[0] - 2 * MARGIN - 1.0) / (3 * dh + 1))  # Q, K and V side by side, one row per token
+    given_w = given_width(dh)  # Q, K and V side by side, one row per token
     starts = [MARGIN + 1.0 + k * (dh + 0.5) * given_w for k in range(3)]
     for k, matrix in enumerate(("Q", "K", "V")):
         sheet.text(starts[k] + dh * given_w / 2, sheet.y, f"{matrix}{sub}", ha="center")
@@ -255,7 +327,7 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
     sheet.y += 0.2
     for t in range(T):
         for k, X in enumerate((Qh, Kh, Vh)):
-            sheet.cells([formats.format_value(x) for x in X[t]], width=given_w, x0=starts[k], advance=k == 2,
+            sheet.cells([given_number(x) for x in X[t]], width=given_w, x0=starts[k], advance=k == 2,
                         row_label=f"{W['token']} {t + 1}" if k == 0 else None)
     sheet.question(W["ws_q_shapes"])
     shapes = {f"Q{sub}": Qh.shape, f"K{sub}ᵀ": Kh.T.shape, "S": tr.S[head].shape, "P": tr.P[head].shape,
@@ -264,7 +336,7 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
                 width=(A4[0] - 2 * MARGIN) / len(shapes), x0=MARGIN)
     sheet.question(W["ws_q_scores"].format(i=i, sub=sub))
     sheet.cells([""] * T, header=tokens, answers=blank(key["scores"]))
-    root = formats.format_value(math.sqrt(dh))
+    root = sheet_number(math.sqrt(dh))
     sheet.question(W["ws_q_scaled"].format(i=i, dh=dh, root=root))
     sheet.cells([""] * T, answers=blank(key["scaled"]))
     sheet.question(W["ws_q_masked"].format(r=r, row="[" + ", ".join(given_row) + "]"))
@@ -273,32 +345,106 @@ def page(tr, lang="en", answers=False, head=0, seed=None, command=None, name="",
     sheet.cells([""] * T, header=[*tokens, W["fig_sum"]], row_label=W["ws_score"], answers=blank(key["scaled"]))
     sheet.cells([""] * (T + 1), row_label="eˢ", answers=blank([*key["exps"], key["sum"]]))
     sheet.cells([""] * T, row_label=W["ws_weight"], answers=blank(key["weights"]))
-    if answers and key["weights_sum"] != 1:  # each weight rounded: say so, rather than let 0.999 look like a slip
+    if answers and key["weights_sum"] != "1.00":  # each weight rounded: say so, rather than let 0.999 look a slip
         sheet.y += 0.08
-        sheet.line(W["ws_weights_sum"].format(total=f"{key['weights_sum']:.3f}"), 10, 0.14, color=ANSWER_INK)
+        sheet.line(W["ws_weights_sum"].format(total=key["weights_sum"]), 10, 0.14, color=ANSWER_INK)
     sheet.question(W["ws_q_output"].format(i=i))
     sheet.cells([""] * dh, header=components, answers=blank(key["output"]))
-    if command:
+    footer = (W["ws_key_how" if answers else "ws_code_footer"].format(code=code, command=command) if code else
+              W["ws_how"].format(command=command) if command else None)
+    if footer:
         sheet.y = max(sheet.y + 0.05, A4[1] - MIN_MARGIN - 0.62)
-        sheet.line(W["ws_how"].format(command=command), 10, 0, color="0.3")
+        sheet.line(footer, 10, 0, color="0.3")
     use_font(sheet.fig, look.family)
+    if named is not None:
+        named.set_fontproperties(FontProperties(fname=font, size=TEXT_PT))
     return sheet.fig
 
 
 def write(tr, lang, out, head=0, seed=None, command=None, own=False):  # -> (worksheet path, answer key path)
-    """Both pages as A4 PDFs in the folder `out`, with real text: worksheet_<lang>.pdf and answer_key_<lang>.pdf."""
+    """Both pages as A4 PDFs in the folder `out`, with real text: worksheet_<lang>.pdf and answer_key_<lang>.pdf.
+    Each file is written whole or not at all (export.whole_file)."""
     paths = tuple(Path(out) / name for name in files(lang))
     for path, answers in zip(paths, (False, True), strict=True):
-        save(page(tr, lang, answers, head, seed, command, own=own), path, "pdf", slide=True)  # the whole A4 page
+        with whole_file(path) as partial:
+            save(page(tr, lang, answers, head, seed, command, own=own), partial, "pdf", slide=True)  # all of A4
     return paths
 
 
-def write_class(sheets, lang, out, head=0, command=None):  # -> (worksheets path, answer keys path)
-    """A class set: sheets is [(seed, trace, student's name or "")]; every worksheet in one PDF (a name line each,
-    its seed printed) and every key in another, in the same order. command(seed) is each page's footer."""
-    paths = tuple(Path(out) / name for name in files(lang, many=True))
+def write_class(sheets, lang, out, head=0, command=None, many=True):  # -> (worksheets path, answer keys path)
+    """A class set: sheets is [(code, trace, student's name or "")]; every worksheet in one PDF (a name line each,
+    its sheet code printed) and every key in another, in the same order. command(code) is the command on each
+    key's footer that makes it again (it needs the instructor's secret); a sheet's footer has its code alone.
+    Each PDF is written whole or not at all: an interrupted class set leaves no file that looks complete.
+    many=False: one coded sheet, into worksheet_<lang>.pdf and answer_key_<lang>.pdf."""
+    paths = tuple(Path(out) / name for name in files(lang, many))
+    font = name_font([name for _, _, name in sheets], font_family(lang))
     for path, answers in zip(paths, (False, True), strict=True):
-        with matplotlib.rc_context(TEXT_RC), PdfPages(path) as pdf:
-            for seed, tr, name in sheets:
-                pdf.savefig(page(tr, lang, answers, head, seed, command(seed) if command else None, name))
+        with whole_file(path) as partial, matplotlib.rc_context(TEXT_RC), PdfPages(partial) as pdf:
+            for code, tr, name in sheets:
+                pdf.savefig(page(tr, lang, answers, head, None, command(code) if command else None, name,
+                                 code=code, font=font))
     return paths
+
+
+# --- CSV: every stage's matrix, and a class set's keys, for a spreadsheet ------------------------------------------
+
+def _csv_number(x):  # -> a cell a spreadsheet reads as a number: "-1.5", "1.23E-4"; "−∞" for a masked score
+    x = float(x)
+    if math.isinf(x):
+        return formats.NEG_INF_LABEL if x < 0 else formats.INF_LABEL
+    return repr(x + 0.0).replace("e", "E")  # every digit of the float: it reads back as the very same number
+
+
+def _write_csv(path, rows):  # -> path: UTF-8 with a BOM and CRLF, which Excel and LibreOffice Calc both open
+    with whole_file(path) as partial, open(partial, "w", encoding="utf-8-sig", newline="") as f:
+        csv.writer(f).writerows(rows)
+    return path
+
+
+def write_csv(tr, lang, out):  # -> [Path]: one CSV per stage of the pipeline, <stage>_<lang>.csv
+    """Every stage's matrix (Q, K, V, Qh, Kh, Vh, S, S_scaled, M, S_masked, E, P, P_unscaled, O, H, as the trace
+    names them) as a table: a header row in the edition's language, then one row per row of the matrix; a stage of
+    one matrix per head gives each head's rows in turn, with a Head column first. Numbers in full (repr)."""
+    W, paths = words.table(lang), []
+    axis = {"token": W["token"], "query": W["query"], "key": W["key"], "component": W["component"]}
+    for stage in PIPELINE:
+        rows_are, cols_are = stage.axes
+        value = stage.value(tr)
+        heads = range(value.shape[0]) if stage.heads else [None]
+        header = ([W["head"].capitalize()] if stage.heads else []) + [axis[rows_are]] + [
+            f"{axis[cols_are]} {c + 1}" for c in range(value.shape[-1])]
+        rows = [header]
+        for head in heads:
+            matrix = value if head is None else value[head]
+            rows += [([head + 1] if head is not None else []) + [r + 1] + [_csv_number(x) for x in row]
+                     for r, row in enumerate(matrix)]
+        paths.append(_write_csv(Path(out) / f"{stage.name}_{lang}.csv", rows))
+    return paths
+
+
+def key_columns(lang, dh, T=3, i=3):  # -> the header of a class set's keys CSV
+    W = words.table(lang)
+    return ([W["ws_csv_code"], W["ws_csv_name"]] + [W["ws_csv_score"].format(i=i, t=t + 1) for t in range(T)]
+            + [W["ws_csv_scaled"].format(i=i, t=t + 1) for t in range(T)]
+            + [W["ws_csv_exp"].format(t=t + 1) for t in range(T)] + [W["ws_csv_sum"]]
+            + [W["ws_csv_weight"].format(t=t + 1) for t in range(T)]
+            + [W["ws_csv_output"].format(i=i, c=c + 1) for c in range(dh)])
+
+
+def write_keys_csv(sheets, lang, path, head=0):  # -> path: a class set's keys, one sheet a row
+    """Every key of a class set (sheets as write_class's) as one table: code, name and each answer as printed on
+    the key, written as a number a spreadsheet reads ("−1.5" as -1.5, "3.19×10⁻⁴" as 3.19E-4)."""
+    def cell(label):
+        number = label.replace(formats.MINUS, "-")
+        if formats.TIMES_TEN in number:
+            mantissa, power = number.split(formats.TIMES_TEN)
+            number = f"{mantissa}E{power.translate(str.maketrans(formats.RULES['superscripts'], '0123456789-'))}"
+        return number
+
+    rows = [key_columns(lang, sheets[0][1].dh)]
+    for code, tr, name in sheets:
+        key = student_answers(tr, head)
+        rows.append([code, name] + [cell(x) for x in (*key["scores"], *key["scaled"], *key["exps"], key["sum"],
+                                                      *key["weights"], *key["output"])])
+    return _write_csv(path, rows)

@@ -16,7 +16,7 @@ made live. The options are the explorer's arguments (`al.explorer`); --mask is N
 import sys
 from pathlib import Path
 
-from ..figures.options import ArgumentError, _Parser, command_status, parse_mask
+from ..figures.options import ArgumentError, _Parser, add_out, command_status, parse_mask, writable_folder
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import ALIGNS, aligned
 from ..numeric.own_numbers import read_matrix
@@ -27,7 +27,7 @@ from .views import LIMITS, OWN_LIMITS, VIEWS
 def parser():
     parser = _Parser(prog="python -m attention_lab.explorer",
                      description="Write the explorer as one HTML page that works offline, with no Python.")
-    parser.add_argument("--out", required=True, type=Path, help="the HTML file to write")
+    add_out(parser, "explorer.html", "the HTML file to write (its folder is created if missing)")
     parser.add_argument("--lang", default="en", choices=("en", "ko"), help="language of the page (default: en)")
     parser.add_argument("--view", default="all", choices=tuple(VIEWS), help="what it shows (default: all)")
     for name, (lo, hi) in LIMITS.items():
@@ -84,6 +84,7 @@ def main(argv=None):
         write(ex, args)
 
     def write(ex, args):
+        writable_folder(args.out.parent, "the page")  # "새 폴더/x.html": the folder is made, or named if it cannot be
         args.out.write_text(standalone_html(ex.page_config(), scale=args.scale), encoding="utf-8")
         print(args.out)
 
