@@ -44,7 +44,7 @@ function evaluateRules(rules, context) {  // context with each rule's name set t
 }
 
 // A pick as a person reads and types it, counted from 1 as its label shows it (Head 1, Query token 3), for a 0-based
-// index: index + the number the control's first choice shows (LOOK.live.numbered; state.py's pick_number, pick_index).
+// index: index + the number the control's first choice shows (LOOK.live.numbered: the one rule Python's pick_number and pick_index follow too).
 function pickNumber(name, index, context) {  // -> the number control `name` shows for index, or "all" (all heads)
   if (name === "head" && index === -1) return LOOK.live.allHeads;
   return index + evaluateRule(LOOK.live.numbered[name], context);
