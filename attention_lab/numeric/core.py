@@ -2,10 +2,10 @@
 
 Each function does one thing the article names (split, Q @ K.T, / sqrt(dh),
 + M, softmax, P @ V, concat), so a notebook can call them one at a time and
-a test can check them one at a time. Shapes use the
-project's vocabulary: T_q Query tokens, T_k Key tokens (T when they are the
-same), model width d, h heads of width dh = d / h, g K/V heads. The leading
-`...` means "any number of heads (or none)".
+a test can check them one at a time. Shapes use the project's vocabulary:
+T_q Query tokens, T_k Key tokens (T when they are the same), model width d,
+h heads of width dh = d / h, g K/V heads. The leading `...` means "any number
+of heads (or none)".
 
 Arguments are checked (real numbers, shapes that fit) with a ValueError that
 names them. A NaN in an input is propagated, never turned into a weight of 0.
