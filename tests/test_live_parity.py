@@ -32,7 +32,7 @@ from attention_lab.live.state import checked_state, resolve, trace_of
 from attention_lab.live.views import VIEWS
 from attention_lab.look import colors
 from attention_lab.look.formats import format_approx, format_value
-from attention_lab.numeric import arithmetic, core
+from attention_lab.numeric import arithmetic, exact
 from attention_lab.numeric.checks import divisors
 from attention_lab.numeric.examples import example_qkv
 from attention_lab.numeric.pipeline import STAGES
@@ -113,10 +113,11 @@ def breakdown_numbers(key, tr, resolved, items):  # -> what a breakdown must wri
                  *([tr.S_masked] if {"M", "S_masked"} & set(items) else [])]
         return [f" {format_value(x[i, resolved.query, resolved.key], 'scores')}" for x in shown]
     if name == "softmax":  # each e^s and weight of the picked row, then the sum of each (after = or ≈): the
-        # figures' rule (core.shown_exponentials, summed left to right), the page's too; a seen 0.0 reads 0.000
+        # figures' rule (core.shown_exponentials) with the page's exp (exact's), summed left to right, the page's
+        # too; a seen 0.0 reads 0.000
         scores, weights = tr.S_masked[i, resolved.row], tr.P[i, resolved.row]
         seen = STAGES["P"].allowed(tr)[resolved.row]
-        exps, _ = core.shown_exponentials(scores)
+        exps, _ = exact.shown_exponentials(scores)
         rows = [[f" {format_approx(e, a)}", f" {format_value(p, 'weights', a)}"]
                 for e, p, a in zip(exps, weights, seen, strict=True)]
         sums = (arithmetic.row_sums(exps)[0], arithmetic.row_sums(weights)[0])

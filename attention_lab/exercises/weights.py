@@ -7,6 +7,7 @@ a row of scores), never typed in.
 
 import numpy as np
 
+from ..numeric import exact
 from ..numeric.core import normalize_rows, row_exponentials, softmax, weighted_sum
 from ..numeric.masks import Mask, additive_mask, causal_mask
 from . import shared
@@ -16,7 +17,8 @@ from .givens import trace, values
 _BIG = np.array([1000.0, 1001.0, 1002.0])
 # What "without al.softmax" refuses: al.softmax and the two steps it is made of (reached by any name or route, e.g.
 # through al.attention_trace); what "without al.causal_mask" refuses: it and what builds any mask's 0 / −∞.
-WITHOUT_SOFTMAX = (softmax, row_exponentials, normalize_rows)
+WITHOUT_SOFTMAX = (softmax, row_exponentials, normalize_rows,  # and the page's, which attention_trace computes P with
+                   exact.softmax, exact.row_exponentials, exact.normalize_rows)
 WITHOUT_CAUSAL_MASK = (causal_mask, Mask.allowed, additive_mask)
 
 

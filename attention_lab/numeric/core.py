@@ -1,18 +1,26 @@
-"""The stages of Core Attention as pure NumPy functions, one per stage.
+"""The stages of Core Attention as plain NumPy functions, one per stage, as the article writes them.
 
-Each function does one thing the article names, so a notebook can call them
-one at a time and a test can check them one at a time. Shapes use the
-project's vocabulary: T_q Query tokens, T_k Key tokens (T when they are the
-same), model width d, h heads of width dh = d / h, g K/V heads. The leading
-`...` means "any number of heads (or none)".
+Each function does one thing the article names (split, Q @ K.T, / sqrt(dh),
++ M, softmax, P @ V, concat), so a notebook can call them one at a time and
+a test can check them one at a time. Shapes use the project's vocabulary:
+T_q Query tokens, T_k Key tokens (T when they are the same), model width d,
+h heads of width dh = d / h, g K/V heads. The leading `...` means "any number
+of heads (or none)".
 
 Arguments are checked (real numbers, shapes that fit) with a ValueError that
 names them. A NaN in an input is propagated, never turned into a weight of 0.
+
+How the explorer's page computes the same stages to the bit (its sums left to
+right, its exp) is numeric/exact.py: attention_trace uses it, and
+tests/test_exact.py holds these stages to it (here a sum is NumPy's, so the
+last bit may differ from the trace's). Near the float limit (1.8e308) NumPy's
+Q @ K.T, P @ V or row sum can overflow on the way to a finite result; where it
+does, the stage returns exact's instead, which does not.
 """
 
 import numpy as np
 
-from . import arithmetic, checks, exact
+from . import checks, exact
 from .calls import named_arguments
 
 
@@ -70,9 +78,9 @@ def scores(Q, K):  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]  (or one 
     """S = Q Kᵀ: row i, column j is Query token i · Key token j."""
     Q, K = _array("Q", Q, 1), _array("K", K, 2)  # one Query row (dh,) gives one row of scores
     _same("Q, K", Q, K, -1, -1, "the number of components (last axis)")
-    if Q.ndim == 1:
-        return exact.products(Q[None], np.swapaxes(K, -1, -2))[..., 0, :]  # (…, T_k)
-    return exact.products(Q, np.swapaxes(K, -1, -2))
+    with np.errstate(over="ignore", invalid="ignore"):  # a sum that overflows on the way is exact's, below
+        S = Q @ np.swapaxes(K, -1, -2)  # Kᵀ of every head: its last two axes swapped
+    return S if np.isfinite(S).all() else exact.scores(Q, K)  # ±∞ only where a score is beyond the float range
 
 
 def checked_scores(Qh, Kh):  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]
@@ -103,6 +111,22 @@ def apply_mask(S_scaled, M):  # [..., T_q, T_k], [T_q, T_k] -> [..., T_q, T_k]
 
 
 @named_arguments
+def minus_row_max(S_masked):  # [..., T_k] -> [..., T_k]
+    """s − the row's maximum for each score: the largest becomes 0, so e^(s − max) is in [0, 1].
+
+    A fully masked row (all −∞) has no maximum to subtract: it stays all −∞.
+    A row holding NaN or +∞ comes out as NaN.
+    """
+    S_masked = _array("S_masked", S_masked, 1)
+    if S_masked.shape[-1] == 0:
+        raise ValueError("S_masked: a row of scores needs at least one score (one Key token).")
+    row_max = S_masked.max(axis=-1, keepdims=True)  # NaN if the row holds a NaN
+    row_max = np.where(np.isneginf(row_max), 0.0, row_max)  # a fully masked row's max is −∞
+    with np.errstate(invalid="ignore"):  # NaN and +∞ rows propagate as NaN, by design
+        return S_masked - row_max
+
+
+@named_arguments
 def row_exponentials(S_masked):  # [..., T_k] -> [..., T_k]
     """E = exp(s − the row's maximum) for each score: the softmax's "지수 함수 exp" step, before dividing.
 
@@ -112,19 +136,19 @@ def row_exponentials(S_masked):  # [..., T_k] -> [..., T_k]
     has nothing to attend to: its row is all 0. A row holding NaN or +∞ has no
     meaningful values: it comes out as NaN.
     """
-    S_masked = _array("S_masked", S_masked, 1)
-    if S_masked.shape[-1] == 0:
-        raise ValueError("S_masked: a row of scores needs at least one score (one Key token).")
-    row_max = S_masked.max(axis=-1, keepdims=True)  # NaN if the row holds a NaN
-    row_max = np.where(np.isneginf(row_max), 0.0, row_max)  # a fully masked row's max is −∞
-    with np.errstate(invalid="ignore"):  # NaN and +∞ rows propagate as NaN, by design
-        return arithmetic.exp(S_masked - row_max)  # the page's exp, bit for bit
+    with np.errstate(invalid="ignore"):  # NaN stays NaN
+        return np.exp(minus_row_max(S_masked))
 
 
 @named_arguments
 def normalize_rows(E):  # [..., T_k] -> [..., T_k]
     """Divide each row by its sum, so that it sums to 1; a row of zeros (nothing to attend to) stays 0, never NaN."""
-    return exact.normalized(_array("E", E, 1))  # summed as the page sums, and past the float limit if need be
+    E = _array("E", E, 1)
+    with np.errstate(over="ignore", invalid="ignore"):  # values near the float limit can sum past it: exact's below
+        row_sum = E.sum(axis=-1, keepdims=True)  # after row_exponentials at most T_k
+    if not np.isfinite(row_sum).all():
+        return exact.normalize_rows(E)
+    return E / np.where(row_sum == 0, 1.0, row_sum)  # a fully masked row: 0 / 1 = 0
 
 
 @named_arguments
@@ -147,19 +171,21 @@ def exponentials(S_masked):  # [..., T] -> [..., T]
     """
     S_masked = _array("S_masked", S_masked, 0)
     with np.errstate(over="ignore"):  # a huge score shows as ∞ rather than warning
-        return arithmetic.exp(S_masked)
+        return np.exp(S_masked)
 
 
-def shown_exponentials(scores_row):  # [T_k] -> (exponentials [T_k], m: the shift, or None)
+def shown_exponentials(scores_row, exp=np.exp):  # [T_k] -> (exponentials [T_k], m: the shift, or None)
     """One row's exponentials as a table shows them: e^s as the article writes them; where one of them overflows
     to ∞ (∞ / ∞ is no weight) or underflows to 0 (e^−7000: 0 / 0 is none either), e^(s − m) with m the row's
-    largest finite score, as softmax computes them."""
-    exps = exponentials(scores_row)
-    scores_row = np.asarray(scores_row, dtype=float)
+    largest finite score, as softmax computes them. exp: NumPy's, or the page's (exact.shown_exponentials)."""
+    scores_row = _array("scores_row", scores_row, 1)
+    with np.errstate(over="ignore"):  # a huge score shows as ∞, and is then shifted
+        exps = exp(scores_row)
     finite = np.isfinite(scores_row)
     if not (np.isinf(exps[finite]) | (exps[finite] == 0)).any():
         return exps, None
-    return row_exponentials(scores_row), float(scores_row[finite].max())
+    with np.errstate(invalid="ignore"):  # NaN stays NaN
+        return exp(minus_row_max(scores_row)), float(scores_row[finite].max())
 
 
 @named_arguments
@@ -167,6 +193,6 @@ def weighted_sum(P, V):  # [..., T_q, T_k], [..., T_k, dh] -> [..., T_q, dh]  (o
     """O = P V: each output row is the P-weighted sum of the Value rows."""
     P, V = _array("P", P, 1), _array("V", V, 2)  # one row of weights (T,) gives one output row
     _same("P, V", P, V, -1, -2, "P's columns (Key tokens) and V's rows (Value rows)")
-    if P.ndim == 1:
-        return exact.products(P[None], V, weights=True)[..., 0, :]  # (…, dh)
-    return exact.products(P, V, weights=True)  # near the float limit a weighted average stays within its Values
+    with np.errstate(over="ignore", invalid="ignore"):  # a sum that overflows on the way is exact's, below
+        O = P @ V
+    return O if np.isfinite(O).all() else exact.weighted_sum(P, V)  # near the float limit an average stays finite

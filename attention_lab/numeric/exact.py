@@ -1,15 +1,61 @@
-"""The exact arithmetic under the stages of numeric/core.py: the page's sums (arithmetic.py), and no overflow where
-the result is a float.
+"""The stages of numeric/core.py computed as the explorer's page computes them, to the bit, and with no overflow
+where the result is a float: what attention_trace (the page's Python reference) and the parity tests use.
 
-S = QKᵀ, O = PV and softmax's row sums are summed left to right as the page sums them (arithmetic.py), so both
-sides have the same bits (tests/test_same_bits.py). And finite inputs near the float limit (1.8e308) can overflow on
-the way to a finite result; here they do not (`products`, `normalized`). The stages in core.py say what they compute;
-this module is how, to the bit.
+S = QKᵀ, O = PV and softmax's row sums are summed left to right as the page sums them, and e^x is the page's exp
+(arithmetic.py), so both sides have the same bits (tests/test_same_bits.py). And finite inputs near the float limit
+(1.8e308) can overflow on the way to a finite result; here they do not (`products`, `normalized`). core.py says
+what each stage computes, in plain NumPy; this module is how the page computes it. tests/test_exact.py holds the
+two to each other on the article and on the fuzz catalogue.
+
+The stage functions here take arrays core's stages (or attention_trace) have already checked.
 """
 
 import numpy as np
 
-from . import arithmetic
+from . import arithmetic, core
+
+
+def scores(Qh, Kh):  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]
+    """core.scores, S = Q Kᵀ, summed as the page sums, ±∞ only where a score is beyond the float range."""
+    return _matmul(Qh, np.swapaxes(Kh, -1, -2))
+
+
+def row_exponentials(S_masked):  # [..., T_k] -> [..., T_k]
+    """core.row_exponentials, E = exp(s − the row's maximum), with the page's exp."""
+    return arithmetic.exp(core.minus_row_max(S_masked))
+
+
+def normalize_rows(E):  # [..., T_k] -> [..., T_k]
+    """core.normalize_rows, E / its row sum, summed as the page sums (see `normalized`)."""
+    return normalized(np.asarray(E, dtype=float))
+
+
+def softmax(S_masked):  # [..., T_k] -> [..., T_k]
+    """core.softmax, the row exponentials divided by their row sum, as the page computes them."""
+    return normalize_rows(row_exponentials(S_masked))
+
+
+def weighted_sum(P, Vh):  # [..., T_q, T_k], [..., T_k, dh] -> [..., T_q, dh]
+    """core.weighted_sum, O = P V, summed as the page sums; near the float limit an average stays within its Values."""
+    return _matmul(P, Vh, weights=True)
+
+
+def _matmul(A, B, weights=False):  # [..., n, k] or one row [k], [..., k, m] -> [..., n, m] or [..., m], as A @ B
+    A = np.asarray(A, dtype=float)
+    if A.ndim == 1:  # one row, as core's one Query row or row of weights
+        return products(A[None], B, weights)[..., 0, :]
+    return products(A, B, weights)
+
+
+def exponentials(X):  # [...] -> [...]
+    """core.exponentials, e^x of each value as the article writes softmax out, with the page's exp."""
+    with np.errstate(over="ignore"):  # a huge score shows as ∞ rather than warning
+        return arithmetic.exp(X)
+
+
+def shown_exponentials(scores_row):  # [T_k] -> (exponentials [T_k], m: the shift, or None)
+    """core.shown_exponentials with the page's exp: the e^s a breakdown on the page shows."""
+    return core.shown_exponentials(scores_row, exp=arithmetic.exp)
 
 # A @ B can overflow on its way to a finite result: a weighted average of Values near the float limit (1.8e308)
 # rounds past it, or a partial sum does before later terms bring it back. Scaling an operand by a power of two

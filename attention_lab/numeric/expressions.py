@@ -2,9 +2,11 @@
 
 An expression is the name of an earlier stage ("S") or a tuple (operation, *arguments), each argument an
 expression: ("normalize_rows", "E") is P, ("scores", "Qh", ("by_query_head", "Kh")) is S. The pipeline writes
-one per stage (`pipeline.Stage.expression`); Python evaluates it here with the stage functions of `core`, so the
-article's numbers stay exactly what they were, and the browser evaluates the same expressions, sent to it as
-JSON (`live/data.py`), with its own table of the same operations (`live/compute.js`, `OPERATIONS`).
+one per stage (`pipeline.Stage.expression`); Python evaluates it here with the stage functions of `core` where
+every way of computing gives the same bits (split, ÷ √dh, + M, concat) and with `exact`'s (the page's sums and exp,
+no overflow on the way to a float) where it does not (QKᵀ, exp, the row sums, PV), so that Python's trace is the
+page's to the bit. The browser evaluates the same expressions, sent to it as JSON (`live/data.py`), with its own
+table of the same operations (`live/compute.js`, `OPERATIONS`).
 tests/test_expressions.py holds every operation of both sides to a plain loop.
 
 An operation is `(settings, *arrays) -> array`; `settings` is a `pipeline.Settings`. Adding an operation takes one
@@ -12,7 +14,7 @@ entry in each of the two tables and its plain loop in the test: a stage written 
 none.
 """
 
-from . import arithmetic, checks, core, masks
+from . import arithmetic, checks, core, exact, masks
 
 
 def _log(X):  # [...] -> [...]
@@ -28,15 +30,15 @@ OPERATIONS = {
     "split_heads": lambda c, X: core.split_heads(X, X.shape[-1] // c.dh),
     # [g, …] -> [h, …]: for each Query head, the K/V head it reads
     "by_query_head": lambda c, X: X[c.kv_index],
-    "scores": lambda c, Qh, Kh: core.scores(Qh, Kh),  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]
+    "scores": lambda c, Qh, Kh: exact.scores(Qh, Kh),  # [..., T_q, dh], [..., T_k, dh] -> [..., T_q, T_k]
     "scale": lambda c, S: core.scale(S, c.dh if c.scaled else 1),  # [...] -> [...]: ÷ √dh (÷ 1 unscaled)
     "mask": lambda c: masks.make_mask(c.mask, c.T_q, c.T_k),  # -> [T_q, T_k]: 0 where allowed, −∞ elsewhere
     "add_mask": lambda c, S, M: core.apply_mask(S, M),  # [..., T_q, T_k], [T_q, T_k] -> [..., T_q, T_k]
-    "row_exponentials": lambda c, S: core.row_exponentials(S),  # [..., T_k] -> [..., T_k]
-    "normalize_rows": lambda c, E: core.normalize_rows(E),  # [..., T_k] -> [..., T_k]
-    "weighted_sum": lambda c, P, V: core.weighted_sum(P, V),  # [..., T_q, T_k], [..., T_k, dh] -> [..., T_q, dh]
+    "row_exponentials": lambda c, S: exact.row_exponentials(S),  # [..., T_k] -> [..., T_k]
+    "normalize_rows": lambda c, E: exact.normalize_rows(E),  # [..., T_k] -> [..., T_k]
+    "weighted_sum": lambda c, P, V: exact.weighted_sum(P, V),  # [..., T_q, T_k], [..., T_k, dh] -> [..., T_q, dh]
     "concat_heads": lambda c, O: core.concat_heads(O),  # [h, T, dh] -> [T, h·dh]
-    "exp": lambda c, X: core.exponentials(X),  # [...] -> [...]: e^x of each value
+    "exp": lambda c, X: exact.exponentials(X),  # [...] -> [...]: e^x of each value
     "log": lambda c, X: _log(X),  # [...] -> [...]: log x of each value, log 0 = −∞
 }
 

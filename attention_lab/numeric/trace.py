@@ -193,6 +193,6 @@ def attention_trace(Q, K, V, h, mask="causal", scaled=True, *, kv_heads=None,
             raise ValueError(f"hooks: must be a dict of stage name → function, the names from {list(STAGES)}; "
                              f"got {hooks!r:.80}.")
     arrays = pipeline.run({"Q": Q, "K": K, "V": V}, settings, hooks)
-    if not np.isfinite(arrays["S"]).all():  # only a score truly beyond ±1.8e308 (P·V never overflows: core)
+    if not np.isfinite(arrays["S"]).all():  # only a score truly beyond ±1.8e308 (P·V never overflows: exact)
         raise ValueError("Q, K: the scores Q·Kᵀ overflowed to ±inf; use smaller values in Q and K.")
     return AttentionTrace(arrays, settings.mask, settings.scaled)
