@@ -166,7 +166,7 @@ def test_records_are_read_only(tr):
 
 @pytest.mark.parametrize(("kwargs", "match"), [
     ({"block": 0}, "block"), ({"block": 1.5}, "block"), ({"block": True}, "block"), ({"block": "2"}, "block"),
-    ({"block": 2, "kv_heads": 3}, "kv_heads"), ({"block": 2, "kv_heads": 1}, "K, V"),
+    ({"block": 2, "kv_heads": 3}, "kv_heads"), ({"block": 2, "kv_heads": 1}, "K, V, kv_heads"),
     ({"block": 2, "mask": "sliding", "window": 0}, "window"), ({"block": 2, "mask": "dilated"}, "mask"),
     ({"block": 2, "length": 2}, "length"), ({"block": 2, "mask": np.ones((2, 2), dtype=bool)}, "mask"),
 ])

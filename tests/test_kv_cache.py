@@ -150,7 +150,7 @@ def test_published_configurations_are_consistent_and_cited():
     (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 2, kv_heads=3), "kv_heads"),
     (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 2, kv_heads=0), "kv_heads"),
     (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 2, kv_heads=1.0), "kv_heads"),
-    (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 2, kv_heads=1), "K, V"),  # K, V have 2 heads' columns
+    (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 2, kv_heads=1), "K, V, kv_heads"),  # K, V have 2 heads' columns
     (lambda tr: al.decode_steps(tr.Q, tr.K, tr.V, 3), "h"),
     (lambda tr: al.decode_with_cache(tr.Q, tr.K[:2], tr.V, 2), "K, V"),
     (lambda tr: al.decode_with_cache(tr.Q, tr.K, "V", 2), "V"),
