@@ -8,10 +8,14 @@
     heads       figure 1: Q, K, V split into heads, O₁ … Oₕ, Concat into H
     learned     notebook 13: the tiny model's training, its other matrices, its heads' mean weights
     deck        the teaching deck: its slides in the article's order, every matrix a table of all its numbers
+    deck_layout the deck's slides laid out: tables sized, split into blocks, packed, alike in both editions
     export      figures to files with real text (PDF Type 42), the slides of --slides, the deck as PDF and pptx
     options     the command's options and the trace they ask for (your own Q, K, V from .npy or .csv)
     command     `python -m attention_lab.figures`: every figure to SVG, PNG or PDF, or the deck
     worksheet   the printable worksheet and its answer key (`python -m attention_lab.worksheet`)
+    worksheet_numbers   the sheet's one rounding rule and the answers its key gives
+    worksheet_names     a student's name as real text, in an installed Korean font
+    worksheet_csv       every stage's matrix, and a class set's keys, as CSV
 
 Rules that keep it honest: colours, number labels, masked and NaN cells come
 from `look`; words from `look.words`; nothing here computes attention (every

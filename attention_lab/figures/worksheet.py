@@ -14,13 +14,12 @@ or V that is a whole number is printed as it is), and the key (`student_answers`
 gets by following it: each answer computed from the rounded answers before it, as the student carries them on,
 with the tolerance stated on the key. Text is at least 10 pt on A4 at 100%, at least 15 mm from every edge, and
 the PDF keeps it as real text (TrueType fonts, students' names too), so it can be copied and searched.
+
+This module lays the pages out and writes them. Its parts, whose names are importable from here too: the numbers
+and the key (`worksheet_numbers`), the names' fonts (`worksheet_names`), the CSV tables (`worksheet_csv`).
 """
 
-import csv
-import functools
 import math
-import tempfile
-from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 import matplotlib
@@ -30,10 +29,18 @@ from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Rectangle
 
-from ..look import colors, formats, truetype, words
-from ..numeric.pipeline import PIPELINE, STAGES
+from ..look import colors, formats
+from ..numeric.pipeline import STAGES
 from .export import TEXT_RC, save, whole_file
 from .heatmap import check_head, check_trace, font_family, look_of, use_font
+from .worksheet_csv import key_columns, write_csv, write_keys_csv
+from .worksheet_names import NAME_FONTS, name_families, name_font
+from .worksheet_numbers import DIGITS, PLAIN, given_number, mask_row, sheet_number, student_answers
+
+# Its parts, importable from here as before the split: the names' fonts, the numbers and the key, the CSV tables
+__all__ = ["A4", "ANSWER_PT", "BOX_W", "DIGITS", "MAX_DH", "NAME_FONTS", "PLAIN", "check_sheet_trace", "files",
+           "given_number", "given_width", "key_columns", "mask_row", "name_families", "name_font", "page",
+           "sheet_number", "student_answers", "write", "write_class", "write_csv", "write_keys_csv"]
 
 A4 = (8.27, 11.69)  # inches
 MARGIN = 0.75  # 19 mm at the sides; nothing is drawn nearer an edge than MIN_MARGIN
@@ -44,142 +51,13 @@ QUESTION_ROOM = 0.07  # inches above a question, more than between its boxes
 TEXT_PT, TITLE_PT, ANSWER_PT = 11, 16, 12
 ANSWER_INK = "#0b3d91"  # dark blue: the key's answers stand apart from the printed numbers, dark on light
 MAX_DH = 4  # Q, K and V side by side have room for 4 components each
-DIGITS = 3  # the sheet's one rounding rule: every number to 3 significant digits, trailing zeros kept (6.00, 0.0470)
-PLAIN = (-3, 2)  # … written plainly from 0.001 to 999 (powers of ten of the first digit), else as 3.19×10⁻⁴
 MAX_SCORE = 300  # |S / √dh| of row 3 at most: its eˢ, their sum and every weight print as numbers (e³⁰⁰ ≈ 1.9×10¹³⁰;
 # the smallest weight, e⁻⁶⁰⁰, is still no 0), where 710 overflows a float and a spread of 1,400 makes a weight 0
-
-
-# Korean fonts a system may have, for the students' names: the shipped subset holds only the package's own words.
-NAME_FONTS = ("Noto Sans CJK KR", "Noto Sans KR", "NanumGothic", "Malgun Gothic", "Apple SD Gothic Neo", "AppleGothic",
-              "Noto Sans CJK JP", "Noto Sans CJK SC")
-
-
-def _drawn_by(family):  # -> the set of characters a font family draws (empty if it is not installed)
-    from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
-
-    try:
-        path = font_manager.fontManager.findfont(font_manager.FontProperties(family=family),
-                                                 fallback_to_default=False)
-    except ValueError:
-        return set()
-    return set(map(chr, FT2Font(path).get_charmap()))
-
-
-def name_families(name, families):  # -> the font families that draw a student's name, or a ValueError
-    """The page's families, and after them the first installed Korean font that has every letter they lack."""
-    missing = set(name) - set().union(*map(_drawn_by, families)) - {" "}
-    if not missing:
-        return list(families)
-    extra = next((f for f in NAME_FONTS if missing <= _drawn_by(f)), None)
-    if extra is None:
-        raise ValueError(f"name: no installed font draws {''.join(sorted(missing))!r} of {name!r}; install a Korean "
-                         "font (Debian: apt-get install fonts-noto-cjk), or write the name in Latin letters.")
-    return [*families, extra]
-
-
-_NAME_FONTS = tempfile.TemporaryDirectory(prefix="attention-lab-names-")  # lives as long as the process
-
-
-@functools.lru_cache(maxsize=8)
-def _name_subset(family, characters):  # -> Path: a TrueType font of `family` holding `characters`
-    from matplotlib import font_manager
-
-    source = font_manager.fontManager.findfont(FontProperties(family=family), fallback_to_default=False)
-    font = truetype.subset(source, characters, family)
-    truetype.to_truetype(font)  # a CFF font (Noto Sans CJK) is no TrueType: the PDF would draw it as outlines
-    truetype.rename(font, "Attention Lab names", "AttentionLabNames-Regular")
-    path = Path(_NAME_FONTS.name) / f"names-{len(list(Path(_NAME_FONTS.name).iterdir()))}.ttf"
-    font.save(str(path))
-    font.close()
-    return path
-
-
-def name_font(names, families):  # -> Path of a TrueType font for the names, or None where the page's fonts do
-    """The students' names in an installed Korean font (NAME_FONTS), made TrueType for the PDF: a name is then real
-    text there, searchable and copyable. One font for every name of a class set, as it takes a second to make;
-    None where the page's own families draw every letter. A ValueError as name_families'."""
-    extra = [f for name in names for f in name_families(name, families)[len(families):]]
-    if not extra:
-        return None
-    return _name_subset(extra[0], "".join(sorted(set("".join(names)) | {" "})))
 
 
 def files(lang, many=False):  # -> (worksheet file name, answer key file name), with the language in them
     return (f"worksheets_{lang}.pdf", f"answer_keys_{lang}.pdf") if many else (f"worksheet_{lang}.pdf",
                                                                              f"answer_key_{lang}.pdf")
-
-
-def _decimal(text):  # a printed number back to the one the student carries on: "−1.5" -> Decimal("-1.5")
-    plain = text.replace(formats.MINUS, "-")
-    if formats.TIMES_TEN not in plain:
-        return Decimal(plain)
-    mantissa, power = plain.split(formats.TIMES_TEN)  # "1.235×10⁶" -> 1.235E+6, exactly
-    return Decimal(mantissa).scaleb(int(power.translate(str.maketrans(formats.RULES["superscripts"], "0123456789-"))))
-
-
-def _places(x, places):  # a calculator's rounding: half up, in decimal
-    return x.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-
-
-def _significant(x, digits=DIGITS):  # twice: 999.7 rounds to 1000, whose 3 digits are 1.00×10³
-    for _ in range(2):
-        x = _places(x, digits - 1 - x.adjusted()) if x else x
-    return x
-
-
-def sheet_number(x):  # -> the sheet's one rule: "6.00", "0.0470", "424", "3.19×10⁻⁴", "1.10×10³", "0", "−∞"
-    """A number as every number on the sheet is written (DIGITS significant digits, half up, trailing zeros kept;
-    powers of ten outside PLAIN): the answers, √dh, the mask question's row, given numbers that are not whole.
-    x: a Decimal (what a student carries on), or a float (a trace's number: rounded from its 9 first digits, as
-    float error is far below them and a label's tie far above)."""
-    if isinstance(x, float):
-        if math.isinf(x):
-            return formats.NEG_INF_LABEL if x < 0 else formats.INF_LABEL
-        x = Decimal(f"{x:.9g}")
-    if not x:
-        return "0"
-    x = _significant(x)
-    if PLAIN[0] <= x.adjusted() <= PLAIN[1]:
-        text = f"{x:f}"
-    else:
-        power = x.adjusted()
-        mantissa = _places(x.scaleb(-power), DIGITS - 1)
-        text = f"{mantissa:f}{formats.TIMES_TEN}{str(power).translate(formats.SUPERSCRIPTS)}"
-    return text.replace("-", formats.MINUS)
-
-
-def given_number(x):  # -> a given Q, K or V: a whole number below 1000 exactly as it is ("−2"), else sheet_number
-    return formats.format_value(x) if float(x).is_integer() and abs(x) < 1000 else sheet_number(float(x))
-
-
-def student_answers(tr, head=0, i=3):  # -> {question: [printed answers]}, and "weights_sum"
-    """The key as a student following the sheet computes it, in decimal with a calculator's rounding (half up),
-    every answer by the one rule (sheet_number) and carried on rounded: S row i from Q and K as printed; divided by
-    the printed √dh; eˢ of those scores and their sum; each weight eˢ over the sum; row i of O from those weights."""
-    Qh, Kh, Vh = (STAGES[name].matrix(tr, head) for name in ("Qh", "Kh", "Vh"))
-    # Q, K and V as the sheet prints them: your own numbers may have more digits than a student sees
-    Q, K, V = ([[_decimal(given_number(x)) for x in row] for row in X] for X in (Qh, Kh, Vh))
-    root = _decimal(sheet_number(math.sqrt(tr.dh)))
-    rounded = [_significant(sum(q * k for q, k in zip(Q[i - 1], key, strict=True))) for key in K]
-    scaled = [_significant(s / root) for s in rounded]
-    exps = [_significant(s.exp()) for s in scaled]  # Decimal's exp: e³⁰⁰ is no overflow
-    total = _significant(sum(exps))
-    weights = [_significant(e / total) for e in exps]
-    output = [_significant(sum(p * v[c] for p, v in zip(weights, V, strict=True))) for c in range(len(V[0]))]
-    return {"scores": [sheet_number(x) for x in rounded], "scaled": [sheet_number(x) for x in scaled],
-            "exps": [sheet_number(e) for e in exps], "sum": sheet_number(total),
-            "weights": [sheet_number(p) for p in weights], "output": [sheet_number(x) for x in output],
-            "weights_sum": sheet_number(sum(weights))}
-
-
-def mask_row(tr, head, i=3):  # -> (the 1-based row the mask question gives, its printed S / √dh, its answer)
-    """Row 2, as the article masks it; row 1 where row 2's scaled scores would print row i's (question 3's answer)."""
-    rows = [[sheet_number(float(x)) for x in row] for row in tr.S_scaled[head]]
-    r = 2 if rows[1] != rows[i - 1] else 1
-    masked = [sheet_number(float(x)) for x in tr.S_masked[head, r - 1]]
-    return r, rows[r - 1], masked
 
 
 class _Sheet:
@@ -385,66 +263,3 @@ def write_class(sheets, lang, out, head=0, command=None, many=True):  # -> (work
                 pdf.savefig(page(tr, lang, answers, head, None, command(code) if command else None, name,
                                  code=code, font=font))
     return paths
-
-
-# --- CSV: every stage's matrix, and a class set's keys, for a spreadsheet ------------------------------------------
-
-def _csv_number(x):  # -> a cell a spreadsheet reads as a number: "-1.5", "1.23E-4"; "−∞" for a masked score
-    x = float(x)
-    if math.isinf(x):
-        return formats.NEG_INF_LABEL if x < 0 else formats.INF_LABEL
-    return repr(x + 0.0).replace("e", "E")  # every digit of the float: it reads back as the very same number
-
-
-def _write_csv(path, rows):  # -> path: UTF-8 with a BOM and CRLF, which Excel and LibreOffice Calc both open
-    with whole_file(path) as partial, open(partial, "w", encoding="utf-8-sig", newline="") as f:
-        csv.writer(f).writerows(rows)
-    return path
-
-
-def write_csv(tr, lang, out):  # -> [Path]: one CSV per stage of the pipeline, <stage>_<lang>.csv
-    """Every stage's matrix (Q, K, V, Qh, Kh, Vh, S, S_scaled, M, S_masked, E, P, P_unscaled, O, H, as the trace
-    names them) as a table: a header row in the edition's language, then one row per row of the matrix; a stage of
-    one matrix per head gives each head's rows in turn, with a Head column first. Numbers in full (repr)."""
-    W, paths = words.table(lang), []
-    axis = {"token": W["token"], "query": W["query"], "key": W["key"], "component": W["component"]}
-    for stage in PIPELINE:
-        rows_are, cols_are = stage.axes
-        value = stage.value(tr)
-        heads = range(value.shape[0]) if stage.heads else [None]
-        header = ([W["head"].capitalize()] if stage.heads else []) + [axis[rows_are]] + [
-            f"{axis[cols_are]} {c + 1}" for c in range(value.shape[-1])]
-        rows = [header]
-        for head in heads:
-            matrix = value if head is None else value[head]
-            rows += [([head + 1] if head is not None else []) + [r + 1] + [_csv_number(x) for x in row]
-                     for r, row in enumerate(matrix)]
-        paths.append(_write_csv(Path(out) / f"{stage.name}_{lang}.csv", rows))
-    return paths
-
-
-def key_columns(lang, dh, T=3, i=3):  # -> the header of a class set's keys CSV
-    W = words.table(lang)
-    return ([W["ws_csv_code"], W["ws_csv_name"]] + [W["ws_csv_score"].format(i=i, t=t + 1) for t in range(T)]
-            + [W["ws_csv_scaled"].format(i=i, t=t + 1) for t in range(T)]
-            + [W["ws_csv_exp"].format(t=t + 1) for t in range(T)] + [W["ws_csv_sum"]]
-            + [W["ws_csv_weight"].format(t=t + 1) for t in range(T)]
-            + [W["ws_csv_output"].format(i=i, c=c + 1) for c in range(dh)])
-
-
-def write_keys_csv(sheets, lang, path, head=0):  # -> path: a class set's keys, one sheet a row
-    """Every key of a class set (sheets as write_class's) as one table: code, name and each answer as printed on
-    the key, written as a number a spreadsheet reads ("−1.5" as -1.5, "3.19×10⁻⁴" as 3.19E-4)."""
-    def cell(label):
-        number = label.replace(formats.MINUS, "-")
-        if formats.TIMES_TEN in number:
-            mantissa, power = number.split(formats.TIMES_TEN)
-            number = f"{mantissa}E{power.translate(str.maketrans(formats.RULES['superscripts'], '0123456789-'))}"
-        return number
-
-    rows = [key_columns(lang, sheets[0][1].dh)]
-    for code, tr, name in sheets:
-        key = student_answers(tr, head)
-        rows.append([code, name] + [cell(x) for x in (*key["scores"], *key["scaled"], *key["exps"], key["sum"],
-                                                      *key["weights"], *key["output"])])
-    return _write_csv(path, rows)
