@@ -343,6 +343,7 @@ def shown_number(name, index, r, s):  # -> the number a person reads for a pick'
     return first + index
 
 
+@pytest.mark.slow  # Node.js
 def test_a_picks_number_is_one_rule_on_both_sides(table):
     """Head 1 is head index 0, Query token 3 is the Query row of token 3: state.pick_number / pick_index in Python and
     state.js pickNumber / pickIndex in the page give the number the label shows (written out here) and back."""
@@ -368,6 +369,7 @@ def test_a_picks_number_is_one_rule_on_both_sides(table):
     assert state.pick_index("head", 0, {}) == -1 and state.pick_index("key", "all", {}) is None  # not a head
 
 
+@pytest.mark.slow  # Node.js
 def test_a_link_names_a_pick_by_its_number_as_the_figures_command_does(tmp_path):
     """#head=1 is Head 1 (it was Head 2: the link wrote the 0-based index) and #query=4 is Query token 4, as
     `--head 1 --query 4` of the figures command; head=all is all heads; the page's own link writes the numbers; a 0

@@ -178,7 +178,7 @@ def test_korean_outputs_have_no_english_words_outside_code_names_and_formulas(na
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_a_korean_line_says_its_truth_values_in_korean(name):  # 예 / 아니요 ({x:yes}), never Python's True (issue 48.13)
+def test_a_korean_line_says_its_truth_values_in_korean(name):  # 예 / 아니요 ({x:yes}), never True (issue 48.13)
     lines = [line for text in printed(load("ko", name)) for line in text.splitlines() if HANGUL.search(line)]
     assert lines, name
     # "…: True" is a sentence's value; "bool, True = 참조 가능" and "average_attn_weights=True" are code, and stay
