@@ -105,7 +105,11 @@ class Store:
         self.postgres = target.startswith(("postgresql://", "postgres://"))
         self.where = _hidden(target) if self.postgres else target
         self._db = self._open_postgres(target) if self.postgres else self._open_sqlite(target)
-        self._mine()
+        try:
+            self._mine()
+        except BaseException:
+            self._db.close()  # SQLite: the last connection closed takes its -wal and -shm files with it
+            raise
 
     # ---- opening --------------------------------------------------------------------------------------------
     def _refuse(self, why):
