@@ -56,7 +56,12 @@ _SELECT = (f"SELECT student, exercise, lang, ok, named, tries, attempts, at, fir
 
 
 class StoreError(Exception):
-    """A store that cannot be used: its message is one line naming it and what to do."""
+    """A store that cannot be used: its message is one line naming it and what to do. For a store refused as not
+    ours, `where` names it and `why` says why (a report can say the rest in its own language); else `why` is None."""
+
+    def __init__(self, message, where="", why=None):
+        super().__init__(message)
+        self.where, self.why = where, why
 
 
 @dataclass(frozen=True)
@@ -113,11 +118,13 @@ class Store:
 
     # ---- opening --------------------------------------------------------------------------------------------
     def _refuse(self, why):
-        raise StoreError(f"{self.where}: not an attention-lab store ({why}); move it aside or give another --store")
+        raise StoreError(f"{self.where}: not an attention-lab store ({why}); move it aside or give another --store",
+                         self.where, why)
 
     def _open_sqlite(self, path):
         if os.path.isdir(path):
-            raise StoreError(f"{path}: is a folder; give a file for --store, such as {os.path.join(path, 'class.sqlite')}")
+            example = os.path.join(path, "class.sqlite")
+            raise StoreError(f"{path}: is a folder; give a file for --store, such as {example}")
         if os.path.exists(path):
             self._check_sqlite(path)  # read-only: a file that is not ours is never written to
         try:
@@ -125,7 +132,8 @@ class Store:
             db.execute("PRAGMA journal_mode=WAL")  # readers do not block the writer, nor it them
             db.execute("PRAGMA synchronous=NORMAL")  # safe in WAL mode: a crash loses at most the last commit
         except sqlite3.Error as e:
-            raise StoreError(f"{path}: cannot be opened as a store ({e}); check the folder exists and is writable") from e
+            raise StoreError(f"{path}: cannot be opened as a store ({e}); check that its folder exists and is "
+                             "writable") from e
         return db
 
     def _check_sqlite(self, path):

@@ -9,6 +9,7 @@ folder is a part, and a key defined twice is an error. For example:
     live        the explorer, the breakdowns and the step widgets
     figures     the static figures: "fig_…"
     notebooks   what the notebooks print and draw: "nb_…"
+    classroom   the class report: "report.…", and a label for each generic key a verdict names, "named.<key>"
 
 A new stage or mask is its registry entry and its words in `core`.
 
