@@ -2,8 +2,11 @@
 kept across a restart, written by two processes at once without a loss, and a file that is not a store of ours
 refused in one line and left as it was. Real SQLite files; the PostgreSQL test starts a real server (slow tier)."""
 
+import copy
 import datetime
 import os
+import pathlib
+import re
 import shutil
 import socket
 import sqlite3
@@ -11,13 +14,16 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 
 import pytest
+import yaml
 
 from attention_lab.classroom.store import Record, Store, StoreError
 
 UTC = datetime.timezone.utc
 T0 = datetime.datetime(2026, 12, 7, 9, 0, tzinfo=UTC)
+ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def minutes(n):
@@ -256,3 +262,87 @@ def test_a_postgresql_table_of_another_program_is_refused(postgres_url):
     with pytest.raises(StoreError, match=r"^postgresql://postgres@127\.0\.0\.1:\d+/postgres: not an attention-lab "
                                          r"store \(it has a table attention_lab_verdicts without attention_lab_meta\)"):
         Store(postgres_url)
+
+
+# ---- beyond one machine: the Zero to JupyterHub config (classroom/z2jh) ------------------------------------------
+# helm and a cluster are not here: the YAML is read, and each part checked against the code it starts.
+
+Z2JH = ROOT / "classroom" / "z2jh"
+
+
+def _values():
+    return yaml.safe_load((Z2JH / "values.yaml").read_text())
+
+
+def _collector(values):
+    return values["hub"]["services"]["attention-lab-collector"]
+
+
+def test_the_z2jh_collector_is_started_with_options_the_collector_takes():
+    command = _collector(_values())["command"]
+    assert command[:3] == ["/opt/attention-lab/bin/python", "-m", "attention_lab.classroom.collector"]
+    assert "/opt/attention-lab" in (Z2JH / "hub.Dockerfile").read_text()  # the venv the hub image makes
+    given = [word for word in command[3:] if word.startswith("--")]
+    helped = subprocess.run([sys.executable, "-m", "attention_lab.classroom.collector", "--help"],
+                            capture_output=True, text=True, check=True).stdout
+    takes = set(re.findall(r"(--[a-z][a-z-]*)", helped))
+    assert [option for option in given if option not in takes] == []
+
+
+def test_the_z2jh_ports_and_urls_agree_and_name_what_the_client_reads():
+    from attention_lab.classroom import client
+
+    values = _values()
+    command = _collector(values)["command"]
+    port = int(command[command.index("--port") + 1])
+    assert _collector(values)["url"] == f"http://hub:{port}"
+    assert [(p["port"], p["targetPort"]) for p in values["hub"]["service"]["extraPorts"]] == [(port, port)]
+    ingress = values["hub"]["networkPolicy"]["ingress"]
+    assert [p["port"] for rule in ingress for p in rule["ports"]] == [port]
+    assert ingress[0]["from"][0]["podSelector"]["matchLabels"] == {"hub.jupyter.org/network-access-hub": "true"}
+    env = values["singleuser"]["extraEnv"]
+    assert env[client.URL] == f"http://hub:{port}/verdict"
+    assert env["ATTENTION_LAB_LANG"] in ("ko", "en")
+
+
+def test_the_z2jh_store_url_comes_from_a_secret_and_reaches_the_collector_s_command(monkeypatch):
+    values = _values()
+    secret = values["hub"]["extraEnv"]["ATTENTION_LAB_STORE"]["valueFrom"]["secretKeyRef"]
+    made = (Z2JH / "values.yaml").read_text() + (Z2JH / "README.md").read_text()
+    assert f"create secret generic {secret['name']}" in made and f"--from-literal={secret['key']}=" in made
+    assert "postgresql://" not in yaml.safe_dump(values)  # no password in the chart's values
+    # The chart turns hub.services into c.JupyterHub.services (its jupyterhub_config.py), then runs extraConfig:
+    services = []
+    for name, service in copy.deepcopy(values["hub"]["services"]).items():
+        service.setdefault("name", name)
+        services.append(service)
+    c = types.SimpleNamespace(JupyterHub=types.SimpleNamespace(services=services))
+    url = "postgresql://attention_lab:secret@db.example.org:5432/attention_lab"
+    monkeypatch.setenv("ATTENTION_LAB_STORE", url)  # as hub.extraEnv sets it in the hub's pod
+    for code in values["hub"]["extraConfig"].values():
+        exec(code, {"c": c})
+    command = services[0]["command"]
+    assert command[command.index("--store") + 1] == url
+
+
+def test_the_z2jh_images_are_built_from_the_repository_s_pins_and_python():
+    python = re.search(r"^\s*- python=(\d+\.\d+)$", (ROOT / "environment.yml").read_text(), re.M)[1]
+    user = (Z2JH / "singleuser.Dockerfile").read_text()
+    hub = (Z2JH / "hub.Dockerfile").read_text()
+    assert re.search(rf"^FROM python:{re.escape(python)}-", user, re.M)  # Binder's Python
+    for dockerfile in (user, hub):
+        assert "constraints.txt" in dockerfile
+        for source in re.findall(r"^COPY (.+) /srv/\S+$", dockerfile, re.M):
+            assert all((ROOT / path).exists() for path in source.split()), source
+    assert '"/srv/attention-lab[lab]"' in user and 'CMD ["jupyterhub-singleuser"]' in user
+    assert '"/srv/attention-lab-src[classroom-postgres]"' in hub
+    # The chart's JupyterHub, in the student's image: a server talks to a hub of its own version.
+    chart = re.search(r"--version (\d+\.\d+\.\d+)", (Z2JH / "values.yaml").read_text())[1]
+    assert f"ARG CHART_VERSION={chart}" in hub
+    hub_version = re.search(r"Chart \S+ runs JupyterHub (\d+\.\d+\.\d+)", (Z2JH / "values.yaml").read_text())[1]
+    assert f"ARG JUPYTERHUB_VERSION={hub_version}" in user
+    # The notebooks the postStart hook copies are where the image puts them.
+    hook = " ".join(_values()["singleuser"]["lifecycleHooks"]["postStart"]["exec"]["command"])
+    assert "/srv/attention-lab/notebooks/$ATTENTION_LAB_LANG/*.ipynb" in hook
+    assert "COPY notebooks /srv/attention-lab/notebooks" in user
+    assert list((ROOT / "notebooks" / _values()["singleuser"]["extraEnv"]["ATTENTION_LAB_LANG"]).glob("*.ipynb"))
