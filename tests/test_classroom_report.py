@@ -10,6 +10,7 @@ import pathlib
 import re
 import shutil
 import subprocess
+import sys
 import zipfile
 
 import pytest
@@ -332,3 +333,23 @@ def test_libreoffice_calc_opens_the_csv_with_its_korean_as_korean_and_its_counts
     with open(path, encoding="utf-8-sig", newline="") as f:
         assert back == list(csv.reader(f))  # every cell as written: the BOM read as such, the Korean, the commas
     assert back[0][0] == "연습"
+
+
+def test_ctrl_c_is_one_line_and_exit_130(store_path, capsys, monkeypatch):
+    def interrupted(records, lang):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(report, "summarize", interrupted)  # as if Ctrl-C came while the report was made
+    assert report.main(["--store", str(store_path), "--lang", "ko"]) == 130
+    assert capsys.readouterr().err == "report: 중단했습니다.\n"
+
+
+def test_a_reader_that_stops_reading_gets_no_traceback(store_path, tmp_path):
+    out_csv = tmp_path / "out.csv"
+    command = [sys.executable, "-m", "attention_lab.classroom.report", "--store", str(store_path), "--lang", "en",
+               "--csv", str(out_csv)]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as run:
+        run.stdout.close()  # like `| head -0`: nobody reads what it prints
+        err = run.stderr.read().decode()
+        assert run.wait(timeout=60) == 0 and err == ""
+    assert out_csv.exists()  # what was asked for is written all the same

@@ -332,7 +332,18 @@ def main(argv=None):  # -> exit status: 0, 2 (bad input, one line on stderr) or 
     except KeyboardInterrupt:
         print(f"report: {words.say('report.interrupted', lang)}", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader stopped reading (| head): the files asked for are written already
+        _silence_stdout()
     return 0
+
+
+def _silence_stdout():  # stdout to the null device, so that Python's flush at exit does not fail on it again
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a file descriptor (captured in a test)
+        pass
 
 
 if __name__ == "__main__":
