@@ -251,6 +251,22 @@ def test_the_same_store_on_a_postgresql_server(postgres_url):
     assert sum(r.student == "shared" for r in rows) == 40
     assert {r.attempts for r in rows if r.student == "shared"} == {2}
     assert sum(r.student in ("kim2", "lee2") for r in rows) == 80
+    from attention_lab.classroom import report  # the report reads the server as it reads a file
+
+    assert report.main(["--store", postgres_url, "--lang", "en"]) == 0
+
+
+@pytest.mark.slow
+def test_a_postgresql_server_that_does_not_answer_is_one_line_without_its_password(capsys):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # nothing listens there now
+    from attention_lab.classroom import report
+
+    assert report.main(["--store", f"postgresql://kim:hunter2@127.0.0.1:{port}/class", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "hunter2" not in err
+    assert err.startswith(f"report: postgresql://kim:***@127.0.0.1:{port}/class: cannot connect (")
 
 
 @pytest.mark.slow
