@@ -91,6 +91,19 @@ def test_the_store_s_rows_give_the_same_summary(tmp_path):
     assert report.summarize(rows, "ko") == report.summarize(CLASS, "ko")
 
 
+def test_a_student_re_running_an_exercise_counts_once_with_every_check_counted(tmp_path):
+    with Store(tmp_path / "class.sqlite") as store:
+        for minute, named in enumerate(["mistake:#1", "not_yet", "mistake:#1"]):
+            store.record("kim", "04.mask4", "en", False, named, minute + 1, at=T0 + datetime.timedelta(minutes=minute))
+        store.record("lee", "04.mask4", "en", True, "right", 1, at=T0)
+        summary = report.summarize(store.rows(), "en")
+    (row,) = summary.exercises
+    assert (row.right, row.total) == (1, 2)
+    assert {c.key: c.count for c in row.counts} == {"right": 1, "mistake:#1": 1}  # kim's last verdict, once
+    kim = summary.students[0]
+    assert [(x.exercise, x.key, x.checks) for x in kim.stuck] == [("04.mask4", "mistake:#1", 3)]
+
+
 # ---- labels ---------------------------------------------------------------------------------------------------
 
 def _generic_keys():  # every word key a verdict can name, read from the judge's sources (not from the report)
@@ -236,7 +249,9 @@ def test_the_page_stands_alone_with_the_counts_a_plot_per_exercise_and_where_eac
     assert parsed.cells[i + 1: i + 3] == ["1", "park"]  # the label, its count, who
     i = len(parsed.cells) - 1 - parsed.cells[::-1].index("lee")  # the students' table comes last
     assert parsed.cells[i + 1] == "0 / 2"
-    assert parsed.cells[i + 2] == "; ".join(f"{e}: {report.label(k, e, lang)[0]}" for e, k in BY_STUDENT["lee"][2])
+    checks = words.say("report.checks", lang, n=1)  # each of lee's verdicts was the first for its exercise
+    assert parsed.cells[i + 2] == "; ".join(f"{e}: {report.label(k, e, lang)[0]} ({checks})"
+                                            for e, k in BY_STUDENT["lee"][2])
 
 
 def test_an_empty_store_makes_a_page_that_says_so():

@@ -65,6 +65,7 @@ class Stuck:
     exercise: str
     key: str
     label: str
+    checks: int  # how many times the student checked it (the verdicts the store received)
 
 
 @dataclass(frozen=True)
@@ -141,7 +142,8 @@ def summarize(records, lang):  # -> Summary
     students = []
     for student in sorted(by_student):
         rows = sorted(by_student[student], key=lambda r: _exercise_order(r.exercise))
-        stuck = tuple(Stuck(r.exercise, r.named, label(r.named, r.exercise, lang)[0]) for r in rows if r.ok is not True)
+        stuck = tuple(Stuck(r.exercise, r.named, label(r.named, r.exercise, lang)[0], r.attempts)
+                      for r in rows if r.ok is not True)
         students.append(StudentRow(student, len(rows) - len(stuck), len(rows), stuck))
     return Summary(lang, tuple(exercises), tuple(students))
 
@@ -214,6 +216,11 @@ def _table(header, rows, numeric=()):
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def _stuck_text(student, lang):  # "04.mask4: known mistake #1 (checked 3 times); …", or "all right"
+    return "; ".join(f"{x.exercise}: {x.label} ({words.say('report.checks', lang, n=x.checks)})"
+                     for x in student.stuck) or words.say("report.all_right", lang)
+
+
 def to_html(summary, lang=None, store="", when=None):  # -> str: a page that needs no other file
     """The report as one self-contained page: per exercise its counts and bar chart, then per student."""
     lang = checks.lang(lang or summary.lang)
@@ -236,7 +243,7 @@ def to_html(summary, lang=None, store="", when=None):  # -> str: a page that nee
     if summary.students:
         parts.append(f"<h2>{e(say('report.by_student'))}</h2>")
         rows = [(s.student, f"{s.right} / {s.tried}",
-                 "; ".join(f"{x.exercise}: {x.label}" for x in s.stuck) or say("report.all_right"))
+                 _stuck_text(s, lang))
                 for s in summary.students]
         parts.append(_table([say("report.col_student"), say("report.col_right"), say("report.col_stuck")], rows))
     return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
@@ -254,8 +261,7 @@ def to_text(summary):  # -> str: the report on a terminal
     if summary.students:
         lines.append(say("report.by_student"))
         for s in summary.students:
-            stuck = "; ".join(f"{x.exercise}: {x.label}" for x in s.stuck) or say("report.all_right")
-            lines.append(f"    {s.student}  {s.right}/{s.tried}  {stuck}")
+            lines.append(f"    {s.student}  {s.right}/{s.tried}  {_stuck_text(s, summary.lang)}")
     return "\n".join(lines)
 
 

@@ -16,6 +16,7 @@ WORDS = {
                         "Exercise {exercise}: a bar chart of how many students got each verdict last"),
     "report.students_axis": ("학생 수", "students"),
     "report.all_right": ("모두 맞음", "all right"),
+    "report.checks": ("확인 {n}번", "checked {n}×"),
     "report.mistake_n": ("알려진 실수 #{n}", "known mistake #{n}"),
     "report.wrote": ("썼습니다: {path}", "Wrote {path}"),
     # the columns (CSV and page)
