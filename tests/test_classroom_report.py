@@ -307,6 +307,11 @@ def test_a_corrupt_store_is_one_line_and_exit_2_and_left_as_it_was(tmp_path, cap
     assert path.read_bytes() == before and os.listdir(tmp_path) == ["class.sqlite"]
 
 
+def test_a_folder_given_as_the_store_is_one_line_in_the_edition_s_language(tmp_path, capsys):
+    line = _refused(["--store", str(tmp_path), "--lang", "ko"], capsys)
+    assert line == f"report: --store {tmp_path}: 폴더입니다. {tmp_path / 'class.sqlite'}처럼 파일을 주세요."
+
+
 @pytest.mark.parametrize(("argv", "says"), [
     (["--lang", "fr"], "report: --lang fr: no such edition; give --lang ko or --lang en"),
     (["--colour"], "report: unrecognized arguments: --colour"),

@@ -266,7 +266,7 @@ def test_a_postgresql_server_that_does_not_answer_is_one_line_without_its_passwo
     assert report.main(["--store", f"postgresql://kim:hunter2@127.0.0.1:{port}/class", "--lang", "en"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "hunter2" not in err
-    assert err.startswith(f"report: postgresql://kim:***@127.0.0.1:{port}/class: cannot connect (")
+    assert err.startswith(f"report: --store postgresql://kim:***@127.0.0.1:{port}/class: cannot connect (")
 
 
 @pytest.mark.slow

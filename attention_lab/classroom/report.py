@@ -294,9 +294,7 @@ def _records(target, lang):  # -> (where, [Record]), or _Refused in the edition'
         with Store(target) as store:
             return store.where, store.rows()
     except StoreError as error:
-        if error.why is None:
-            raise _Refused(str(error)) from None
-        raise _Refused(words.say("report.not_a_store", lang, store=error.where, why=error.why)) from None
+        raise _Refused(words.say(f"report.store_{error.kind}", lang, store=error.where, why=error.why)) from None
 
 
 def _write(option, path, write, lang):

@@ -56,12 +56,13 @@ _SELECT = (f"SELECT student, exercise, lang, ok, named, tries, attempts, at, fir
 
 
 class StoreError(Exception):
-    """A store that cannot be used: its message is one line naming it and what to do. For a store refused as not
-    ours, `where` names it and `why` says why (a report can say the rest in its own language); else `why` is None."""
+    """A store that cannot be used: its message is one line naming it and what to do. `kind` says which problem
+    it is ("not_ours", "folder", "cannot_open", "no_psycopg", "cannot_connect"), `where` names the store and
+    `why` is the detail (SQLite's or the server's words), so a report can say it in the edition's language."""
 
-    def __init__(self, message, where="", why=None):
+    def __init__(self, message, kind, where, why=""):
         super().__init__(message)
-        self.where, self.why = where, why
+        self.kind, self.where, self.why = kind, where, why
 
 
 @dataclass(frozen=True)
@@ -119,12 +120,13 @@ class Store:
     # ---- opening --------------------------------------------------------------------------------------------
     def _refuse(self, why):
         raise StoreError(f"{self.where}: not an attention-lab store ({why}); move it aside or give another --store",
-                         self.where, why)
+                         "not_ours", self.where, why)
 
     def _open_sqlite(self, path):
         if os.path.isdir(path):
             example = os.path.join(path, "class.sqlite")
-            raise StoreError(f"{path}: is a folder; give a file for --store, such as {example}")
+            raise StoreError(f"{path}: is a folder; give a file for --store, such as {example}", "folder", path,
+                             example)
         if os.path.exists(path):
             self._check_sqlite(path)  # read-only: a file that is not ours is never written to
         try:
@@ -133,7 +135,7 @@ class Store:
             db.execute("PRAGMA synchronous=NORMAL")  # safe in WAL mode: a crash loses at most the last commit
         except sqlite3.Error as e:
             raise StoreError(f"{path}: cannot be opened as a store ({e}); check that its folder exists and is "
-                             "writable") from e
+                             "writable", "cannot_open", path, str(e)) from e
         return db
 
     def _check_sqlite(self, path):
@@ -173,12 +175,13 @@ class Store:
             import psycopg
         except ImportError:
             raise StoreError(f"{self.where}: a PostgreSQL store needs psycopg; "
-                             "pip install 'attention-lab[classroom-postgres]'") from None
+                             "pip install 'attention-lab[classroom-postgres]'", "no_psycopg", self.where) from None
         try:
             return psycopg.connect(url, autocommit=True, connect_timeout=_TIMEOUT)
         except psycopg.Error as e:
             first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise StoreError(f"{self.where}: cannot connect ({first}); check the URL and that the server runs") from e
+            raise StoreError(f"{self.where}: cannot connect ({first}); check the URL and that the server runs",
+                             "cannot_connect", self.where, first) from e
 
     def _mine(self):  # check an old store is ours and of a schema we know, before writing; or make a new one
         with self._transaction():

@@ -35,10 +35,24 @@ WORDS = {
                         "--store {store}: no such file; give the file the collector writes."),
     "report.no_store_given": ("--store가 필요합니다: 수집기(collector)가 쓰는 파일이나 postgresql:// URL을 주세요.",
                               "--store is needed: the file the collector writes, or a postgresql:// URL."),
-    "report.not_a_store": ("--store {store}: attention-lab의 저장소가 아닙니다({why}). 그 파일은 그대로 두었습니다. "
-                           "다른 곳으로 옮기거나 다른 --store를 주세요.",
-                           "--store {store}: not an attention-lab store ({why}); it was left as it is: move it aside "
-                           "or give another --store."),
+    "report.store_not_ours": ("--store {store}: attention-lab의 저장소가 아닙니다({why}). 그 파일은 그대로 두었습니다. "
+                              "다른 곳으로 옮기거나 다른 --store를 주세요.",
+                              "--store {store}: not an attention-lab store ({why}); it was left as it is: move it "
+                              "aside or give another --store."),
+    "report.store_folder": ("--store {store}: 폴더입니다. {why}처럼 파일을 주세요.",
+                            "--store {store}: is a folder; give a file, such as {why}."),
+    "report.store_cannot_open": ("--store {store}: 저장소로 열 수 없습니다({why}). 폴더가 있고 쓸 수 있는지 "
+                                 "확인하세요.",
+                                 "--store {store}: cannot be opened as a store ({why}); check that its folder "
+                                 "exists and is writable."),
+    "report.store_no_psycopg": ("--store {store}: PostgreSQL 저장소에는 psycopg가 필요합니다: "
+                                "pip install 'attention-lab[classroom-postgres]'",
+                                "--store {store}: a PostgreSQL store needs psycopg: "
+                                "pip install 'attention-lab[classroom-postgres]'"),
+    "report.store_cannot_connect": ("--store {store}: 서버에 연결할 수 없습니다({why}). URL과 서버가 실행 중인지 "
+                                    "확인하세요.",
+                                    "--store {store}: cannot connect ({why}); check the URL and that the server "
+                                    "runs."),
     "report.cannot_write": ("{option} {path}: 쓸 수 없습니다({why}). 쓸 수 있는 다른 곳을 주세요.",
                             "{option} {path}: cannot be written ({why}); give another place."),
     "report.interrupted": ("중단했습니다.", "Interrupted."),
