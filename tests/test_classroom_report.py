@@ -250,8 +250,11 @@ def test_the_page_stands_alone_with_the_counts_a_plot_per_exercise_and_where_eac
     i = len(parsed.cells) - 1 - parsed.cells[::-1].index("lee")  # the students' table comes last
     assert parsed.cells[i + 1] == "0 / 2"
     checks = words.say("report.checks", lang, n=1)  # each of lee's verdicts was the first for its exercise
-    assert parsed.cells[i + 2] == "; ".join(f"{e}: {report.label(k, e, lang)[0]} ({checks})"
-                                            for e, k in BY_STUDENT["lee"][2])
+    assert parsed.cells[i + 2] == "".join(f"{e} {report.label(k, e, lang)[0]} ({checks})"
+                                          for e, k in BY_STUDENT["lee"][2])  # a list: an item per exercise
+    assert parsed.cells[parsed.cells.index("choi", i - 20) + 2] == words.say("report.all_right", lang)
+    for e in ("02.score", "04.mask4"):  # each item links to its exercise's section on the page
+        assert f'<li><a href="#ex-{e}"><code>{e}</code></a>' in page and f'<section id="ex-{e}">' in page
 
 
 def test_an_empty_store_makes_a_page_that_says_so():

@@ -205,15 +205,25 @@ def plot_svg(row, lang):  # -> str: the bar chart as an <svg> element
 _STYLE = """body{font-family:system-ui,'Noto Sans KR','Malgun Gothic','Apple SD Gothic Neo',sans-serif;margin:2rem;
 max-width:60rem;color:#111}table{border-collapse:collapse;margin:.5rem 0 1rem}th,td{border:1px solid #bbb;
 padding:.25rem .5rem;text-align:left;vertical-align:top}td.n{text-align:right}section{margin-bottom:2rem}
-figure{margin:0}svg{max-width:100%;height:auto}code{font-size:.95em}"""
+figure{margin:0}svg{max-width:40rem;width:100%;height:auto}code{font-size:.95em}td ul{margin:0;padding-left:1.1rem}"""
 
 
-def _table(header, rows, numeric=()):
+def _table(header, rows, numeric=(), markup=()):  # the columns in `markup` hold HTML, the others text
     e = html.escape
+
+    def cell(i, v):
+        return f'<td class="n">{v}</td>' if i in numeric else f"<td>{v if i in markup else e(str(v))}</td>"
+
     head = "".join(f'<th scope="col">{e(h)}</th>' for h in header)
-    body = "".join("<tr>" + "".join(f'<td class="n">{v}</td>' if i in numeric else f"<td>{e(str(v))}</td>"
-                                    for i, v in enumerate(row)) + "</tr>" for row in rows)
+    body = "".join("<tr>" + "".join(cell(i, v) for i, v in enumerate(row)) + "</tr>" for row in rows)
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _stuck_list(student, lang):  # -> HTML: one item per exercise not right yet, linked to its section
+    e = html.escape
+    items = "".join(f'<li><a href="#ex-{e(x.exercise)}"><code>{e(x.exercise)}</code></a> {e(x.label)} '
+                    f"({e(words.say('report.checks', lang, n=x.checks))})</li>" for x in student.stuck)
+    return f"<ul>{items}</ul>" if items else e(words.say("report.all_right", lang))
 
 
 def _stuck_text(student, lang):  # "04.mask4: known mistake #1 (checked 3 times); …", or "all right"
@@ -242,10 +252,9 @@ def to_html(summary, lang=None, store="", when=None):  # -> str: a page that nee
                      f'<figure role="img" aria-label="{alt}">{plot_svg(row, lang)}</figure></section>')
     if summary.students:
         parts.append(f"<h2>{e(say('report.by_student'))}</h2>")
-        rows = [(s.student, f"{s.right} / {s.tried}",
-                 _stuck_text(s, lang))
-                for s in summary.students]
-        parts.append(_table([say("report.col_student"), say("report.col_right"), say("report.col_stuck")], rows))
+        rows = [(s.student, f"{s.right} / {s.tried}", _stuck_list(s, lang)) for s in summary.students]
+        parts.append(_table([say("report.col_student"), say("report.col_right"), say("report.col_stuck")], rows,
+                            markup=(2,)))
     return (f'<!DOCTYPE html>\n<html lang="{lang}"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>{e(say('report.title'))}</title><style>{_STYLE}</style></head>"
