@@ -156,7 +156,7 @@ def main(argv=None):
         servers_s, alone, together_s, each, memory = asyncio.run(class_run(running, n, failures))
         records = Store(running.state.store).rows()
     finally:
-        code = running.stop(timeout=600)
+        code = running.stop(timeout=600, purge=True)  # the accounts it made go too
         time.sleep(1)
         left = leftovers(folder)
         shutil.rmtree(folder, ignore_errors=True)

@@ -88,7 +88,7 @@ def running():
     folder = _folder()
     running = kernels.Running(folder, 2, hub.free_port())
     yield running
-    code = running.stop() if running.code is None else running.code
+    code = running.stop(purge=True) if running.code is None else running.code  # with the accounts it made
     left = _leftovers(folder)
     shutil.rmtree(folder, ignore_errors=True)
     assert code == 0
@@ -121,8 +121,32 @@ def test_roster_passwords_log_in_through_the_hub_login_form(running):
 
     status, where = login(A, passwords[A])
     assert status == 302 and "login" not in where
+    assert _lab_after_login(base, B, passwords[B]) == (True, 200, len(list(NOTEBOOK.parent.glob("*.ipynb"))))
     assert login(A, passwords[B])[0] == 403  # another student's password
     assert login("al-student99", passwords[A])[0] == 403  # not on the roster
+
+
+def _lab_after_login(base, name, password):
+    """Log in through the form as a browser does (cookies, redirects): the hub spawns the student's server and
+    JupyterLab opens in ~/attention-lab. -> (the page is JupyterLab's, its static files' status, notebooks there)"""
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    opener.open(base).read()
+    xsrf = next(c.value for c in jar if c.name == "_xsrf")
+    opener.open(base, urllib.parse.urlencode({"username": name, "password": password, "_xsrf": xsrf}).encode())
+    root = base.replace("/hub/login", "")
+    for _ in range(120):
+        answer = opener.open(f"{root}/user/{name}/lab/tree/attention-lab")
+        page = answer.read().decode()
+        if f"/user/{name}/lab" in answer.url and "jupyter-config-data" in page:
+            break
+        time.sleep(1)
+    data = page.split('<script id="jupyter-config-data" type="application/json">')[1]
+    config = json.loads(data.split("</script>")[0])
+    static = opener.open(root + config["fullStaticUrl"] + "/style.js").status
+    listing = json.loads(opener.open(f"{root}/user/{name}/api/contents/attention-lab").read())
+    notebooks = [item["name"] for item in listing["content"] if item["name"].endswith(".ipynb")]
+    return config["appName"] == "JupyterLab", static, len(notebooks)
 
 
 def test_each_students_checked_exercises_are_collected_and_counted(running):
@@ -257,6 +281,7 @@ def test_the_store_survives_a_restart_of_the_hub(running):
     assert running.stop() == 0
     assert _leftovers(running.folder) == []
     again = kernels.Running(running.folder, 2, running.settings["port"])
+    again.existed = running.existed  # the accounts were made by this class's first `up`
     running.__dict__.update(again.__dict__)
     assert Store(running.state.store).rows() == before
     assert running.state.passwords.read_text() == passwords  # the same roster: nobody's password changed
@@ -317,6 +342,8 @@ def test_ctrl_c_stops_the_hub_and_every_server():
     time.sleep(1)
     left = _leftovers(folder)
     gone = [s for s in servers if s.is_running()]
+    if not running.existed:
+        hub.down(str(folder), purge=True)
     shutil.rmtree(folder, ignore_errors=True)
     assert code == 130
     assert out.strip().splitlines()[-1] == "classroom: stopped (Ctrl-C): the hub, the proxy and every student's server"

@@ -124,6 +124,15 @@ class Kernel:
         await self.hub.api("POST", f"{self.prefix}/{self.id}/restart")
 
 
+def _account(name):
+    import pwd
+
+    try:
+        return pwd.getpwnam(name)
+    except KeyError:
+        return None
+
+
 def notebook_cells(path):  # -> [code of each code cell]
     with open(path, encoding="utf-8") as f:
         notebook = json.load(f)
@@ -141,6 +150,8 @@ class Running:
         from . import hub
 
         self.folder, self.state = str(folder), hub.State(folder)
+        # The class's system accounts that exist already (another class's): `stop(purge=True)` leaves them be.
+        self.existed = [name for name in map(hub.student_name, range(1, students + 1)) if _account(name)]
         self.log = open(os.path.join(self.folder, "up.out"), "w+")
         self.proc = subprocess.Popen([sys.executable, "-m", "attention_lab.classroom", "up", "--students",
                                       str(students), "--port", str(port), "--dir", self.folder, *extra],
@@ -162,11 +173,14 @@ class Running:
         with open(self.log.name) as f:
             return f.read()
 
-    def stop(self, timeout=180):  # -> `up`'s exit code
+    def stop(self, timeout=180, purge=False):  # -> `up`'s exit code
+        """`down`; with purge, also `--purge` (the system accounts this class made, and their homes), unless some of
+        its accounts were there before it."""
         import subprocess
         import sys
 
-        subprocess.run([sys.executable, "-m", "attention_lab.classroom", "down", "--dir", self.folder],
+        purge = ["--purge"] if purge and not self.existed else []
+        subprocess.run([sys.executable, "-m", "attention_lab.classroom", "down", "--dir", self.folder, *purge],
                        capture_output=True, timeout=timeout)
         return self.wait(timeout)
 
