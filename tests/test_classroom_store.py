@@ -111,6 +111,24 @@ def test_two_processes_writing_at_once_lose_nothing(tmp_path):
     assert {r.attempts for r in by_student["shared"]} == {2}  # both verdicts counted: none lost
 
 
+def test_the_report_reads_while_the_collector_holds_the_write_lock(tmp_path):
+    path = tmp_path / "class.sqlite"
+    with Store(path) as store:
+        store.record("kim", "02.score", "ko", True, "right", 1, at=T0)
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("BEGIN IMMEDIATE")  # the collector in the middle of a write
+    writer.execute("UPDATE attention_lab_verdicts SET tries = 9")
+    try:
+        started = time.monotonic()
+        with Store(path) as reader:  # WAL: a reader needs no lock the writer holds
+            rows = reader.rows()
+        assert time.monotonic() - started < 5
+        assert [r.tries for r in rows] == [1]  # what was committed, not the write under way
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
 def _sqlite_of_another_program(path):
     db = sqlite3.connect(path)
     db.execute("CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT)")

@@ -183,23 +183,30 @@ class Store:
             raise StoreError(f"{self.where}: cannot connect ({first}); check the URL and that the server runs",
                              "cannot_connect", self.where, first) from e
 
-    def _mine(self):  # check an old store is ours and of a schema we know, before writing; or make a new one
-        with self._transaction():
-            if self.postgres:  # two collectors starting at once: one makes the tables, the other waits for it
-                self._run("SELECT pg_advisory_xact_lock(4747)")
-            if self._has(_META):
-                meta = dict(self._run(f"SELECT key, value FROM {_META}").fetchall())
-                if meta.get("store") != MARK:
-                    self._refuse(f"its {_META} says {meta.get('store')!r}")
-                if not str(meta.get("schema", "")).isdigit() or int(meta["schema"]) > SCHEMA:
-                    self._refuse(f"schema {meta.get('schema')!r}, made by a newer attention-lab than this one "
-                                 f"(schema {SCHEMA})")
-            elif self._has(_TABLE):  # a server database may hold other tables, but not a verdicts table of another
-                self._refuse(f"it has a table {_TABLE} without {_META}")
-            for statement in _CREATE:
-                self._run(statement)
-            self._run(f"INSERT INTO {_META} (key, value) VALUES ('store', ?), ('schema', ?) "
-                      "ON CONFLICT (key) DO NOTHING", (MARK, str(SCHEMA)))
+    def _mine(self):  # an old store: check it is ours, reading only; a new one: make its tables
+        with self._transaction(write=False):  # a reader (the report) takes no lock a writer holds
+            meta = self._meta()
+        if meta is None:
+            with self._transaction(write=True):
+                if self.postgres:  # two collectors starting at once: one makes the tables, the other waits
+                    self._run("SELECT pg_advisory_xact_lock(4747)")
+                meta = self._meta()  # made meanwhile by another?
+                if meta is None:
+                    if self._has(_TABLE):  # a server database may hold other tables, not a verdicts table of another
+                        self._refuse(f"it has a table {_TABLE} without {_META}")
+                    for statement in _CREATE:
+                        self._run(statement)
+                    self._run(f"INSERT INTO {_META} (key, value) VALUES ('store', ?), ('schema', ?)",
+                              (MARK, str(SCHEMA)))
+                    meta = {"store": MARK, "schema": str(SCHEMA)}
+        if meta.get("store") != MARK:
+            self._refuse(f"its {_META} says {meta.get('store')!r}")
+        if not str(meta.get("schema", "")).isdigit() or int(meta["schema"]) > SCHEMA:
+            self._refuse(f"schema {meta.get('schema')!r}, made by a newer attention-lab than this one "
+                         f"(schema {SCHEMA})")
+
+    def _meta(self):  # -> {key: value} of the store's own table, or None when there is none
+        return dict(self._run(f"SELECT key, value FROM {_META}").fetchall()) if self._has(_META) else None
 
     def _has(self, table):  # -> is there a table of this name
         if self.postgres:
@@ -213,8 +220,8 @@ class Store:
             sql = sql.replace("?", "%s")  # psycopg's placeholder; our SQL has no other '?' or '%'
         return self._db.execute(sql, values)
 
-    def _transaction(self):
-        return _Transaction(self)
+    def _transaction(self, write=True):
+        return _Transaction(self, write)
 
     # ---- the API ----------------------------------------------------------------------------------------------
     def record(self, student, exercise, lang, ok, named, tries, at=None):
@@ -249,14 +256,14 @@ class Store:
 
 
 class _Transaction:
-    """BEGIN … COMMIT (ROLLBACK on an error). In SQLite, BEGIN IMMEDIATE takes the write lock at once, so two
-    writers queue (for up to _TIMEOUT seconds) instead of failing halfway."""
+    """BEGIN … COMMIT (ROLLBACK on an error). A write in SQLite begins IMMEDIATE, taking the write lock at once,
+    so two writers queue (for up to _TIMEOUT seconds) instead of failing halfway; a read takes none."""
 
-    def __init__(self, store):
-        self.store = store
+    def __init__(self, store, write):
+        self.store, self.write = store, write
 
     def __enter__(self):
-        self.store._run("BEGIN" if self.store.postgres else "BEGIN IMMEDIATE")
+        self.store._run("BEGIN IMMEDIATE" if self.write and not self.store.postgres else "BEGIN")
 
     def __exit__(self, kind, value, traceback):
         self.store._run("COMMIT" if kind is None else "ROLLBACK")
