@@ -348,3 +348,31 @@ def test_ctrl_c_stops_the_hub_and_every_server():
     assert code == 130
     assert out.strip().splitlines()[-1] == "classroom: stopped (Ctrl-C): the hub, the proxy and every student's server"
     assert left == [] and gone == []
+
+
+def test_the_embedded_mode_runs_every_server_as_the_instructor_in_a_home_of_its_own():
+    folder = _folder()
+    running = kernels.Running(folder, 1, hub.free_port(), "--no-system-users")
+
+    async def work():
+        drive = kernels.Hub(running.settings, running.token)
+        await drive.start_server(A)
+        async with drive.kernel(A, cwd="attention-lab") as kernel:
+            (who,) = await kernel.run("import os\nprint(os.getuid(), os.environ['HOME'], os.getcwd())")
+            await kernel.run("import numpy as np\nfrom attention_lab import exercises as ex\nLANG = 'ko'")
+            await kernel.run(ex.solution_code("05.row3"))
+            return who
+
+    try:
+        who = asyncio.run(work())
+    finally:
+        code = running.stop()
+    rows = [(r.student, r.exercise, r.ok) for r in Store(folder / "class.sqlite").rows()]
+    left = _leftovers(folder)
+    home = folder / "homes" / A
+    copied = sorted(p.name for p in (home / "attention-lab").iterdir())
+    shutil.rmtree(folder, ignore_errors=True)
+    assert code == 0 and left == []
+    assert who.split() == [str(os.getuid()), str(home), str(home / "attention-lab")]
+    assert copied == sorted(p.name for p in NOTEBOOK.parent.glob("*.ipynb"))
+    assert rows == [(A, "05.row3", True)]
