@@ -144,6 +144,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python benchmarks/bench_classroom.py")
     parser.add_argument("--students", type=int, default=30)
     parser.add_argument("--port", type=int, default=0, help="the hub's port (default: a free one)")
+    parser.add_argument("--keep", action="store_true", help="keep the state folder (hub.log) for a look afterwards")
     args = parser.parse_args(argv)
     n = args.students
     folder = Path(tempfile.mkdtemp(prefix="attention-lab-bench-class-", dir="/tmp"))
@@ -159,7 +160,10 @@ def main(argv=None):
         code = running.stop(timeout=600, purge=True)  # the accounts it made go too
         time.sleep(1)
         left = leftovers(folder)
-        shutil.rmtree(folder, ignore_errors=True)
+        if args.keep:
+            print(f"state folder kept: {folder}", file=sys.stderr)
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
     mode = "system users" if running.settings["system_users"] else "embedded"
     gib = 1024 ** 3
     parts = ", ".join(f"{k} {v / gib:.2f}" for k, v in sorted(memory.peak["parts"].items()))

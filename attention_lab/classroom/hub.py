@@ -189,6 +189,10 @@ else:
     c.EmbeddedSpawner.home_dir_template = s["homes"] + "/{{username}}"
 c.Spawner.cmd = [s["python"], "-m", "jupyterhub.singleuser"]
 c.Spawner.args = ["--allow-root"] if s["root"] and not s["system_users"] else []
+if s["system_users"]:
+    # Kernels on Unix sockets in the student's home, not on TCP ports: 30 servers picking free ports at once race
+    # for the same one ("Address already in use", a kernel lost); the socket paths fit the 107-byte limit there.
+    c.Spawner.args.append("--KernelManager.transport=ipc")
 c.Spawner.notebook_dir = "~"
 c.Spawner.default_url = "/lab/tree/attention-lab"
 c.Spawner.environment = {{"ATTENTION_LAB_CLASSROOM_URL": s["collector_url"] + "/verdict",
