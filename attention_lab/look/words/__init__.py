@@ -10,6 +10,7 @@ folder is a part, and a key defined twice is an error. For example:
     figures     the static figures: "fig_…"
     notebooks   what the notebooks print and draw: "nb_…"
     slips       the names of the exercises' known mistakes, as a class report lists them: "slip.<name>"
+    classroom   the class report: "report.…", and a label for each generic key a verdict names, "named.<key>"
 
 A new stage or mask is its registry entry and its words in `core`.
 
