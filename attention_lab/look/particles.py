@@ -48,7 +48,7 @@ READINGS = {
     "additive_mask": "애디티브 마스크", "make_mask": "메이크 마스크", "row_exponentials": "로 익스포넨셜스",
     "normalize_rows": "노멀라이즈 로스", "softmax_backward": "소프트맥스 백워드",
     "core_attention_backward": "코어 어텐션 백워드", "allowed": "얼라우드", "key_padding_mask": "키 패딩 마스크",
-    "secret": "시크릿",
+    "secret": "시크릿", "store": "스토어", "psycopg": "사이코피지", "URL": "유알엘",
     # the gradients of notebook 13's backward pass, read as their letters
     "dQ": "디큐", "dK": "디케이", "dV": "디브이", "dS": "디에스", "dP": "디피", "dO": "디오", "dH": "디에이치",
 }
