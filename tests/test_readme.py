@@ -92,7 +92,7 @@ def test_the_readme_lab_command_serves_the_repository_and_opens_the_korean_overv
 
 # The README and the pages it sends a reader to, in the order it lists them: each one's Python runs as written.
 DOCS = ["README.md", "docs/package.md", "docs/explorer.md", "docs/learned.md", "docs/figures.md", "docs/anywhere.md",
-        "docs/install.md", "docs/classroom.md"]
+        "docs/install.md", "docs/classroom.md", "docs/classroom-report.md"]
 
 
 def readme_python_blocks():  # -> [(file, first line number, code)] of every ```python block, in order

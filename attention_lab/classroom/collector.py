@@ -154,6 +154,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m attention_lab.classroom.collector")
     parser.add_argument("--store", required=True)
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--ip", default="127.0.0.1", help="the address to listen on (0.0.0.0 on Kubernetes, where "
+                                                           "the students' pods reach it)")
     parser.add_argument("--passwords", required=True, help="passwords.json: the class's students")
     args = parser.parse_args(argv)
     from ..exercises import EXERCISES
@@ -161,7 +163,7 @@ def main(argv=None):
     students = json.loads(Path(args.passwords).read_text())
     hub_api = os.environ.get("JUPYTERHUB_API_URL", "http://127.0.0.1:8081/hub/api")
     collector = Collector(args.store, hub_api, students, set(EXERCISES))
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), handler_for(collector))
+    server = ThreadingHTTPServer((args.ip, args.port), handler_for(collector))
     server.daemon_threads = True
     try:
         server.serve_forever()

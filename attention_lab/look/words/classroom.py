@@ -65,6 +65,7 @@ WORDS = {
     "named.wrong_shape": ("모양이 다름", "the wrong shape"),
     "named.shape_length": ("모양의 길이가 다름", "a shape of the wrong length"),
     "named.forbidden": ("쓰지 말라는 함수를 씀", "used a function the task rules out"),
+    "named.timeout": ("코드가 끝나지 않음 (끝나지 않는 반복)", "the code did not finish (an endless loop)"),
     "named.signature": ("함수의 인자가 다름", "a function of the wrong arguments"),
     "named.not_a_function": ("함수 대신 값", "a value where a function is asked"),
     "named.nan": ("NaN이 나옴", "NaN in the answer"),
