@@ -89,17 +89,21 @@ store.close()
 """
 
 
+def _written_at_once(where, writers, n, delay):  # -> the store's rows after each writer wrote n verdicts, all at once
+    start = time.time() + delay  # each process waits for this moment, so that their writes overlap
+    running = [subprocess.Popen([sys.executable, "-c", WRITER, where, who, str(n), str(start)],
+                                stderr=subprocess.PIPE, text=True) for who in writers]
+    for writer in running:
+        _, err = writer.communicate(timeout=120)
+        assert writer.returncode == 0, err
+    with Store(where) as store:
+        return store.rows()
+
+
 def test_two_processes_writing_at_once_lose_nothing(tmp_path):
     path, n = str(tmp_path / "class.sqlite"), 150
     Store(path).close()
-    start = time.time() + 1.0
-    writers = [subprocess.Popen([sys.executable, "-c", WRITER, path, who, str(n), str(start)],
-                                stderr=subprocess.PIPE, text=True) for who in ("kim", "lee")]
-    for writer in writers:
-        _, err = writer.communicate(timeout=120)
-        assert writer.returncode == 0, err
-    with Store(path) as store:
-        rows = store.rows()
+    rows = _written_at_once(path, ("kim", "lee"), n, delay=1.0)
     by_student = {}
     for row in rows:
         by_student.setdefault(row.student, []).append(row)
@@ -258,14 +262,7 @@ def test_the_same_store_on_a_postgresql_server(postgres_url):
             Record("kim", "02.score", "ko", False, "not_yet", 3, 3, minutes(9), first_right=minutes(5)),
             Record("lee", "02.score", "en", True, "right", 1, 2, minutes(2), first_right=minutes(2)),
         ]
-    start = time.time() + 1.5
-    writers = [subprocess.Popen([sys.executable, "-c", WRITER, postgres_url, who, "40", str(start)],
-                                stderr=subprocess.PIPE, text=True) for who in ("kim2", "lee2")]
-    for writer in writers:
-        _, err = writer.communicate(timeout=120)
-        assert writer.returncode == 0, err
-    with Store(postgres_url) as store:
-        rows = store.rows()
+    rows = _written_at_once(postgres_url, ("kim2", "lee2"), 40, delay=1.5)
     assert sum(r.student == "shared" for r in rows) == 40
     assert {r.attempts for r in rows if r.student == "shared"} == {2}
     assert sum(r.student in ("kim2", "lee2") for r in rows) == 80
