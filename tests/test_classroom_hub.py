@@ -6,6 +6,7 @@ As root (CI) the students are system accounts (useradd): the isolation tests run
 """
 
 import asyncio
+import concurrent.futures
 import http.cookiejar
 import json
 import os
@@ -41,6 +42,13 @@ SYSTEM_USERS = os.geteuid() == 0 and not any(map(hub.closed_above, (ROOT, syscon
 MODE = () if SYSTEM_USERS else ("--no-system-users",)
 A, B = hub.student_name(1), hub.student_name(2)
 CLI = [sys.executable, "-m", "attention_lab.classroom"]
+
+
+def run_async(coroutine):  # -> its result, run to the end on an event loop of its own
+    """asyncio.run in a thread of its own: the session's browser (Playwright's sync API) keeps an event loop running
+    in the main thread once a browser test has run, and asyncio.run refuses to start inside one."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def _folder():  # a state folder every account can enter (pytest's tmp_path is under a 0700 folder of root)
@@ -160,7 +168,7 @@ def test_each_students_checked_exercises_are_collected_and_counted(running):
     async def both():
         return await asyncio.gather(_work(running, A, right), _work(running, B, {"05.row3": WRONG_ROW3}))
 
-    outputs = asyncio.run(both())
+    outputs = run_async(both())
     assert any("✓" in "".join(texts) for texts in outputs[0])
     rows = {(r.student, r.exercise): r for r in Store(running.state.store).rows()}
     assert {(s, e) for s, e in rows if s in (A, B)} == {(s, e) for s in (A, B) for e in right}
@@ -175,7 +183,7 @@ def test_each_students_checked_exercises_are_collected_and_counted(running):
 
 
 def test_rerunning_an_exercise_updates_the_record_never_duplicates_it(running):
-    asyncio.run(_work(running, B, {"05.row3": ex.solution_code("05.row3")}))
+    run_async(_work(running, B, {"05.row3": ex.solution_code("05.row3")}))
     rows = [r for r in Store(running.state.store).rows() if r.student == B]
     assert len(rows) == 3  # still one row per exercise
     row3 = next(r for r in rows if r.exercise == "05.row3")
@@ -203,7 +211,7 @@ def test_a_verdict_made_while_the_collector_is_away_survives_a_kernel_restart(ru
                                      "print(len(client.outbox_path().read_text().splitlines()))")
             return box, after
 
-    box, after = asyncio.run(away_then_back())
+    box, after = run_async(away_then_back())
     assert box == ["1\n"] and after == ["0\n"]
     rows = {r.exercise: r for r in Store(running.state.store).rows() if r.student == A}
     assert (rows["05.row3"].ok, rows["05.row3"].lang) == (False, "en")  # the kept verdict, after the right one
@@ -258,7 +266,7 @@ print(os.getuid(), ','.join(tried))
         async with drive.kernel(A) as kernel:
             return await kernel.run(code)
 
-    (line,) = asyncio.run(look())
+    (line,) = run_async(look())
     uid, tried = line.split(" ", 1)
     said = "refused" if SYSTEM_USERS else "ALLOWED"
     assert tried.strip() == ",".join(f"{what} {said}" for what in ("list", "read", "write", "roster", "store"))
@@ -295,7 +303,7 @@ def test_the_store_survives_a_restart_of_the_hub(running):
     running.__dict__.update(again.__dict__)
     assert Store(running.state.store).rows() == before
     assert running.state.passwords.read_text() == passwords  # the same roster: nobody's password changed
-    asyncio.run(_work(running, B, {"05.row2": ex.solution_code("05.row2")}))
+    run_async(_work(running, B, {"05.row2": ex.solution_code("05.row2")}))
     rows = {(r.student, r.exercise): r for r in Store(running.state.store).rows()}
     assert len(rows) == len(before) and rows[B, "05.row2"].ok is True
 
@@ -342,7 +350,7 @@ def test_a_corrupt_store_is_named_and_left_as_it_is():
 def test_ctrl_c_stops_the_hub_and_every_server():
     folder = _folder()
     running = kernels.Running(folder, 1, hub.free_port(), *MODE)
-    asyncio.run(kernels.Hub(running.settings, running.token).start_server(A))
+    run_async(kernels.Hub(running.settings, running.token).start_server(A))
     servers = [p for p in psutil.process_iter(["cmdline", "environ"])  # this class's: <folder> in its Python or HOME
                if "jupyterhub.singleuser" in (p.info["cmdline"] or [])
                and str(folder) in " ".join(p.info["cmdline"]) + (p.info["environ"] or {}).get("HOME", "")]
@@ -375,7 +383,7 @@ def test_the_embedded_mode_runs_every_server_as_the_instructor_in_a_home_of_its_
             return who
 
     try:
-        who = asyncio.run(work())
+        who = run_async(work())
     finally:
         code = running.stop()
     rows = [(r.student, r.exercise, r.ok) for r in Store(folder / "class.sqlite").rows()]

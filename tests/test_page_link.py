@@ -229,7 +229,8 @@ def test_copy_link_puts_the_address_on_the_clipboard_in_the_pages_language(brows
     page.locator('[data-control="T"]').focus()  # a move, and the copy at once: before the address would settle
     page.keyboard.press("ArrowRight")
     page.locator(".al-link-copy").click()
-    page.wait_for_function("document.querySelector('.al-link-said').textContent !== ''")
+    # a function, not an expression: the page's CSP allows no eval, which Playwright's polling of an expression uses
+    page.wait_for_function("() => document.querySelector('.al-link-said').textContent !== ''")
     said = page.locator(".al-link-said").text_content()
     if said == "링크를 복사했습니다":
         assert page.evaluate("navigator.clipboard.readText()") == page.url

@@ -6,8 +6,9 @@
 
 const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;",
   "'": "&#x27;" })[c]);
-// A word's {name} fields, and its particle fields {name:을} (closing marks may come first: {name:`을}): the value, then
-// the particle of the pair that its reading takes, by look.particles' table (LOOK.particles: the readings and the rule of which form follows which last sound).
+// A word's {name} fields, and its particle fields {name:을} (a closing mark, a backtick or a quote, may come before
+// the particle): the value, then the particle of the pair that its reading takes, by look.particles' table
+// (LOOK.particles: the readings, and the rule of which form follows which last sound).
 const fill = (template, values) => template.replace(/\{(\w+)(?::([^{}]*))?\}/g,
   (_, k, spec) => (spec === undefined ? values[k] : values[k] + spec.slice(0, spec.search(/[가-힣]/))
     + particleOf(values[k], spec.slice(spec.search(/[가-힣]/)))));
