@@ -14,7 +14,7 @@ from pathlib import Path
 from ..numeric import masks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 from ..numeric.limits import SIZES, D
-from ..numeric.own_numbers import ROW_GRAMMAR, cell_text, read_matrix
+from ..numeric.own_numbers import ROW_GRAMMAR, cell_text, read_matrix, typed_whole
 from ..numeric.trace import attention_trace
 
 FORMATS = ("svg", "png", "pdf")
@@ -35,7 +35,6 @@ OPTION_OF = {"T": "--T", "d": "--d", "h": "--h", "kv_heads": "--kv-heads", "seed
              "d, dh": "--d, --dh", "h, dh": "--h, --dh", "tokens": "--learned", "rate": "--rate"}
 # A Python name inside a message, said as its option (kv_heads=2 as typed: --kv-heads 2)
 PYTHON_NAME = re.compile(r"\b(kv_heads)\b(?:=(\d+))?")
-WHOLE = re.compile(ROW_GRAMMAR["whole"])
 DECIMAL = re.compile(ROW_GRAMMAR["number"])
 
 
@@ -49,10 +48,11 @@ def typed_number(text, whole=True):  # "１２" -> 12, "－３" -> -3, "1.5" -> 
     twin, then ASCII digits only. int() alone would also read "١" (Arabic-Indic) and "1_000", which no side writes,
     while a mask's parameter refused "２"."""
     folded = cell_text(str(text))
-    if not (WHOLE if whole else DECIMAL).fullmatch(folded):
+    number = typed_whole(text) if whole else float(folded) if DECIMAL.fullmatch(folded) else None
+    if number is None:
         example = "a whole number such as 3" if whole else "a number such as 1.5"
         raise argparse.ArgumentTypeError(f"give {example} (digits 0-9, or full width: ３), got {text!r}.")
-    return int(folded) if whole else float(folded)
+    return number
 
 
 def _decimal(text):
@@ -129,8 +129,8 @@ def parse_mask(text, align):  # "sliding:window=2" -> Mask("sliding", window=2)
     params = {}
     for item in given:
         key, sep, value = item.partition("=")
-        parts = cell_text(value).split("+")  # a typed number's one rule: "２" is 2, "²" and "٢" are not numbers
-        if not sep or not all(WHOLE.fullmatch(part.strip()) for part in parts):
+        numbers = [typed_whole(part) for part in cell_text(value).split("+")]  # "２" is 2, "²" and "٢" are not
+        if not sep or None in numbers:
             raise ArgumentError(f"--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), "
                                 f"e.g. --mask sliding:window=2; got {item!r}.")
         if key not in known:
@@ -141,7 +141,6 @@ def parse_mask(text, align):  # "sliding:window=2" -> Mask("sliding", window=2)
         if key in params:  # one value each: a second one would silently replace the first
             raise ArgumentError(f"--mask: {key} is given twice in {text!r}; give each parameter once, e.g. "
                                 f"--mask {name}:{key}={item.partition('=')[2]}.")
-        numbers = [int(part) for part in parts]
         params[key] = tuple(numbers) if len(numbers) > 1 or key == "lengths" else numbers[0]
     try:
         return masks.Mask(name, align=align, **params)

@@ -27,7 +27,7 @@ from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import MASKS, Lengths, Mask
 from ..numeric.pipeline import PIPELINE
 from . import controls
-from .state import ALL_HEADS, MOVES, NUMBERED, PARAMS, RESOLVE, param_data, param_key
+from .state import ALL_HEADS, MOVES, NUMBERED, PARAMS, RESOLVE, STATE, param_data, param_key, param_names
 from .views import LIMITS, OWN_LIMITS, SECTIONS
 
 WORD_PREFIXES = ("stage.", "mask.", "param.", "align")
@@ -57,8 +57,9 @@ def look_data():  # -> dict of JSON types, the same for every explorer
 
 
 def _live_rules():  # -> the controls and the rules that fit a state to its sizes, as data (live/state.py's language)
+    keys = {**STATE, **{name: {"kind": "param", "reset": False} for name in param_names(MASKS)}}
     return {"controls": controls.CONTROLS, "resolve": RESOLVE, "params": PARAMS, "moves": MOVES, "numbered": NUMBERED,
-            "allHeads": ALL_HEADS}
+            "allHeads": ALL_HEADS, "state": keys}
 
 
 def _article_sizes():  # -> {"sizes": {"T", "d", "h", "g"}, "corner": [T, h, dh]}: what the page's note names

@@ -84,7 +84,7 @@ class ExplorerView {
     else if (name === "apply" || name === "edit_row") return this.edit(this.controls.parts.edit_row.input.value);
     else if (name === "tokens") return learnTokens(this, value);  // learned.js
     else if (name === "seed") {
-      const text = String(value).trim(), typed = seedOf(text);
+      const text = String(value).trim(), typed = seedOf(value);  // seedOf strips what Python strips
       if (typed === null) {
         const seed = this.now().seed;
         this.controls.say("seed", "bad", fill(this.L.seed_bad, { bad: text, hi: LOOK.maxSeed, seed }));

@@ -86,14 +86,18 @@ function moved(state, name, value, resolved) {  // one control moved: the new st
   return next;
 }
 
-function wholeOf(text) {  // a typed whole number by the one rule (figures.options.typed_number), or null: "１２" -> 12
-  const t = Array.from(String(text), (c) => GRAMMAR.readAs[c] ?? c).join("").trim();
-  return WHOLE.test(t) ? Number(t) + 0 : null;  // + 0: "-0" is the seed 0, as int("-0") is, not −0
+function wholeOf(text) {  // a typed whole number by the one rule (own_numbers.typed_whole), or null: "１２" -> 12
+  const t = Array.from(String(text), (c) => GRAMMAR.readAs[c] ?? c);
+  let a = 0, b = t.length;  // the ends stripped of GRAMMAR.blank, what Python's strip() strips (not trim()'s)
+  while (a < b && GRAMMAR.blank.includes(t[a])) a++;
+  while (b > a && GRAMMAR.blank.includes(t[b - 1])) b--;
+  const whole = t.slice(a, b).join("");
+  return WHOLE.test(whole) ? Number(whole) + 0 : null;  // + 0: "-0" is the seed 0, as int("-0") is, not −0
 }
 
-function seedOf(text) {  // the seed box's rule: a whole number 0 … LOOK.maxSeed, or null
-  const n = wholeOf(text);
-  return n !== null && n >= 0 && n <= LOOK.maxSeed ? n : null;
+function seedOf(text) {  // the seed box's rule (state.seed_of): a whole number in the seed's range, or null
+  const n = wholeOf(text), [lo, hi] = LOOK.live.state.seed.range;
+  return n !== null && n >= lo && n <= hi ? n : null;
 }
 
 function resetState(state, reset) {  // ↺: the article's example (reset: what the view starts with)

@@ -32,6 +32,7 @@ from ..numeric import checks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 from ..numeric.limits import SEED_CONTROL
 from ..numeric.masks import ALIGNS, MASKS, Lengths, Mask, Param
+from ..numeric.own_numbers import typed_whole
 from ..numeric.trace import attention_trace
 from .views import LIMITS, OWN_LIMITS, PICKERS
 
@@ -53,13 +54,43 @@ def offered_masks(view, mask):  # -> the masks the mask control lists: the view'
     return tuple(dict.fromkeys((*offered, mask))) if offered else ()
 
 
+# Every key of a state, in order, as data: its kind, bounds and default (initial_state starts with it; the explorer's
+# arguments override it), and whether ↺ brings the default back. Kinds: "choice" (one of `of`: a tuple, or what the
+# view offers: "masks" its masks, "compared" the stages all heads put side by side), "whole" (`range` lo … hi) or
+# "whole or None", and "bool". Each parameter of a mask ("sliding.window") is a key too, after these (param_names:
+# masks.Param and masks.Lengths give its bounds and default). checked_state checks a state by this table, the reset
+# is read from it, and the page gets it (LOOK.live.state: url.js links exactly these keys); tests/test_live_twins.py
+# fails when a key appears in one place only.
+STATE = {
+    "source": {"kind": "choice", "of": SOURCES, "default": "article", "reset": True},
+    "seed": {"kind": "whole", "range": SEED_CONTROL, "default": 0, "reset": False},
+    **{name: {"kind": "whole", "range": LIMITS[name], "default": ARTICLE[name], "reset": True} for name in LIMITS},
+    "kv_heads": {"kind": "whole or None", "range": (1, LIMITS["h"][1]), "default": None, "reset": True},  # None: h
+    "queries": {"kind": "whole or None", "range": (1, LIMITS["T"][1]), "default": None, "reset": True},  # None: T
+    "align": {"kind": "choice", "of": ALIGNS, "default": "bottom-right", "reset": True},
+    "mask": {"kind": "choice", "of": "masks", "default": "causal", "reset": True},
+    "head": {"kind": "whole", "range": (-1, LIMITS["h"][1] - 1), "default": 0, "reset": True},  # -1: all heads
+    "compare": {"kind": "choice", "of": "compared", "default": "P", "reset": False},  # else the view's first, or ""
+    **{name: {"kind": "whole", "range": (0, LIMITS["T"][1] - 1), "default": ARTICLE_PICKS[name], "reset": True}
+       for name in PICKERS},
+    "marks": {"kind": "bool", "default": True, "reset": False},
+    "edit_matrix": {"kind": "choice", "of": MATRICES, "default": "Q", "reset": False},
+    "edit_token": {"kind": "whole", "range": (0, LIMITS["T"][1] - 1), "default": 2, "reset": False},
+}
+
+
+def state_keys(mask_names=MASKS):  # -> [key]: STATE's keys, then each parameter of the masks named
+    return [*STATE, *param_names(mask_names)]
+
+
 def initial_state(view, *, T=ARTICLE["T"], h=ARTICLE["h"], dh=ARTICLE["dh"], kv_heads=None, mask="causal", params=None,
                   seed=0, source="article", queries=None, align="bottom-right", marks=True):  # -> dict: name -> value
-    """The state an explorer starts in (the arguments already checked)."""
-    state = {"source": source, "seed": seed, "T": T, "h": h, "dh": dh, "kv_heads": kv_heads, "queries": queries,
-             "align": align, "mask": mask, "head": 0, "compare": "P" if "P" in view.compared else
-             (view.compared[0] if view.compared else ""), **ARTICLE_PICKS, "marks": marks,
-             "edit_matrix": "Q", "edit_token": 2}
+    """The state an explorer starts in (the arguments already checked): STATE's defaults, with these."""
+    given = {"source": source, "seed": seed, "T": T, "h": h, "dh": dh, "kv_heads": kv_heads, "queries": queries,
+             "align": align, "mask": mask, "marks": marks}
+    state = {name: given.get(name, key["default"]) for name, key in STATE.items()}
+    if state["compare"] not in view.compared:
+        state["compare"] = view.compared[0] if view.compared else ""
     for name, p in param_names(offered_masks(view, mask) or (mask,)).items():
         state[name] = p.default if isinstance(p, Param) else None
     for key, value in (params or {}).items():
@@ -67,10 +98,20 @@ def initial_state(view, *, T=ARTICLE["T"], h=ARTICLE["h"], dh=ARTICLE["dh"], kv_
     return state
 
 
-def checked_state(raw, view, base):  # -> dict, or a ValueError naming what is malformed
-    """A state sent by the page, checked entry by entry against what the view offers; missing entries from `base`.
+def reset_of(view, start):  # -> {key: value}: what ↺ sets (STATE's "reset" keys, to their defaults; config.reset)
+    """↺ brings back the article's example: the keys STATE marks, with the default mask if the view offers it (else
+    the one the explorer started with). Your own numbers have no example to go back to: nothing."""
+    if start["source"] == "yours":
+        return {}
+    offered = offered_masks(view, start["mask"]) or (start["mask"],)
+    defaults = {name: key["default"] for name, key in STATE.items() if key["reset"]}
+    return {**defaults, "mask": defaults["mask"] if defaults["mask"] in offered else start["mask"]}
 
-    Every value must be one the page's controls can produce, so a crafted or corrupted message is refused whole.
+
+def checked_state(raw, view, base):  # -> dict, or a ValueError naming what is malformed
+    """A state sent by the page, checked entry by entry against what the view offers (STATE); missing entries from
+    `base`. Every value must be one the page's controls can produce, so a crafted or corrupted message is refused
+    whole.
     """
     if not isinstance(raw, dict):
         raise ValueError(f"state: must be a dict of control values, got {type(raw).__name__}.")
@@ -78,35 +119,34 @@ def checked_state(raw, view, base):  # -> dict, or a ValueError naming what is m
     if unknown:
         raise ValueError(f"state: unknown entries {unknown!r:.80}.")
     state = {**base, **raw}
-    whole = checks.whole_number
-    checks.choice("source", state["source"], SOURCES)
-    whole("seed", state["seed"], *SEED_CONTROL)
-    for name, (lo, hi) in LIMITS.items():
-        whole(name, state[name], lo, hi)
-    for name, hi in (("kv_heads", LIMITS["h"][1]), ("queries", LIMITS["T"][1])):
-        if state[name] is not None:
-            whole(name, state[name], 1, hi)
-    checks.choice("align", state["align"], ALIGNS)
-    checks.choice("mask", state["mask"], offered_masks(view, base["mask"]) or (base["mask"],))
+    offered = {"masks": offered_masks(view, base["mask"]) or (base["mask"],), "compared": view.compared}
+    for name, key in STATE.items():
+        kind, value = key["kind"], state[name]
+        if kind == "choice":
+            if name != "compare" or view.compared:
+                checks.choice(name, value, offered.get(key["of"], key["of"]))
+        elif kind == "bool":
+            checks.boolean(name, value)
+        elif value is not None or kind != "whole or None":
+            checks.whole_number(name, value, *key["range"])
     for name, p in param_names(MASKS).items():
         if name not in state:
             continue
         if isinstance(p, Param):
-            whole(name, state[name], p.lo, max(p.lo, LIMITS["T"][1] + p.hi_T))
+            checks.whole_number(name, state[name], p.lo, max(p.lo, LIMITS["T"][1] + p.hi_T))
         elif state[name] is not None:
             if not isinstance(state[name], (list, tuple)) or not 1 <= len(state[name]) <= p.most_parts:
                 raise ValueError(f"{name}: must be a list of 1 to {p.most_parts} sequence lengths, got "
                                  f"{state[name]!r:.60}.")
             for n in state[name]:
-                whole(name, n, 1, LIMITS["T"][1])
-    whole("head", state["head"], -1, LIMITS["h"][1] - 1)
-    if view.compared:
-        checks.choice("compare", state["compare"], view.compared)
-    for name in (*PICKERS, "edit_token"):
-        whole(name, state[name], 0, LIMITS["T"][1] - 1)
-    checks.boolean("marks", state["marks"])
-    checks.choice("edit_matrix", state["edit_matrix"], MATRICES)
+                checks.whole_number(name, n, 1, LIMITS["T"][1])
     return state
+
+
+def seed_of(text):  # -> the seed a seed box's text names (0 … SEED_CONTROL[1]), or None: "１２" -> 12
+    """The seed box's rule (state.js seedOf): a typed whole number (own_numbers.typed_whole) in STATE's seed range."""
+    n, (lo, hi) = typed_whole(text), STATE["seed"]["range"]
+    return n if n is not None and lo <= n <= hi else None
 
 
 @dataclass(frozen=True)

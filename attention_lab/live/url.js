@@ -12,8 +12,9 @@
 // parseTokens); an edited row is not, and the page says so next to the link field while the picture holds one.
 
 const SETTLE_MS = 250;  // longer than a held key's auto-repeat (about 33 ms), shorter than a pause to look
-const UNLINKED = new Set(["button"]);  // the row editor's text is not in a link; the input is, as "input" (below)
-const linkable = (spec) => !UNLINKED.has(spec.type) && spec.name !== "edit_row" && spec.name !== "tokens";
+// A link holds the state's keys (LOOK.live.state): not a button, nor the row editor's text; the learned model's input
+// is in it as "input" (below).
+const linkable = (spec) => spec.name in LOOK.live.state;
 
 // A numbered control's choice is written as the number its label shows (head=1 is Head 1, query=3 is Query token 3,
 // head=all is all heads: state.js pickNumber), read by the one rule of a typed number; the state keeps its index.

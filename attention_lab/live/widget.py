@@ -33,14 +33,15 @@ from .controls import Control, control_specs, pick_of
 from .data import explorer_data
 from .state import (
     ARTICLE,
-    ARTICLE_PICKS,
     checked_state,
     initial_state,
     moved,
     offered_masks,
     parse_row,
+    reset_of,
     resolve,
     row_pieces,
+    seed_of,
     too_large,
     trace_of,
 )
@@ -95,11 +96,8 @@ class Explorer(anywidget.AnyWidget):
             self.view = replace(self.view, masks=self._offered)
         self.trace = trace_of(resolve(start, self.view, self._own), self._own)
         self.step = 0  # states taken (from Python or from the page)
-        reset = {} if self._own else {"source": "article", **ARTICLE, "kv_heads": None, "queries": None,
-                                      "align": "bottom-right", "head": 0, **ARTICLE_PICKS,
-                                      "mask": "causal" if "causal" in self._offered else start["mask"]}
         config = {"kind": "explorer", "lang": self.lang, "view": view_data(self.view), "viewName": self.view_name,
-                  "reset": reset, "data": explorer_data(self._offered, self._own)}
+                  "reset": reset_of(self.view, start), "data": explorer_data(self._offered, self._own)}
         super().__init__(config=config, state=start)
         self.controls = {s["name"]: Control(self, s["name"]) for s in self._specs()}
         self.observe(self._on_state, names="state")
@@ -158,9 +156,13 @@ class Explorer(anywidget.AnyWidget):
             value = checks.whole_number(name, value, spec["min"], spec["max"])
         elif spec["type"] == "check":
             value = checks.boolean(name, value)
+        elif name == "seed" and isinstance(value, str):  # typed, as the seed box gives it: the box's rule (seed_of)
+            if seed_of(value) is None:
+                raise ValueError(f"seed: type a whole number from {SEED_CONTROL[0]} to {SEED_CONTROL[1]} (digits 0-9, "
+                                 f"or full width: ３), got {value!r:.40}.")
+            value = seed_of(value)
         elif name == "seed":
-            value = checks.seed(int(value) if isinstance(value, str) and value.strip().isdigit() else value,
-                                hi=SEED_CONTROL[1])
+            value = checks.seed(value, hi=SEED_CONTROL[1])
         else:
             choices = [v for v, _ in spec["options"]]
             value = list(value) if isinstance(value, tuple) else value

@@ -28,10 +28,14 @@ MAX_BYTES = 1_000_000  # a table of 16 × 64 numbers is a few kB; a bigger file 
 # minus); then each piece between separators is a number, a spelling of ∞ or NaN (not finite), or not a number.
 # Digits are 0-9 only: float() also reads "١" (Arabic-Indic), "1_000" and " 1 ", which no side writes.
 READ_AS = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)} | {"\u3000": " ", "\u2212": "-"}
-ROW_GRAMMAR = {"readAs": READ_AS, "separators": r"[ \t\n\r\f\v\u00a0,;\[\]()]+",
+# The ends a typed number may have and still be one (" 5 "): what Python's str.strip() strips, as a list of characters,
+# so the page strips the same (JavaScript's trim() also strips U+FEFF and not U+001C … U+001F nor U+0085).
+BLANK = "".join(c for c in map(chr, range(0x3001)) if c.isspace())
+ROW_GRAMMAR = {"readAs": READ_AS, "blank": BLANK, "separators": r"[ \t\n\r\f\v\u00a0,;\[\]()]+",
                "number": r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", "whole": r"[+-]?[0-9]+",
                "notFinite": r"[+-]?(?:[iI][nN][fF](?:[iI][nN][iI][tT][yY])?|[nN][aA][nN]|∞)"}
 NUMBER = re.compile(ROW_GRAMMAR["number"])
+WHOLE = re.compile(ROW_GRAMMAR["whole"])
 NOT_FINITE = re.compile(ROW_GRAMMAR["notFinite"])
 _FOLD = str.maketrans(READ_AS)
 
@@ -39,7 +43,15 @@ _FOLD = str.maketrans(READ_AS)
 def cell_text(text):  # "－１.５" or "−1.5" -> "-1.5"
     """Text with every character of READ_AS read as its ASCII twin, ends stripped. (Not NFKC: it would read 2² as
     22.)"""
-    return text.translate(_FOLD).strip()
+    return text.translate(_FOLD).strip(BLANK)
+
+
+def typed_whole(text):  # "１２" -> 12, " -3 " -> -3, "٣" or "3.0" -> None
+    """A whole number typed as text, by the one rule of a typed number (ROW_GRAMMAR: READ_AS folded, BLANK ends
+    stripped, then ASCII digits only), or None. The commands' number options (figures.options.typed_number), the
+    explorer's seed box (live.state.seed_of) and, in the page, state.js's wholeOf read a typed whole number by it."""
+    folded = cell_text(str(text))
+    return int(folded) if WHOLE.fullmatch(folded) else None
 
 
 def read_matrix(path, name, max_rows=16, max_cols=64):  # -> float array [rows, cols]
