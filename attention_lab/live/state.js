@@ -100,7 +100,7 @@ function seedOf(text) {  // the seed box's rule (state.seed_of): a whole number 
   return n !== null && n >= lo && n <= hi ? n : null;
 }
 
-function resetState(state, reset) {  // ↺: the article's example (reset: what the view starts with)
+function resetState(state, reset) {  // ↺: the article's example (config.reset: state.reset_of; state.reset_state)
   return { ...state, ...reset };
 }
 

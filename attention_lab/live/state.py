@@ -108,6 +108,10 @@ def reset_of(view, start):  # -> {key: value}: what ↺ sets (STATE's "reset" ke
     return {**defaults, "mask": defaults["mask"] if defaults["mask"] in offered else start["mask"]}
 
 
+def reset_state(state, reset):  # -> the state after ↺ (reset: reset_of, the config's "reset"; state.js resetState)
+    return {**state, **reset}
+
+
 def checked_state(raw, view, base):  # -> dict, or a ValueError naming what is malformed
     """A state sent by the page, checked entry by entry against what the view offers (STATE); missing entries from
     `base`. Every value must be one the page's controls can produce, so a crafted or corrupted message is refused
@@ -239,7 +243,8 @@ def pick_number(name, index, context):  # -> the number (1-based) control `name`
 def pick_index(name, number, context):  # -> the 0-based index a shown number (or "all") names; None if it names none
     if number == ALL_HEADS:
         return -1 if name == "head" else None
-    return number - evaluate_rule(NUMBERED[name], context) if isinstance(number, int) else None
+    whole = isinstance(number, int) and not isinstance(number, bool)  # True is no number (Number.isInteger(true))
+    return number - evaluate_rule(NUMBERED[name], context) if whole else None
 
 
 # What a state puts on screen, in order. Context: asked (the state), mine (your own numbers), own (their sizes: T,

@@ -39,6 +39,7 @@ from .state import (
     offered_masks,
     parse_row,
     reset_of,
+    reset_state,
     resolve,
     row_pieces,
     seed_of,
@@ -148,7 +149,7 @@ class Explorer(anywidget.AnyWidget):
         spec = self._control_spec(name)
         if spec["type"] == "button":
             if name == "reset":
-                return self._take({**self.state, **self.config["reset"]})
+                return self._take(reset_state(self.state, self.config["reset"]))
             return self._edit(self._edit_text())
         if name == "edit_row":
             return self._edit(checks.text("edit_row", value))
