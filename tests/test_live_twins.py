@@ -53,6 +53,8 @@ TWINS = {
                 f"{TWIN}::test_a_typed_whole_number_and_a_seed_are_one_rule_on_both_sides"),
     "seedOf": ("attention_lab.live.state.seed_of",
                f"{TWIN}::test_a_typed_whole_number_and_a_seed_are_one_rule_on_both_sides"),
+    "lengthsOf": ("attention_lab.numeric.own_numbers.typed_lengths",
+                  f"{TWIN}::test_a_links_lengths_are_read_as_the_mask_option_reads_them"),
     "resetState": ("attention_lab.live.state.reset_state", f"{TWIN}::test_the_reset_is_one_rule_on_both_sides"),
     "rowPieces": ("attention_lab.live.state.row_pieces",
                   f"{PARITY}::test_fuzz_typed_rows_read_as_meant_and_the_same_on_both_sides"),
@@ -201,6 +203,39 @@ def test_a_typed_whole_number_and_a_seed_are_one_rule_on_both_sides():
     assert state.STATE["seed"]["range"] == (0, 10**6)  # the written seeds' bounds
 
 
+# A mask's lengths as a link gives them (url.js lengthsOf) and as --mask packed:lengths=… does (typed_lengths).
+LENGTHS = [("3+3", [3, 3]), ("３＋３", [3, 3]), (" 3 + 3 ", [3, 3]), ("\u30003+3", [3, 3]), ("２+２＋2", [2, 2, 2]),
+           ("6", [6]), ("3+", None), ("+3", None), ("3++3", None), ("3.0+3", None), ("٣+3", None), ("", None),
+           ("3 3", None), ("3,3", None), ("3-3", None)]
+
+
+def check_lengths(js=None):
+    cases = [[text] for text, _ in LENGTHS]
+    python = [{"value": None if r["value"] is None else "+".join(map(str, r["value"]))} for r in
+              python_calls(lambda t: own_numbers.typed_lengths(t), cases)]
+    return differences(cases, python, page_calls("lengthsOf", cases, js),
+                       [None if v is None else "+".join(map(str, v)) for _, v in LENGTHS])
+
+
+@pytest.mark.slow  # Node.js
+def test_a_links_lengths_are_read_as_the_mask_option_reads_them():
+    """#mask=packed:lengths=３＋３ was refused ("３＋３" is no choice's key) while --mask packed:lengths=３＋３ read
+    3+3: a link takes what the option takes, where the page offers it (lengths summing to T)."""
+    from test_live_rules import page_side
+
+    import attention_lab as al
+    from attention_lab.figures.options import parse_mask
+
+    assert check_lengths() == []
+    ex = al.explorer(view="masks", T=6)
+    for text, means in LENGTHS:
+        read = page_side()({"ask": "link", "config": ex.page_config(), "hash": f"#mask=packed:lengths={text}"})
+        taken = read["value"]["state"]["packed.lengths"] if not read["value"]["problems"] else None
+        assert taken == (means if means is not None and sum(means) == 6 else None), (text, read)
+        if means is not None:
+            assert parse_mask(f"packed:lengths={text}", "bottom-right").params == (("lengths", tuple(means)),)
+
+
 # evaluateRules: each rule sees the ones before it, in order, and the context; a rule naming what is not there fails.
 RULES_CASES = [  # (rules, context, the context after, or None: refused)
     ({"a": ["+", "x", 1], "b": ["+", "a", "a"], "x": ["-", "b", 1]}, {"x": 2}, {"x": 5, "a": 3, "b": 6}),
@@ -310,12 +345,14 @@ def test_the_reset_is_one_rule_on_both_sides():
 
 # ---- what each check must refuse ------------------------------------------------------------------------------------
 
-CHECKS = {"typed": check_typed, "rules": check_rules, "params": check_params, "picks": check_picks,
-          "reset": check_reset}
+CHECKS = {"typed": check_typed, "lengths": check_lengths, "rules": check_rules, "params": check_params,
+          "picks": check_picks, "reset": check_reset}
 PAGE_BREAKS = {  # a page whose twin reads otherwise: (the check, text of the bundle, its replacement)
     "wholeOf trims as trim() does": ("typed", 'const whole = t.slice(a, b).join("");',
                                      'const whole = t.join("").trim();'),
     "seedOf refuses the seed 0": ("typed", "n >= lo && n <= hi ? n : null", "n > lo && n <= hi ? n : null"),
+    "lengthsOf reads no full-width digit": ("lengths", 'Array.from(String(raw), (c) => GRAMMAR.readAs[c] ?? c).join("")'
+                                            '.split("+")', 'String(raw).split("+")'),
     "evaluateRules reads the context only": ("rules", "out[name] = evaluateRule(x, out);",
                                              "out[name] = evaluateRule(x, context);"),
     "paramValue at the largest T": ("params", "{ p, wanted: wanted ?? null, T }",
@@ -344,6 +381,8 @@ PARAM_VALUE = state.param_value  # the real one, for the break that calls it
 PYTHON_BREAKS = {  # a Python twin that reads otherwise: (the check, module, name, its replacement)
     "typed_whole with int() and str.isdigit": ("typed", own_numbers, "typed_whole", _old_seed_rule),
     "seed_of without the upper bound": ("typed", state, "seed_of", lambda t: own_numbers.typed_whole(t)),
+    "typed_lengths split before it folds": ("lengths", own_numbers, "typed_lengths", lambda t: None if None in (
+        n := [own_numbers.typed_whole(p) for p in str(t).split("+")]) else n),
     "evaluate_rules on the context only": ("rules", state, "evaluate_rules",
                                            lambda rules, c: {**c, **{n: state.evaluate_rule(x, c)
                                                                      for n, x in rules.items()}}),

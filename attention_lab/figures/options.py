@@ -14,7 +14,7 @@ from pathlib import Path
 from ..numeric import masks
 from ..numeric.examples import ARTICLE_SIZES, article_example, random_example
 from ..numeric.limits import SIZES, D
-from ..numeric.own_numbers import ROW_GRAMMAR, cell_text, read_matrix, typed_whole
+from ..numeric.own_numbers import ROW_GRAMMAR, cell_text, read_matrix, typed_lengths, typed_whole
 from ..numeric.trace import attention_trace
 
 FORMATS = ("svg", "png", "pdf")
@@ -129,8 +129,8 @@ def parse_mask(text, align):  # "sliding:window=2" -> Mask("sliding", window=2)
     params = {}
     for item in given:
         key, sep, value = item.partition("=")
-        numbers = [typed_whole(part) for part in cell_text(value).split("+")]  # "２" is 2, "²" and "٢" are not
-        if not sep or None in numbers:
+        numbers = typed_lengths(value)  # the one rule of a typed number: "２" is 2, "²" and "٢" are not numbers
+        if not sep or numbers is None:
             raise ArgumentError(f"--mask: write each parameter as PARAM=WHOLE_NUMBER (lengths as 3+2+4), "
                                 f"e.g. --mask sliding:window=2; got {item!r}.")
         if key not in known:

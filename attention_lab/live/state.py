@@ -12,6 +12,10 @@ of `trace_of`.
     resolved = resolve(state, VIEWS["all"])      # Resolved(T=3, T_q=3, h=2, dh=4, g=2, mask=Mask('causal'), …)
     tr = trace_of(resolved, own=None)            # the Python reference: attention_trace of what is on screen
 
+The state is described once, as data: `STATE` says which keys a state has, each key's kind, bounds and default and
+whether ↺ brings it back; each offered mask's parameters ("sliding.window") follow it. initial_state, checked_state
+and the reset (reset_of) read it, and the page gets it in LOOK.live.state (url.js's links hold exactly its keys).
+
 The rules that fit a state to its sizes are data, read by a small interpreter on each side: `RESOLVE` (each resolved
 size and pick, one expression each), `PARAMS` (a mask parameter's value and bounds), `MOVES` (the links between
 controls when one moves) and, in live/controls.py, `CONTROLS`. An expression is a name ("T", "asked.queries": a
@@ -19,6 +23,12 @@ path into the context), a number, None, a string literal written "'custom'", or 
 `RULE_OPERATIONS` ("?" and "and" read only what they need). The page gets the tables in LOOK.live and evaluates
 them with state.js's `evaluateRule`; tests/test_live_rules.py holds the two interpreters to each other, operation
 by operation and state by state.
+
+What is still a function in both languages is few and held: tests/test_live_twins.py's `TWINS` lists every
+function of state.js, url.js and controls.js with a Python twin here or in controls.py (evaluate_rules, pick_index,
+param_value, seed_of, reset_state, row_pieces, parse_row, …) and the test that holds the two to one rule on a
+catalogue of cases with wrong inputs, each shown to refuse a broken side; a new page function in neither TWINS nor
+its PAGE_ONLY fails there.
 """
 
 import operator

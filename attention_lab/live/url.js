@@ -35,6 +35,11 @@ function linkKey(spec) {  // how a link writes a control's value: a select's cho
   return choiceKeys(spec)[spec.options.findIndex(([v]) => optionKey(v) === optionKey(spec.value))];
 }
 
+function lengthsOf(raw) {  // "３＋２" -> "3+2": lengths read as --mask reads them (options.parse_mask), or null
+  const parts = Array.from(String(raw), (c) => GRAMMAR.readAs[c] ?? c).join("").split("+").map(wholeOf);
+  return parts.includes(null) ? null : parts.join("+");
+}
+
 function linkValue(spec, raw) {  // -> [value, null], or [null, what is allowed, the word that says so (or none)]
   const L = LOOK.words[spec.lang];
   if (spec.type === "range") {
@@ -46,7 +51,8 @@ function linkValue(spec, raw) {  // -> [value, null], or [null, what is allowed,
     const seed = seedOf(raw);
     return seed === null ? [null, fill(L.link_range, { lo: 0, hi: LOOK.maxSeed })] : [seed, null];
   }
-  const keys = choiceKeys(spec), typed = spec.keys ? wholeOf(raw) : null;
+  const lengths = spec.options.length > 0 && Array.isArray(spec.options[0][0]);  // a mask's lengths: "３＋３" is 3+3
+  const keys = choiceKeys(spec), typed = spec.keys ? wholeOf(raw) : lengths ? lengthsOf(raw) : null;
   const k = keys.indexOf(typed === null ? raw : String(typed));
   if (k >= 0) return [spec.options[k][0], null];
   return [null, keys.join(", "), typed === 0 ? "link_from_one" : null];

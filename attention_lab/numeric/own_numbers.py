@@ -54,6 +54,13 @@ def typed_whole(text):  # "１２" -> 12, " -3 " -> -3, "٣" or "3.0" -> None
     return int(folded) if WHOLE.fullmatch(folded) else None
 
 
+def typed_lengths(text):  # "３＋２" -> [3, 2]; "3+" or "3.0+2" -> None
+    """Whole numbers joined by "+" (a mask's lengths, as --mask packed:lengths=3+2 and a link give them), each read by
+    typed_whole, or None (url.js's lengthsOf reads a link's by the same rule)."""
+    numbers = [typed_whole(part) for part in cell_text(str(text)).split("+")]
+    return None if None in numbers else numbers
+
+
 def read_matrix(path, name, max_rows=16, max_cols=64):  # -> float array [rows, cols]
     """A .npy or text table (.csv, .tsv, .txt) of real numbers, one row per token, at most max_rows × max_cols.
     name: what the reader calls this matrix in messages (the option it typed, e.g. "--q")."""
