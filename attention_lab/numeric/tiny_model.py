@@ -30,9 +30,9 @@ from . import checks, core, masks
 from .trace import attention_trace
 
 TOKENS = ("A", "B", "C", "D")  # the input vocabulary
-ANSWERS = tuple(first + previous for first, previous in itertools.product(TOKENS, TOKENS))  # "AA", "AB", …, "DD"
+ANSWERS = tuple(odd + even for odd, even in itertools.product(TOKENS, TOKENS))  # "AA", "AB", …, "DD"
 T, d = 6, 8  # tokens per sequence; model width, as in the article
-SCORED = slice(1, None)  # the positions with an answer: token 2 on (token 1 has no token before it)
+SCORED = slice(1, None)  # the positions with an answer: token 2 on (token 1 has no even-numbered token yet)
 WEIGHTS = ("E_tok", "E_pos", "W_Q", "W_K", "W_V", "W_O", "W_U")
 # How a typed input is read, as data (the page's live/learned.js applies the same table): the blanks at either
 # end dropped, then each character read as the letter it stands for, in either case and full width (as a Korean
@@ -53,11 +53,16 @@ def shapes(h=2, dh=None):  # -> {name: shape} of every weight
             "W_V": (d, h * dh), "W_O": (h * dh, d), "W_U": (d, len(ANSWERS))}
 
 
-def answer_of(tokens):  # [..., T] int -> [..., T] int: the index in ANSWERS of (first, previous) at each position
-    """The right answer at every position: first token × 4 + previous token (position 1's is unused)."""
+def answer_of(tokens):  # [..., T] int -> [..., T] int: the index in ANSWERS of (odd, even) at each position
+    """The right answer at every position: the most frequent token among the odd-numbered tokens so far × 4 + the
+    most frequent among the even-numbered ones (1-based, up to and including this position); a tie goes to the
+    earlier letter, as argmax takes the first. Position 1's is unused (no even-numbered token yet)."""
     tokens = np.asarray(tokens)
-    previous = np.concatenate([tokens[..., :1], tokens[..., :-1]], axis=-1)
-    return tokens[..., :1] * len(TOKENS) + previous
+    one_hot = tokens[..., None] == np.arange(len(TOKENS))  # [..., T, 4]: which token each position holds
+    odd = (np.arange(tokens.shape[-1]) % 2 == 0)[:, None]  # tokens 1, 3, 5 are at 0-based 0, 2, 4
+    odd_counts = np.cumsum(one_hot & odd, axis=-2)  # [..., T, 4]: each token's count so far, odd positions
+    even_counts = np.cumsum(one_hot & ~odd, axis=-2)
+    return odd_counts.argmax(axis=-1) * len(TOKENS) + even_counts.argmax(axis=-1)
 
 
 @cache
