@@ -80,12 +80,6 @@ def _typed_in(case):  # the shown answer as a learner might type it in: right he
     return f"np.array({np.round(bw.softmax_backward(dP, P), 10).tolist()})"
 
 
-_ZERO_BASED = {
-    "ko": "0부터 센 인덱스입니다. 토큰 번호는 글처럼 1부터 셉니다. 1을 더하세요.",
-    "en": "Those are indices counted from 0; token numbers count from 1, as in the article: add 1.",
-}
-
-
 EXERCISES = [
     Exercise(
         "13.softmax_backward",
