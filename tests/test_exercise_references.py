@@ -72,13 +72,17 @@ def is_causal_row():  # SDPA's is_causal=True keeps ones(T_q, T_k).tril(): row i
     return [j + 1 for j in range(6) if j <= 1]
 
 
-def strongest_key(tr):  # per head, the first Key token (from 1) of token 4's row with the largest weight
+def odd_share(tr):  # per head, the weights token 5's row gives tokens 1, 3, 5 (odd-numbered, counted from 1), added
     P = tr.P.tolist()
-    return [1 + max(range(len(P[head][3])), key=lambda j: (P[head][3][j], -j)) for head in range(tr.h)]
+    return [sum(P[head][4][n - 1] for n in range(1, 6) if n % 2 == 1) for head in range(tr.h)]
 
 
-def weakest_input(P, inputs):  # the input whose row of token 6 gives token 5 the smallest weight (the first one)
-    b = min(range(len(P)), key=lambda n: (P[n][5][4], n))
+def even_share_of_token_6(row):  # Head 1's row of token 6 -> its weights on tokens 2, 4, 6 added
+    return sum(row[n - 1] for n in range(1, 7) if n % 2 == 0)
+
+
+def weakest_input(P, inputs):  # the input whose row of token 6 gives tokens 2, 4, 6 the smallest weight (the first)
+    b = min(range(len(P)), key=lambda n: (even_share_of_token_6(P[n][5]), n))
     return [int(t) for t in inputs[b]]
 
 
@@ -91,7 +95,7 @@ REFERENCES = {
     "11.new_sum": new_sum,
     "11.weight": weight,
     "12.is_causal": is_causal_row,
-    "13.strongest_key": strongest_key,
+    "13.odd_share": odd_share,
     "13.weakest_input": weakest_input,
 }
 
@@ -143,29 +147,32 @@ def model_by_loops(weights, seq):  # -> P [h][T][T] of the tiny model on one inp
     return P
 
 
-def head1_weight_on_token5(weights, seq):  # -> Head 1's weight from token 6 on token 5, by plain loops
+def head1_row_of_token6(weights, seq):  # -> Head 1's weights from token 6 on every Key token, by plain loops
     X = [[weights["E_tok"][t][c] + weights["E_pos"][i][c] for c in range(tm.d)] for i, t in enumerate(seq)]
     cols = range(len(weights["W_Q"][0]) // weights["h"])
     q = [sum(X[5][k] * weights["W_Q"][k][c] for k in range(tm.d)) for c in cols]
     keys = [[sum(x[k] * weights["W_K"][k][c] for k in range(tm.d)) for c in cols] for x in X]
     scores = [sum(q[c] * key[c] for c in cols) / math.sqrt(len(cols)) for key in keys]
-    return math.exp(scores[4] - max(scores)) / sum(math.exp(s - max(scores)) for s in scores)
+    return [math.exp(s - max(scores)) / sum(math.exp(s - max(scores)) for s in scores) for s in scores]
 
 
 def test_notebook_13s_shown_answers_are_the_shipped_model_run_by_plain_loops():
     weights = training.load_weights()
-    strongest = ex.get("13.strongest_key")
-    tr = strongest.cases()[0][0]
+    shares = ex.get("13.odd_share")
+    tr = shares.cases()[0][0]
     P = model_by_loops(weights, tm.encode(learned.SHOWN_INPUT))
     np.testing.assert_allclose(tr.P, P, rtol=0, atol=1e-12)  # the shown trace is the shipped model on CABDDA
-    for tokens in (learned.SHOWN_INPUT, *learned.HIDDEN_INPUTS):  # the note: token 3 and token 1, whatever the input
+    for tokens in (learned.SHOWN_INPUT, *learned.HIDDEN_INPUTS):  # the note: Head 1 on 2 and 4, Head 2 on 1, 3, 5
         P = model_by_loops(weights, tm.encode(tokens))
-        assert [1 + max(range(4), key=lambda j, head=head: P[head][3][j]) for head in (0, 1)] == [3, 1], tokens
-    assert ex.expected("13.strongest_key").tolist() == [3, 1]
+        on_odd = [P[head][4][0] + P[head][4][2] + P[head][4][4] for head in (0, 1)]
+        assert on_odd[0] < 0.05 and on_odd[1] > 0.95, (tokens, on_odd)
+    np.testing.assert_allclose(ex.expected("13.odd_share"), odd_share(tr), rtol=0, atol=1e-12)
 
     P, inputs = ex.get("13.weakest_input").cases()[0]
-    by_input = {seq: head1_weight_on_token5(weights, seq) for seq in itertools.product(range(4), repeat=tm.T)}
-    np.testing.assert_allclose(P[:, 5, 4], [by_input[tuple(seq)] for seq in inputs.tolist()], rtol=0, atol=1e-12)
+    by_input = {seq: even_share_of_token_6(head1_row_of_token6(weights, seq))
+                for seq in itertools.product(range(4), repeat=tm.T)}
+    np.testing.assert_allclose(P[:, 5, 1::2].sum(axis=-1), [by_input[tuple(seq)] for seq in inputs.tolist()],
+                               rtol=0, atol=1e-12)
     weakest = min(by_input, key=by_input.get)
     assert sorted(by_input.values())[1] - by_input[weakest] > 1e-9  # one input is the weakest, not a tie
     assert ex.expected("13.weakest_input").tolist() == list(weakest)
@@ -200,15 +207,17 @@ WRONG_SOLUTIONS = [  # (exercise, what it is, a wrong solution the reference mus
     ("12.is_causal", "bottom-right", lambda: np.arange(1, 7)),
     ("12.is_causal", "from 0", lambda: np.array([0, 1])),
     ("12.is_causal", "token 5's row", lambda: np.array([1])),
-    ("13.strongest_key", "from 0", lambda tr: tr.P[:, 3].argmax(axis=-1)),
-    ("13.strongest_key", "heads swapped", lambda tr: tr.P[::-1, 3].argmax(axis=-1) + 1),
-    ("13.strongest_key", "before the mask", lambda tr: tr.S[:, 3].argmax(axis=-1) + 1),
-    ("13.strongest_key", "column 4", lambda tr: tr.P[:, :, 3].argmax(axis=-1) + 1),
-    ("13.strongest_key", "token 5's row", lambda tr: tr.P[:, 4].argmax(axis=-1) + 1),
-    ("13.weakest_input", "largest", lambda P, inputs: inputs[P[:, 5, 4].argmax()]),
+    ("13.odd_share", "odd indices", lambda tr: tr.P[:, 4, 1::2].sum(axis=-1)),
+    ("13.odd_share", "heads swapped", lambda tr: tr.P[::-1, 4, 0::2].sum(axis=-1)),
+    ("13.odd_share", "before the mask", lambda tr: tr.S[:, 4, 0::2].sum(axis=-1)),
+    ("13.odd_share", "column 5", lambda tr: tr.P[:, 0::2, 4].sum(axis=-1)),
+    ("13.odd_share", "token 4's row", lambda tr: tr.P[:, 3, 0::2].sum(axis=-1)),
+    ("13.odd_share", "the mean", lambda tr: tr.P[:, 4, 0::2].mean(axis=-1)),
+    ("13.weakest_input", "largest", lambda P, inputs: inputs[P[:, 5, 1::2].sum(axis=-1).argmax()]),
     ("13.weakest_input", "itself", lambda P, inputs: inputs[P[:, 5, 5].argmin()]),
-    ("13.weakest_input", "token 5's row", lambda P, inputs: inputs[P[:, 4, 3].argmin()]),
-    ("13.weakest_input", "the row before", lambda P, inputs: inputs[P[:, 5, 4].argmin() - 1]),
+    ("13.weakest_input", "token 5's row", lambda P, inputs: inputs[P[:, 4, 1::2].sum(axis=-1).argmin()]),
+    ("13.weakest_input", "the odd-numbered", lambda P, inputs: inputs[P[:, 5, 0::2].sum(axis=-1).argmin()]),
+    ("13.weakest_input", "the row before", lambda P, inputs: inputs[P[:, 5, 1::2].sum(axis=-1).argmin() - 1]),
 ]
 
 

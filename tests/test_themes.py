@@ -112,8 +112,8 @@ CELLS = ["import attention_lab as al",
          'al.blockwise_view(lang="en")',
          # an exercise's feedback, wrong and then right: its ✗ and ✓ read on both themes too
          "import attention_lab.exercises as exr\n"
-         "exr.check('13.strongest_key', lambda tr: tr.P[:, 3].argmin(axis=-1) + 1, lang='en')",
-         "exr.check('13.strongest_key', lambda tr: tr.P[:, 3].argmax(axis=-1) + 1, lang='en')"]
+         "exr.check('13.odd_share', lambda tr: tr.P[:, 4, 1::2].sum(axis=-1), lang='en')",
+         "exr.check('13.odd_share', lambda tr: tr.P[:, 4, 0::2].sum(axis=-1), lang='en')"]
 ATTENTION_LAB_SCREENSHOTS = os.environ.get("ATTENTION_LAB_SCREENSHOTS")  # a folder for a PNG of each theme
 WIDGETS = ".jp-OutputArea-output :is(.al-live, .al-view, .al-feedback):not(:is(.al-live, .al-view) *)"  # each root
 

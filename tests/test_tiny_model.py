@@ -3,6 +3,7 @@ differences (and PyTorch's autograd where torch is installed), the shipped weigh
 makes them, and what the two heads learned."""
 
 import math
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -76,21 +77,43 @@ def test_trace_is_the_models_own_attention(shipped):
 
 
 def test_loss_and_answers_by_hand():
-    tokens = tm.encode("BADCCA")
-    # position 4 (index 3): first token B, previous token D -> the answer "BD"
-    assert tm.ANSWERS[tm.answer_of(tokens)[3]] == "BD"
-    assert [tm.ANSWERS[i] for i in tm.answer_of(tokens)[1:]] == ["BB", "BA", "BD", "BC", "BC"]
+    tokens = tm.encode("DABBBB")
+    # token 3: odd-numbered D, B (a tie: the earlier letter, B), even-numbered A -> "BA"
+    assert tm.ANSWERS[tm.answer_of(tokens)[2]] == "BA"
+    # token 6: odd-numbered D, B, B -> B; even-numbered A, B, B -> B
+    assert [tm.ANSWERS[i] for i in tm.answer_of(tokens)[1:]] == ["DA", "BA", "BA", "BA", "BB"]
     logits = np.zeros((1, tm.T, len(tm.ANSWERS)))  # every answer equally likely: the loss is log 16
     assert tm.loss(logits, tokens[None]) == pytest.approx(math.log(16), abs=1e-12)
+
+
+def most_frequent(letters):  # the letter that occurs most often; a tie goes to the earlier letter, A before B …
+    counts = Counter(letters)
+    return min(tm.TOKENS, key=lambda c: (-counts[c], c))
+
+
+def test_the_answers_are_the_odd_and_even_counts_of_a_plain_loop():
+    """Every answer of all 4096 inputs, from token 2 on, against a plain count with collections.Counter of the
+    odd-numbered tokens (1, 3, 5) and the even-numbered ones (2, 4, 6) up to and including each position."""
+    found = tm.answer_of(tm.all_sequences())  # (4096, T)
+    assert found.shape == (len(tm.TOKENS) ** tm.T, tm.T)
+    for seq, answers in zip(tm.all_sequences().tolist(), found.tolist(), strict=True):
+        letters = [tm.TOKENS[i] for i in seq]
+        for t in range(2, tm.T + 1):  # token t, counted from 1
+            odd = most_frequent(letters[n - 1] for n in range(1, t + 1) if n % 2 == 1)
+            even = most_frequent(letters[n - 1] for n in range(1, t + 1) if n % 2 == 0)
+            assert tm.ANSWERS[answers[t - 1]] == odd + even, (letters, t)
+    batch = tm.all_sequences()[:12].reshape(3, 4, tm.T)  # any leading shape: the answers of each sequence
+    np.testing.assert_array_equal(tm.answer_of(batch), found[:12].reshape(3, 4, tm.T))
 
 
 def test_margins_against_a_plain_loop():
     """The right answer's logit minus the best wrong one, position by position, as a loop over answers finds it;
     a wrong answer gives a margin below 0 and a tie gives 0."""
-    tokens = sequences(3, B=4)
+    tokens = sequences(4, B=4)
     logits = np.random.default_rng(4).normal(0, 2, (4, tm.T, len(tm.ANSWERS)))
     logits[0, 2, :] = 1.0  # every answer tied at token 3 of the first input
     answers = tm.answer_of(tokens)
+    assert answers[0, 2] != 0  # so argmax, which takes the first of a tie (answer 0), is wrong there
     expected = np.empty((4, tm.T - 1))
     for b in range(4):
         for t in range(1, tm.T):
@@ -220,29 +243,37 @@ def test_the_shipped_model_solves_the_task(shipped):
     seqs = tm.all_sequences()
     a = tm.forward(shipped, seqs)
     assert tm.accuracy(a["logits"], seqs) == 1.0
-    assert tm.loss(a["logits"], seqs) < 1e-3
+    assert tm.loss(a["logits"], seqs) < 5e-3
+
+
+ODD = np.arange(tm.T) % 2 == 0  # tokens 1, 3, 5 (indices 0, 2, 4); ~ODD: tokens 2, 4, 6
 
 
 def test_the_two_heads_learned_two_jobs(shipped):
-    """Head 1 looks at the previous token, Head 2 at the first token: most of each row's weight, every input."""
-    P = tm.forward(shipped, tm.all_sequences())["P"]  # (4096, 2, T, T)
-    rows = np.arange(2, tm.T)  # from token 3 on the previous token and the first token differ
-    on_previous = P[:, 0, rows, rows - 1]
-    on_first = P[:, 1, rows, 0]
-    assert on_previous.mean() > 0.9 and on_first.mean() > 0.95
-    assert P[:, 1, rows, rows - 1].mean() < 0.05  # Head 2 does not do Head 1's job …
-    assert P[:, 0, rows, 0].mean() < 0.1  # … nor Head 1 Head 2's
+    """Head 1 looks at the even-numbered tokens, Head 2 at the odd-numbered ones: nearly all of each row's weight
+    from token 2 on, over every input; and Head 2's mean row shares it evenly, 1/k on each of the k odd-numbered
+    tokens it sees (notebook 13 says so of tokens 3, 4 and 5)."""
+    P = tm.forward(shipped, tm.all_sequences())["P"][:, :, tm.SCORED]  # (4096, 2, T - 1, T): tokens 2 … 6
+    assert P[:, 0][..., ~ODD].sum(axis=-1).mean() > 0.95  # Head 1: the even-numbered tokens …
+    assert P[:, 1][..., ODD].sum(axis=-1).mean() > 0.95  # … Head 2: the odd-numbered ones
+    mean = tm.forward(shipped, tm.all_sequences())["P"][:, 1].mean(axis=0)  # Head 2's mean P (T, T)
+    for row in (2, 3, 4):  # tokens 3, 4, 5: they see tokens 1, 3 (and 5)
+        seen = np.flatnonzero(ODD[: row + 1])
+        np.testing.assert_allclose(mean[row, seen], 1 / len(seen), rtol=0, atol=0.05, err_msg=f"token {row + 1}")
 
 
-def test_removing_a_head_breaks_its_half_of_the_answer(shipped):
-    """Without Head 1 the model no longer knows the previous token; without Head 2, the first token."""
+def test_removing_a_head_breaks_its_letter_of_the_answer(shipped):
+    """Without Head 1 the model no longer knows the even letter; without Head 2, the odd letter. The other letter
+    stays right; the lost one falls to about what answering A every time gets (A wins ties: 0.36–0.40)."""
     seqs = tm.all_sequences()
-    answers = tm.answer_of(seqs)[:, 2:]  # from token 3 on, where the two jobs differ
-    for head, still_right, now_wrong in ((0, "first", "previous"), (1, "previous", "first")):
-        guess = tm.forward(shipped, seqs, remove_head=head)["logits"][:, 2:].argmax(axis=-1)
-        part = {"first": lambda i: i // 4, "previous": lambda i: i % 4}
-        assert (part[still_right](guess) == part[still_right](answers)).mean() > 0.75, head
-        assert (part[now_wrong](guess) == part[now_wrong](answers)).mean() < 0.3, head  # chance is 0.25
+    answers = tm.answer_of(seqs)[:, tm.SCORED]
+    part = {"odd": lambda i: i // len(tm.TOKENS), "even": lambda i: i % len(tm.TOKENS)}
+    for head, still_right, now_wrong in ((0, "odd", "even"), (1, "even", "odd")):
+        guess = tm.forward(shipped, seqs, remove_head=head)["logits"][:, tm.SCORED].argmax(axis=-1)
+        assert (part[still_right](guess) == part[still_right](answers)).mean() > 0.99, head
+        always_a = (part[now_wrong](answers) == 0).mean()
+        assert 0.3 < always_a < 0.45, head
+        assert (part[now_wrong](guess) == part[now_wrong](answers)).mean() < always_a + 0.1, head
 
 
 # ---------------------------------------------------------------- bad input
@@ -272,26 +303,31 @@ def test_bad_weights_and_tokens_are_refused(shipped):
         tm.forward(shipped, tm.encode("ABCDAB"), remove_head=2)
 
 
-def test_two_heads_learn_the_task_better_than_one_head_of_either_width(shipped):
-    """Issue 30 item 3's comparison, as notebook 13 makes it (same seed, steps and task): one head as wide as both
-    (dh = 8) and one head of the article's per-head size (dh = 4: the model without Head 2, trained) end with a
-    loss several times the two heads' on all 4096 inputs; and they split a row's weight where two heads do not."""
+def test_one_head_of_either_width_ends_at_least_0_1_above_two_heads(shipped):
+    """Issue 48 item 6, as notebook 13 shows it (same seed, steps and task): one head as wide as both (dh = 8) and one
+    of the article's per-head size (dh = 4: the model without Head 2, trained) end with a loss at least 0.1 above
+    the two heads' on all 4096 inputs, and get answers wrong; their one head shares a row's weight among odd- and
+    even-numbered tokens alike, where each of two heads keeps to one kind."""
     inputs = tm.all_sequences()
-    later = np.arange(2, tm.T)
     two = tm.forward(shipped, inputs)
     for dh in (8, 4):
         weights, _ = training.train(seed=training.SEED, h=1, dh=dh)
         assert weights["W_Q"].shape == (tm.d, dh) and weights["W_O"].shape == (dh, tm.d)
         one = tm.forward(weights, inputs)
-        assert tm.loss(one["logits"], inputs) > 4 * tm.loss(two["logits"], inputs), dh
-        assert tm.accuracy(one["logits"], inputs) == 1.0, dh  # what notebook 13 explains: one head answers too …
-        wins_two, wins_one = tm.margins(two["logits"], inputs), tm.margins(one["logits"], inputs)
-        assert wins_one.min() < wins_two.min() and wins_one.mean() < 0.9 * wins_two.mean(), dh  # … by less
-        P = one["P"][:, 0]
-        first, previous = P[:, later, 0].mean(), P[:, later, later - 1].mean()
-        assert 0.2 < previous < first < 0.8, (dh, first, previous)  # one row, two keys: neither gets most
-    for head, key in ((0, later - 1), (1, np.zeros_like(later))):  # each of two heads: most on its one key
-        assert two["P"][:, head][:, later, key].mean() > 0.95
+        assert tm.loss(one["logits"], inputs) >= tm.loss(two["logits"], inputs) + 0.1, dh
+        assert tm.accuracy(one["logits"], inputs) < 0.9, dh
+        on_odd = one["P"][:, 0, tm.SCORED][..., ODD].sum(axis=-1).mean()
+        assert 0.2 < on_odd < 0.8, (dh, on_odd)  # one row, both kinds of token: neither gets nearly all
+
+
+def test_one_head_trained_ten_times_as_long_still_ends_at_least_0_1_above_two_heads(shipped):
+    """The leak the notebook admits (the positions' part of the Values, weights that depend on the tokens) lets one
+    head's loss creep down with much more training, but not to within 0.1 of two heads' 300 steps."""
+    inputs = tm.all_sequences()
+    weights, losses = training.train(seed=training.SEED, h=1, steps=10 * training.STEPS)
+    loss = tm.loss(tm.forward(weights, inputs)["logits"], inputs)
+    assert loss >= tm.loss(tm.forward(shipped, inputs)["logits"], inputs) + 0.1
+    assert loss < losses[training.STEPS - 1]  # it did creep down: below the loss of the 300th step's batch
 
 
 @pytest.mark.parametrize("argv, words", [

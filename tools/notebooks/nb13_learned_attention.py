@@ -14,11 +14,11 @@ CELLS = [
 
 이 노트북에서 살펴볼 내용:
 
-- 과제: 토큰 여섯 개의 입력에서, 위치마다 첫 토큰과 바로 앞 토큰을 맞히기
+- 과제: 토큰 여섯 개의 입력에서, 위치마다 홀수 번째 토큰 중 가장 많은 토큰과 짝수 번째 토큰 중 가장 많은 토큰을 맞히기
 - 학습: 손실이 줄어드는 모습, 그리고 같은 seed면 패키지에 들어 있는 가중치와 같은 가중치가 나온다는 것
 - 입력 하나가 모든 단계를 지나는 모습: X, Q = X W_Q, …, S, ÷√dh, M, P, O, H, W_O (01–06과 같은 그림, 두 head를 나란히)
-- 두 head가 배운 서로 다른 일: Head 1은 바로 앞 토큰을, Head 2는 첫 토큰을 봅니다 (가능한 입력 4096개의 평균 P)
-- head 하나를 빼면 무엇이 망가지는지, 그리고 head가 하나뿐인 모델(h = 1)은 어떻게 배우는지
+- 두 head가 배운 서로 다른 일: Head 1은 짝수 번째 토큰을, Head 2는 홀수 번째 토큰을 봅니다 (가능한 입력 4096개의 평균 P)
+- head 하나를 빼면 답의 한 글자가 망가진다는 것, 그리고 head가 하나뿐인 모델(h = 1)은 왜 이 과제를 배우지 못하는지
 """,
         """
 # 13 — Attention that was learned: a tiny model at the article's size
@@ -29,11 +29,11 @@ This notebook trains, right here and in a few seconds, a very small model of the
 
 What you will see:
 
-- the task: in a sequence of six tokens, name at every position the first token and the previous token
+- the task: in a sequence of six tokens, name at every position the most frequent of the odd-numbered tokens and the most frequent of the even-numbered ones
 - training: the loss falling, and the same seed giving the weights the package ships
 - one input through every stage: X, Q = X W_Q, …, S, ÷√dh, M, P, O, H, W_O (the figures of 01–06, both heads side by side)
-- the two different jobs the heads learned: Head 1 looks at the previous token, Head 2 at the first token (mean P over all 4096 possible inputs)
-- what breaks when one head is removed, and how a model with a single head (h = 1) learns the task
+- the two different jobs the heads learned: Head 1 looks at the even-numbered tokens, Head 2 at the odd-numbered ones (mean P over all 4096 possible inputs)
+- that removing one head breaks one letter of the answer, and why a model with a single head (h = 1) cannot learn the task
 """,
     ),
     code(SETUP + """
@@ -46,30 +46,31 @@ fmt = al.look.format_value"""),
         """
 ## 과제
 
-토큰은 A, B, C, D 네 가지이고, 입력은 토큰 여섯 개입니다. 모델은 토큰 2부터 각 위치에서 두 가지를 말해야 합니다. 입력의 첫 토큰이 무엇인지, 그리고 바로 앞 토큰이 무엇인지입니다. 답은 두 글자로 씁니다. "CA"는 "첫 토큰은 C, 바로 앞 토큰은 A"라는 뜻이고, 답은 모두 16가지입니다. 입력 CABDDA에서는 다음과 같습니다.
+토큰은 A, B, C, D 네 가지이고, 입력은 토큰 여섯 개입니다. 모델은 토큰 2부터 각 위치에서 두 가지를 말해야 합니다. 지금까지(이 위치까지)의 홀수 번째 토큰(토큰 1, 3, 5) 중 가장 많이 나온 토큰, 그리고 짝수 번째 토큰(토큰 2, 4, 6) 중 가장 많이 나온 토큰입니다. 같은 수만큼 나온 토큰이 있으면 알파벳에서 앞선 글자가 이깁니다(A, B, C, D 순서). 답은 두 글자로 씁니다. "CA"는 "홀수 번째에서는 C, 짝수 번째에서는 A"라는 뜻이고, 답은 모두 16가지입니다. 앞 글자를 답의 홀수 쪽 글자, 뒤 글자를 짝수 쪽 글자라고 부르겠습니다. 입력 CABDDA에서는 다음과 같습니다.
 """,
         """
 ## The task
 
-There are four tokens, A, B, C and D, and an input is six tokens. From token 2 on, at every position, the model must say two things: what the input's first token is, and what the previous token is. An answer is written as two letters: "CA" means "the first token is C, the previous token is A", and there are 16 answers. For the input CABDDA:
+There are four tokens, A, B, C and D, and an input is six tokens. From token 2 on, at every position, the model must say two things: which token is the most frequent among the odd-numbered tokens so far (tokens 1, 3, 5, up to and including this position), and which among the even-numbered ones (tokens 2, 4, 6). A tie goes to the earlier letter (A before B before C before D). An answer is written as two letters: "CA" means "odd-numbered C, even-numbered A", and there are 16 answers; call the first letter the answer's odd letter and the second its even letter. For the input CABDDA:
 """,
     ),
     code(
         """
 tokens = "CABDDA"
 answers = tm.answer_of(tm.encode(tokens))
-for t in range(2, tm.T + 1):
-    print(W["nb13_task_row"].format(t=t, token=tokens[t - 1], first=tokens[0], previous=tokens[t - 2],
-                                    answer=tm.ANSWERS[answers[t - 1]]))
+for t in range(2, tm.T + 1):  # tokens[0:t:2] are tokens 1, 3, 5 up to token t; tokens[1:t:2] tokens 2, 4, 6
+    answer = tm.ANSWERS[answers[t - 1]]
+    print(W["nb13_task_row"].format(t=t, token=tokens[t - 1], odd_tokens=" ".join(tokens[0:t:2]),
+                                    even_tokens=" ".join(tokens[1:t:2]), odd=answer[0], even=answer[1], answer=answer))
 """,
         check=True,
     ),
     md(
         """
-두 가지를 찾는 방법은 서로 다릅니다. 첫 토큰은 언제나 위치 1에 있고, 바로 앞 토큰은 Query 토큰마다 한 칸 앞에 있습니다. head가 둘이면 head마다 하나씩 맡을 수 있습니다. 모델의 가중치는 다음과 같습니다. E_tok는 토큰마다, E_pos는 위치마다 8개 성분의 벡터이고, W_Q·W_K·W_V·W_O는 8 × 8, W_U는 R의 8개 성분에서 답 16개의 점수(logit)를 만듭니다.
+토큰 3에서는 C와 B가 한 번씩 나와 동점이므로 앞선 글자 B가 답의 홀수 쪽 글자입니다. 두 글자는 모두 한 칸 건너 하나씩 세는 것입니다. head가 둘이면 한 head는 가중치를 홀수 번째 Key 토큰들에, 다른 head는 짝수 번째 Key 토큰들에 고르게 나누어 줄 수 있습니다. 그러면 head의 출력 O는 그 토큰들의 Value를 나온 횟수만큼 섞은 가중합이고, 출력층은 거기에서 가장 많은 토큰을 고를 수 있습니다. head 하나로도 둘 다 할 수 있는지가 이 노트북의 질문입니다. 모델의 가중치는 다음과 같습니다. E_tok는 토큰마다, E_pos는 위치마다 8개 성분의 벡터이고, W_Q·W_K·W_V·W_O는 8 × 8, W_U는 R의 8개 성분에서 답 16개의 점수(logit)를 만듭니다.
 """,
         """
-The two are found in different ways: the first token is always at position 1, the previous token one position before each Query token. With two heads, each head can take one of them. These are the model's weights: E_tok holds a vector of 8 components per token, E_pos one per position, W_Q, W_K, W_V and W_O are 8 × 8, and W_U turns the 8 components of R into a score (logit) for each of the 16 answers.
+At token 3, C and B come once each, a tie, so the earlier letter B is the odd letter. Both letters count every other token. With two heads, one head can spread its weight evenly over the odd-numbered Key tokens and the other over the even-numbered ones: a head's output O is then a weighted sum that mixes those tokens' Values as often as each occurs, and the output layer can pick the most frequent. Whether one head can do both is this notebook's question. These are the model's weights: E_tok holds a vector of 8 components per token, E_pos one per position, W_Q, W_K, W_V and W_O are 8 × 8, and W_U turns the 8 components of R into a score (logit) for each of the 16 answers.
 """,
     ),
     code(
@@ -252,13 +253,21 @@ weights_1s, losses_1s = training.train(seed=training.SEED, h=1, dh=4)
 inputs = tm.all_sequences()
 models = {"h = 2, dh = 4": weights, "h = 1, dh = 8": weights_1, "h = 1, dh = 4": weights_1s}
 loss_of = {label: tm.loss(tm.forward(w, inputs)["logits"], inputs) for label, w in models.items()}
+
+
+def say_gap(loss):  # one line: how far a loss is above the two heads' model's, and whether by 0.1 or more
+    gap = loss - loss_of["h = 2, dh = 4"]
+    print("   ", W["nb13_gap"].format(gap=f"{gap:.2f}", big=bool(gap >= 0.1)))
+
+
 for label, w in models.items():
     run = tm.forward(w, inputs)
-    print(label, W["nb13_all_inputs"].format(n=len(inputs), loss=f"{loss_of[label]:.1e}",
+    print(label, W["nb13_all_inputs"].format(n=len(inputs), loss=f"{loss_of[label]:.3f}",
                                              right=fmt(tm.accuracy(run["logits"], inputs), "weights")))
     if w is not weights:
-        print("   ", W["nb13_loss_ratio"].format(ratio=f"{loss_of[label] / loss_of['h = 2, dh = 4']:.0f}"))
-"""
+        say_gap(loss_of[label])
+""",
+        check=True,
     ),
     figure(
         'al.figures.figure_training({"h = 2, dh = 4": losses, "h = 1, dh = 8": losses_1, "h = 1, dh = 4": losses_1s}, lang=LANG)',
@@ -267,14 +276,14 @@ for label, w in models.items():
     ),
     md(
         """
-세 모델 모두 모든 답을 맞힙니다. 하지만 손실은 head가 둘인 모델이 가장 낮습니다. head 하나로도 답을 맞힐 수 있는 이유는 뒤에서 봅니다. 먼저 head가 두 개인 모델에 입력 하나를 넣고 모든 단계를 따라가 보겠습니다.
+head가 둘인 모델만 모든 답을 맞힙니다. head가 하나인 모델은 넓이가 8이든 4든 손실이 0.1보다 훨씬 더 높게 남고, 답의 일부를 틀립니다. 넓이는 거의 상관이 없습니다. 모자란 것은 head의 수입니다. 그 이유는 뒤에서 봅니다. 먼저 head가 두 개인 모델에 입력 하나를 넣고 모든 단계를 따라가 보겠습니다.
 
 ## 입력 하나가 지나는 모든 단계
 
 입력 CABDDA의 토큰마다 그 토큰의 임베딩 E_tok[x]와 위치의 임베딩 E_pos를 더한 것이 X입니다. 글의 그림 1에서 Q, K, V를 만드는 입력이 바로 이 X입니다.
 """,
         """
-All three models get every answer right, but the model with two heads ends with the lowest loss; why one head can get the answers right too comes later. First, one input through every stage of the model with two heads.
+Only the model with two heads gets every answer right. With one head the loss stays far more than 0.1 higher, whether the head is 8 wide or 4, and some answers are wrong: the width hardly matters, what is missing is a second head. Why comes later. First, one input through every stage of the model with two heads.
 
 ## One input through every stage
 
@@ -319,10 +328,10 @@ al.figures.figure_stage_heads(tr, "Qh", row_labels=rows, lang=LANG)
     ),
     md(
         """
-이제 head마다 각 단계입니다. S = QKᵀ, √dh = 2로 나누기, 마스크 M 더하기, 행마다 Softmax로 가중치 P, 그리고 가중합 O = PV. 두 head의 P를 비교해 보세요. Head 1의 각 행은 가중치 거의 전부를 바로 앞 Key 토큰에, Head 2의 각 행은 첫 Key 토큰에 줍니다.
+이제 head마다 각 단계입니다. S = QKᵀ, √dh = 2로 나누기, 마스크 M 더하기, 행마다 Softmax로 가중치 P, 그리고 가중합 O = PV. 두 head의 P를 비교해 보세요. Head 1의 각 행은 가중치 거의 전부를 짝수 번째 Key 토큰(2, 4, 6)에, Head 2의 각 행은 홀수 번째 Key 토큰(1, 3, 5)에 줍니다. 그 안에서 어떻게 나누는지는 토큰에 따라서도 달라집니다. 토큰 4의 행에서 Head 1은 토큰 2의 A에 거의 전부를 주고 토큰 4의 D에는 거의 주지 않습니다. A와 D가 한 번씩인 동점이고, 동점은 A가 이깁니다.
 """,
         """
-Now each stage of each head: S = QKᵀ, the division by √dh = 2, adding the mask M, the row softmax giving the weights P, and the weighted sum O = PV. Compare the two heads' P: each row of Head 1 gives nearly all its weight to the previous Key token, each row of Head 2 to the first Key token.
+Now each stage of each head: S = QKᵀ, the division by √dh = 2, adding the mask M, the row softmax giving the weights P, and the weighted sum O = PV. Compare the two heads' P: each row of Head 1 gives nearly all its weight to the even-numbered Key tokens (2, 4, 6), each row of Head 2 to the odd-numbered ones (1, 3, 5). How a row shares it among them depends on the tokens too: in the row of token 4, Head 1 gives the A at token 2 nearly all of it and the D at token 4 almost none; A and D once each is a tie, and a tie goes to A.
 """,
     ),
     figure(
@@ -342,8 +351,8 @@ Now each stage of each head: S = QKᵀ, the division by √dh = 2, adding the ma
     ),
     figure(
         'al.figures.figure_stage_heads(tr, "P", row_labels=rows, lang=LANG)',
-        "가중치 P = softmax(S ÷ √dh + M): Head 1은 대각선 바로 아래, Head 2는 첫 열에 가중치가 모입니다.",
-        "The weights P = softmax(S ÷ √dh + M): Head 1 puts the weight just below the diagonal, Head 2 in the first column.",
+        "가중치 P = softmax(S ÷ √dh + M): Head 1은 짝수 번째 열(2, 4, 6), Head 2는 홀수 번째 열(1, 3, 5)에 가중치가 모입니다.",
+        "The weights P = softmax(S ÷ √dh + M): Head 1 puts the weight in the even-numbered columns (2, 4, 6), Head 2 in the odd-numbered ones (1, 3, 5).",
     ),
     figure(
         'al.figures.figure_stage_heads(tr, "O", row_labels=rows, lang=LANG)',
@@ -418,29 +427,30 @@ One input could be chance. So here is P computed on all 4096 possible inputs, an
 P_all = tm.forward(weights, inputs)["P"]
 al.figures.figure_mean_weights(P_all.mean(axis=0), title=W["nb13_mean_weights"].format(n=len(inputs)), lang=LANG)
 """,
-        "가능한 입력 4096개의 평균 P: Head 1은 바로 앞 토큰, Head 2는 첫 토큰을 봅니다.",
-        "The mean P over all 4096 possible inputs: Head 1 looks at the previous token, Head 2 at the first token.",
+        "가능한 입력 4096개의 평균 P: Head 1은 짝수 번째 토큰, Head 2는 홀수 번째 토큰을 봅니다. Head 2는 볼 수 있는 홀수 번째 토큰들에 가중치를 거의 고르게 나누어 줍니다.",
+        "The mean P over all 4096 possible inputs: Head 1 looks at the even-numbered tokens, Head 2 at the odd-numbered ones, and Head 2 shares its weight nearly evenly among those it can see.",
     ),
     md(
         """
-상대 위치로 요약하면 다음과 같습니다. 토큰 3부터(토큰 2에서는 첫 토큰과 바로 앞 토큰이 같습니다) Query 토큰마다 첫 토큰, 바로 앞 토큰, 자기 자신에 준 가중치의 평균입니다.
+평균 P의 Head 2에서 토큰 5의 행은 토큰 1, 3, 5에 약 ⅓씩, 토큰 3과 4의 행은 토큰 1과 3에 약 ½씩 줍니다. 마스크 아래에서 한 칸 건너 하나씩 1/k인 행들입니다. 숫자로 요약하면 다음과 같습니다. 토큰 2부터 각 행이 홀수 번째 Key 토큰들과 짝수 번째 Key 토큰들에 준 가중치의 합을 입력 4096개와 행들에서 평균한 것입니다.
 """,
         """
-In relative positions: from token 3 on (at token 2 the first token is the previous token), the mean weight each Query token gives the first token, the previous token and itself.
+In Head 2 of the mean P, the row of token 5 gives tokens 1, 3 and 5 about ⅓ each, the rows of tokens 3 and 4 give tokens 1 and 3 about ½ each: rows of 1/k on every other column, under the mask. In numbers: from token 2 on, the total weight each row gives the odd-numbered Key tokens and the even-numbered ones, averaged over the 4096 inputs and the rows.
 """,
     ),
     code(
         """
-later = np.arange(2, tm.T)  # tokens 3 … 6, as indices
+odd = np.arange(tm.T) % 2 == 0  # tokens 1, 3, 5 are the indices 0, 2, 4
 
 
-def on_keys(P):  # P of one head on many inputs (n, T, T) -> the mean weights on the first, previous and own token
-    return {"first": fmt(P[:, later, 0].mean(), "weights"), "previous": fmt(P[:, later, later - 1].mean(), "weights"),
-            "own": fmt(P[:, later, later].mean(), "weights")}
+def on_parity(P):  # P of one head on many inputs (n, T, T) -> the mean total weight on odd and on even tokens
+    rows = P[:, tm.SCORED]  # the rows of tokens 2 … 6: (n, T - 1, T)
+    return {"odd": fmt(rows[..., odd].sum(axis=-1).mean(), "weights"),
+            "even": fmt(rows[..., ~odd].sum(axis=-1).mean(), "weights")}
 
 
 for head in range(2):
-    print(W["nb13_on_key"].format(head=al.words.say("head_n", LANG, n=head + 1), **on_keys(P_all[:, head])))
+    print(W["nb13_on_parity"].format(head=al.words.say("head_n", LANG, n=head + 1), **on_parity(P_all[:, head])))
 """,
         check=True,
     ),
@@ -448,41 +458,42 @@ for head in range(2):
         """
 ## head 하나를 빼면
 
-head 하나의 출력 O를 0으로 바꾸고 같은 입력 4096개에서 답을 다시 계산합니다. 답의 두 글자를 따로 채점합니다. 무작위로 고르면 한 글자를 맞힐 확률은 0.25입니다.
+head 하나의 출력 O를 0으로 바꾸고 같은 입력 4096개에서 답을 다시 계산합니다. 답의 두 글자를 따로 채점합니다. 비교할 기준은 아무것도 보지 않고 늘 A라고 답하는 것입니다. 동점에서 A가 이기므로 A가 가장 흔한 글자입니다.
 """,
         """
 ## Without one head
 
-Set one head's output O to 0 and compute the answers on the 4096 inputs again. The two letters of an answer are scored apart; guessing at random gets a letter right with probability 0.25.
+Set one head's output O to 0 and compute the answers on the 4096 inputs again. The two letters of an answer are scored apart, against answering A every time without looking at anything: A wins ties, so it is the commonest letter.
 """,
     ),
     code(
         """
-right = tm.answer_of(inputs)[:, 2:]  # from token 3 on, where the two jobs differ
+right_odd, right_even = np.divmod(tm.answer_of(inputs)[:, tm.SCORED], len(tm.TOKENS))  # the two letters, 0 = A
+print(W["nb13_always_a"].format(odd=fmt((right_odd == 0).mean(), "weights"), even=fmt((right_even == 0).mean(), "weights")))
 for head in range(2):
     run_without = tm.forward(weights, inputs, remove_head=head)
-    guess = run_without["logits"][:, 2:].argmax(axis=-1)
+    odd_guess, even_guess = np.divmod(run_without["logits"][:, tm.SCORED].argmax(axis=-1), len(tm.TOKENS))
     print(W["nb13_removed"].format(head=al.words.say("head_n", LANG, n=head + 1),
-                                   first=fmt((guess // 4 == right // 4).mean(), "weights"),
-                                   previous=fmt((guess % 4 == right % 4).mean(), "weights"),
+                                   odd=fmt((odd_guess == right_odd).mean(), "weights"),
+                                   even=fmt((even_guess == right_even).mean(), "weights"),
                                    loss=f"{tm.loss(run_without['logits'], inputs):.1f}"))
 """,
         check=True,
     ),
     md(
         """
-Head 1을 빼면 바로 앞 토큰은 무작위 수준이 되고, Head 2를 빼면 첫 토큰이 무작위 수준이 됩니다. 각 head가 답의 한 글자를 맡고 있다는 뜻입니다.
+Head 1을 빼면 짝수 쪽 글자가 늘 A라고 답하는 것과 비슷한 수준으로 떨어지고, Head 2를 빼면 홀수 쪽 글자가 그렇게 됩니다. 다른 글자는 그대로 맞습니다. 각 head가 답의 한 글자를 맡고 있다는 뜻입니다.
 
 ## head가 하나뿐이면
 
-head가 하나인 모델도 모든 답을 맞혔습니다. 그 하나의 head는 어디를 볼까요? 아래 그림은 dh = 8인 모델의 평균 P이고, 그 아래 줄은 두 모델의 요약입니다.
+head가 하나인 모델은 답을 다 맞히지 못했습니다. 그 하나의 head는 어디를 볼까요? 아래 그림은 dh = 8인 모델의 평균 P이고, 그 아래 줄은 두 모델의 요약입니다.
 """,
         """
-Without Head 1 the previous token drops to chance; without Head 2 the first token does. Each head carries one letter of the answer.
+Without Head 1 the even letter falls to about what answering A every time gets; without Head 2 the odd letter does, and the other letter stays right. Each head carries one letter of the answer.
 
 ## With a single head
 
-The models with a single head got every answer right too. Where does the one head look? The figure below is the mean P of the model with dh = 8, and the lines under it sum up both.
+The models with a single head did not get every answer right. Where does the one head look? The figure below is the mean P of the model with dh = 8, and the lines under it sum up both.
 """,
     ),
     figure(
@@ -490,50 +501,59 @@ The models with a single head got every answer right too. Where does the one hea
 P_one = tm.forward(weights_1, inputs)["P"]
 al.figures.figure_mean_weights(P_one.mean(axis=0), title=W["nb13_mean_weights"].format(n=len(inputs)), lang=LANG)
 """,
-        "head가 하나인 모델(h = 1)의 평균 P: 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 나누어 줍니다.",
-        "The mean P of the model with one head (h = 1): each row splits its weight between the first and the previous token.",
+        "head가 하나인 모델(h = 1)의 평균 P: 한 행의 가중치를 홀수 번째 토큰과 짝수 번째 토큰에 함께 나누어 줍니다.",
+        "The mean P of the model with one head (h = 1): each row shares its weight among odd- and even-numbered tokens alike.",
     ),
     code(
         """
 for label in ("h = 1, dh = 8", "h = 1, dh = 4"):
     P_single = tm.forward(models[label], inputs)["P"][:, 0]
-    print(label, W["nb13_on_key"].format(head=al.words.say("head_n", LANG, n=1), **on_keys(P_single)))
+    print(label, W["nb13_on_parity"].format(head=al.words.say("head_n", LANG, n=1), **on_parity(P_single)))
 """,
         check=True,
     ),
     md(
         """
-head 하나는 한 행의 가중치를 첫 토큰과 바로 앞 토큰에 크기가 다르게 나누어 줍니다. 그것만으로 답을 맞힐 수 있는 이유는 이렇습니다. 위치 하나에서 head의 출력 O는 두 Value의 가중합 α·v(첫 토큰) + (1 − α)·v(바로 앞 토큰)이고, α는 첫 토큰에 준 가중치입니다. 답 16개는 (첫 토큰, 바로 앞 토큰)의 쌍마다 하나이므로, 답 하나가 O의 점 하나입니다. α가 ½이 아니므로 (C, A)와 (A, C)도 서로 다른 점이 됩니다. 그 뒤의 W_O와 W_U는 선형이고, 선형인 출력층은 서로 다른 점들을 언제나 구별할 수 있습니다. 답마다 그 답의 점을 가리키는 방향 하나면 됩니다. 게다가 Key에 토큰이 들어 있으므로 α는 토큰에 따라 달라질 수도 있습니다. 그래서 "쌍마다 답 하나"인 과제에서는 어떤 입력도 head 하나를 완전히 틀리게 만들 수 없습니다. head 하나가 치르는 값은 여유입니다. 16개의 점이 두 head가 따로 만든 답보다 서로 가까이 있어서, 맞는 답이 더 작은 차이로 이깁니다. 위의 손실과 아래의 차이가 그것을 잽니다. 차이는 맞는 답의 logit에서 틀린 답 중 가장 높은 logit을 뺀 값이고, 0보다 크면 답이 맞습니다.
+head 하나가 어디를 보든, 이 과제를 풀 수 없는 이유는 이렇습니다. 위치 하나에서 head의 출력은 가중합 O = Σⱼ P[j] V[j]이고, 각 Value는 V[j] = (E_tok[x_j] + E_pos[j]) W_V, 곧 토큰의 몫과 위치의 몫을 더한 것입니다. 그래서 O에서 토큰에 대한 부분은 Σ_c n_c · E_tok[c] W_V입니다. n_c는 토큰 c가 있는 위치들의 가중치를 모두 더한 것, 곧 토큰마다 가중치로 센 개수 하나입니다. 토큰 네 개에 숫자 네 개입니다. 홀수 번째 토큰과 짝수 번째 토큰이 같은 네 개의 개수에 들어갑니다. 토큰 3의 C와 토큰 4의 C가 같은 n_C에 더해집니다. head 뒤의 W_O와 W_U는 선형이므로, 답마다 점수는 이 네 개수(그리고 그 위치의 X)를 정해진 가중치로 더한 것입니다. 짝수 쪽 글자를 말하려면 점수가 짝수 번째 위치의 개수를 따라가고 홀수 번째의 개수는 따라가지 않아야 하며, 홀수 쪽 글자는 그 반대여야 합니다. 그런데 P의 한 행에서 두 글자는 같은 개수를 읽습니다. 가중치를 홀수 번째와 짝수 번째에 다르게 나누어도 섞는 비율이 바뀔 뿐이고, 하나의 섞인 개수로는 두 개수를 따로 따라갈 수 없습니다. head가 둘이면 개수도 두 벌입니다. Head 2는 홀수 번째 위치에, Head 1은 짝수 번째 위치에 가중치를 나누어 주고, 답의 점수는 한 head의 개수로 홀수 쪽 글자를, 다른 head의 개수로 짝수 쪽 글자를 정해 더한 것이 됩니다.
+
+정직하게 말하면 이것이 전부는 아닙니다. Value의 위치 몫 Σⱼ P[j] E_pos[j] W_V, 그리고 토큰에 따라 달라지는 가중치 P(Key에 토큰이 들어 있으므로)가 홀수와 짝수의 구별을 조금 새어 나가게 합니다. 그래서 head 하나의 손실도 훨씬 오래 학습하면 천천히 더 내려갑니다. 열 배의 단계로 학습해 보겠습니다.
 """,
         """
-The single head splits each row's weight between the first token and the previous token, in different amounts, and that alone is enough, for this reason. At one position the head's output O is a blend of two Values, α·v(first) + (1 − α)·v(previous), with α the weight on the first token. There is one answer per (first, previous) pair, so each of the 16 answers is one point of O; because α is not ½, the pairs (C, A) and (A, C) are different points too. W_O and W_U after it are linear, and a linear output layer can always tell distinct points apart: it needs one direction per answer, pointing at that answer's point. The split α can even depend on the tokens, since the keys carry them. So on a task with one answer per pair no input can make a single head fail outright. What one head pays is room: its 16 points lie closer together than the answers two heads make separately, and the right answer wins by less. The loss above and the margin below measure that; the margin is the right answer's logit minus the highest logit of a wrong answer, above 0 when the answer is right.
+Wherever one head looks, this is why it cannot solve the task. At one position the head's output is the weighted sum O = Σⱼ P[j] V[j], and each Value is V[j] = (E_tok[x_j] + E_pos[j]) W_V: the token's part plus the position's part, added. So the tokens' part of O is Σ_c n_c · E_tok[c] W_V, with n_c the weights of every position holding token c added together: one weighted count per token, four numbers for four tokens. The odd-numbered and the even-numbered tokens fall into the same four counts: a C at token 3 and a C at token 4 add to the same n_C. W_O and W_U after the head are linear, so each answer's score is these four counts (and the position's own X) added up with fixed weights. To name the even letter the score must follow the counts of the even positions and not those of the odd ones, and for the odd letter the other way round; but in one row of P both letters read the same counts. Sharing the weight unequally between odd and even positions only changes the blend, and one blended count cannot follow two counts apart. Two heads keep two sets of counts: Head 2 spreads its weight over the odd positions, Head 1 over the even ones, and an answer's score adds one head's counts for its odd letter to the other's for its even letter.
+
+To be honest, that is not all of it: the positions' part of the Values, Σⱼ P[j] E_pos[j] W_V, and weights P that depend on the tokens (the Keys carry them) let a little of the odd/even split through. That is why one head's loss still creeps down, slowly, with much more training. Here it is trained for ten times the steps.
 """,
     ),
     code(
         """
-for label, w in models.items():
-    wins = tm.margins(tm.forward(w, inputs)["logits"], inputs)
-    print(label, W["nb13_margin"].format(smallest=f"{wins.min():.1f}", mean=f"{wins.mean():.1f}"))
-"""
+long_steps = 10 * training.STEPS
+weights_long, losses_long = training.train(seed=training.SEED, h=1, steps=long_steps)
+run_long = tm.forward(weights_long, inputs)
+loss_long = tm.loss(run_long["logits"], inputs)
+print(W["nb13_long_run"].format(steps=long_steps, loss=f"{loss_long:.3f}",
+                                right=fmt(tm.accuracy(run_long["logits"], inputs), "weights")))
+say_gap(loss_long)
+""",
+        check=True,
     ),
     md(
         """
-그러니 이 과제에서 head 둘이 꼭 필요한 것은 낮은 손실이지, 맞는 답이 아닙니다. 같은 seed로 같은 단계만큼 학습해도 head가 하나인 모델의 손실은 위에 출력된 것처럼 몇 배 높고, 맞는 답이 이기는 차이도 더 작습니다. head 둘이 주는 것이 하나 더 있습니다. 하나의 일로 읽히는 P입니다. head가 하나인 모델의 P는 한 행의 가중치를 두 Key 토큰에 나누므로 "하나의 일"로 읽히지 않습니다. head가 둘인 모델에서는 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다.
+열 배를 학습해도 head 하나의 손실은 head 둘의 손실보다 0.1 넘게 높게 남고, 여전히 답의 일부를 틀립니다. 이 과제에는 head 둘이 필요합니다. 답의 두 글자가 서로 다른 위치들의 개수이고, head 하나의 가중합은 그 개수들을 한데 섞기 때문입니다. head가 둘이면 head마다 하나의 일을 맡아, 각 P를 한 문장으로 설명할 수 있습니다. Head 1은 짝수 번째 토큰을, Head 2는 홀수 번째 토큰을 셉니다.
 
 ## 연습 문제
 """,
         """
-So what this task needs two heads for is its low loss, not its right answers: trained from the same seed for the same steps, a model with one head ends with a loss several times higher, as printed above, and the right answer wins by less. Two heads give one thing more: a P that reads as one job. A single head's P splits each row's weight between two Key tokens and no longer reads as one job; in the model with two heads each head took one job, and each P can be said in one sentence.
+Even trained ten times as long, one head's loss stays more than 0.1 above two heads', and it still gets some answers wrong. This task needs two heads: the answer's two letters are counts over different positions, and one head's weighted sum blends them into one. With two heads each head took one job, and each P can be said in one sentence: Head 1 counts the even-numbered tokens, Head 2 the odd-numbered ones.
 
 ## Exercises
 """,
     ),
-    exercise("13.strongest_key",
-             "먼저 예측해 보세요: 토큰 4의 행에서 Head 1과 Head 2는 각각 어느 Key 토큰에 가장 큰 가중치를 줄까요? 그 다음, 학습된 모델의 trace `tr`에서 head마다 그 Key 토큰의 번호를 계산해 보세요. 검사는 다른 입력과 다른 가중치의 trace에서도 합니다.",
-             "Predict first: in the row of token 4, which Key token gets the largest weight from Head 1, and which from Head 2? Then compute, from the learned model's trace `tr`, that Key token's number for each head. The check also runs on traces of other inputs and other weights.", 1),
+    exercise("13.odd_share",
+             "먼저 예측해 보세요: 토큰 5의 행에서 Head 1과 Head 2는 각각 가중치의 얼마를 홀수 번째 Key 토큰(1, 3, 5)에 줄까요? 그 다음, 학습된 모델의 trace `tr`에서 head마다 그 가중치의 합을 계산해 보세요. 검사는 다른 입력과 다른 가중치의 trace에서도 합니다.",
+             "Predict first: in the row of token 5, how much of its weight does Head 1 give the odd-numbered Key tokens (1, 3, 5), and how much does Head 2? Then compute, from the learned model's trace `tr`, that total weight for each head. The check also runs on traces of other inputs and other weights.", 1),
     exercise("13.weakest_input",
-             "Head 1이 자기 일을 가장 못하는 입력을 찾아 보세요. `P`는 입력 4096개 모두에서의 Head 1의 가중치, `inputs`는 그 입력들입니다. 토큰 6의 행에서 바로 앞 토큰(토큰 5)의 가중치가 가장 작은 입력을 답하세요. 검사는 다른 가중치의 모델에서도 합니다.",
-             "Find the input on which Head 1 does its job worst. `P` is Head 1's weights on all 4096 inputs and `inputs` those inputs: answer the input on which the row of token 6 gives the previous token, token 5, the smallest weight. The check also runs on models with other weights.", 2),
+             "Head 1이 자기 일을 가장 못하는 입력을 찾아 보세요. `P`는 입력 4096개 모두에서의 Head 1의 가중치, `inputs`는 그 입력들입니다. 토큰 6의 행이 짝수 번째 토큰(2, 4, 6)에 주는 가중치의 합이 가장 작은 입력을 답하세요. 검사는 다른 가중치의 모델에서도 합니다.",
+             "Find the input on which Head 1 does its job worst. `P` is Head 1's weights on all 4096 inputs and `inputs` those inputs: answer the input on which the row of token 6 gives the even-numbered tokens, 2, 4 and 6, the smallest total weight. The check also runs on models with other weights.", 2),
     md(
         """
 그 입력에서 Head 1은 어떻게 했고, 모델의 답은 맞았을까요?
@@ -544,10 +564,11 @@ On that input, how did Head 1 do, and was the model's answer right?
     ),
     code(
         """
-weakest = inputs[P_all[:, 0, 5, 4].argmin()]
+even_share = P_all[:, 0, 5][:, ~odd].sum(axis=-1)  # Head 1, the row of token 6: its weight on tokens 2, 4, 6
+weakest = inputs[even_share.argmin()]
 answer_6 = tm.forward(weights, weakest)["logits"][0, 5].argmax()
 print(W["nb13_weakest"].format(head=al.words.say("head_n", LANG, n=1), tokens=tm.decode(weakest),
-                               weight=fmt(P_all[:, 0, 5, 4].min(), "weights"), answer=tm.ANSWERS[answer_6],
+                               weight=fmt(even_share.min(), "weights"), answer=tm.ANSWERS[answer_6],
                                verdict=W["nb13_right_answer" if answer_6 == tm.answer_of(weakest)[5] else "nb13_wrong_answer"]))
 """,
         check=True,

@@ -90,9 +90,11 @@ WORDS = {
     'slip.new_term_missing': ('새 점수의 항을 빠뜨림', "the new score's term left out"),
     'slip.no_max_shift': ('최댓값을 빼지 않은 항', 'a term without the maximum subtracted'),
     # the learned model
-    'slip.argmax': ('가장 작은 가중치 대신 가장 큰 가중치', 'the largest weight, not the smallest'),
-    'slip.own_weight': ('자기 자신에게 준 가중치', 'the weight on itself'),
-    'slip.first_token': ('첫 번째 토큰의 가중치', "the first token's weight"),
+    'slip.argmax': ('가장 작은 몫 대신 가장 큰 몫', 'the largest share, not the smallest'),
+    'slip.own_weight': ('자기 자신에게 준 가중치만', 'only the weight on itself'),
+    'slip.odd_tokens': ('짝수 번째 대신 홀수 번째 토큰의 몫', "the odd-numbered tokens' share, not the even-numbered"),
+    'slip.index_parity': ('홀수 인덱스: 짝수 번째 토큰', 'odd indices: the even-numbered tokens'),
+    'slip.mean_not_sum': ('몫(합) 대신 평균', 'the mean, not the share (the sum)'),
     # the softmax backward (13.softmax_backward)
     'slip.no_row_sum': ('행의 가중 평균을 빼지 않음', "the row's weighted mean not subtracted"),
     'slip.no_weight': ('P를 곱하지 않음', 'not multiplied by P'),
