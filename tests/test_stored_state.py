@@ -19,6 +19,8 @@ import nbformat
 import pytest
 from notebook_runs import name, skip_without_torch
 
+from attention_lab.live import page
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*/*.ipynb"))
 WIDGET_VIEW, WIDGET_STATE = "application/vnd.jupyter.widget-view+json", "application/vnd.jupyter.widget-state+json"
@@ -52,6 +54,7 @@ def test_both_editions_are_small_and_their_figures_are_palette_pngs():
     """Both editions together under BOTH_EDITIONS_MB, measured from the files; every stored figure in indexed colour
     (tools/build_notebooks.py's palette_png), and each widget's front-end stored packed (live/loader.js), not as the
     whole bundle."""
+    unpacked = sum(len(part) for part in page.bundle())  # the module and its styles as they are (167 kB today)
     sizes = {}
     for path in NOTEBOOKS:
         sizes[path.parent.name] = sizes.get(path.parent.name, 0) + path.stat().st_size
@@ -62,7 +65,8 @@ def test_both_editions_are_small_and_their_figures_are_palette_pngs():
                     png = base64.b64decode(out.data["image/png"])
                     assert png[25] == PALETTE, f"{name(path)}: a figure is not a palette PNG; re-execute it"
         for model in nb.metadata.get("widgets", {}).get(WIDGET_STATE, {}).get("state", {}).values():
-            assert len(model["state"].get("_esm", "")) < 60_000, f"{name(path)}: a widget stores an unpacked module"
+            stored = len(model["state"].get("_esm", ""))
+            assert stored < unpacked / 2, f"{name(path)}: a widget stores an unpacked module ({stored} characters)"
     assert set(sizes) == {"ko", "en"}
     report = ", ".join(f"{lang} {size / 1e6:.2f} MB" for lang, size in sorted(sizes.items()))
     assert sum(sizes.values()) < BOTH_EDITIONS_MB * 1e6, (

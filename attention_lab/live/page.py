@@ -111,7 +111,7 @@ def without_comments(js):  # -> str: `js` less its // comments, where nothing be
 
 @functools.cache
 def esm():  # -> str: the ES module anywidget loads (loader.js): `module()` and the styles, gzipped in base64
-    """What each widget carries and a stored notebook keeps: about 49 kB, where the module and styles are 128 kB.
+    """What each widget carries and a stored notebook keeps: about a third of the module and styles' size.
 
     The bytes are the same for the same front-end (gzip's time stamp is 0), so a stored widget's module changes
     only when the front-end does, and KEY (a digest of them) lets every widget of a page share one unpacking."""
