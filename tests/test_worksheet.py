@@ -358,14 +358,20 @@ def test_ctrl_c_of_the_command_itself_exits_130_with_one_line(tmp_path):
 
     secret = secret_file(tmp_path)
     secret.parent.mkdir()
-    run = subprocess.Popen([sys.executable, "-m", "attention_lab.worksheet", "--class", "200", "--secret", str(secret),
-                            "--out", str(tmp_path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    run = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "attention_lab.worksheet", "--class", "200",
+                            "--secret", str(secret), "--out", str(tmp_path)],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob(".worksheets_en.pdf.*.partial")) and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(1)  # some pages in
     run.send_signal(signal.SIGINT)
-    out, err = run.communicate(timeout=60)
+    try:
+        out, err = run.communicate(timeout=120)
+    except subprocess.TimeoutExpired:  # still running: faulthandler prints where it is stuck, and it ends here
+        run.send_signal(signal.SIGABRT)
+        out, err = run.communicate(timeout=30)
+        raise AssertionError(f"the command did not stop within 120 s of Ctrl-C; where it was:\n{err}") from None
     assert run.returncode == 130, (run.returncode, err)
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["secret"]
