@@ -360,7 +360,10 @@ def test_ctrl_c_of_the_command_itself_exits_130_with_one_line(tmp_path):
     secret.parent.mkdir()
     run = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "attention_lab.worksheet", "--class", "200",
                             "--secret", str(secret), "--out", str(tmp_path)],
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           # as in a terminal: a run started in the background (`cmd &`) ignores SIGINT, and Python
+                           # started with it ignored never turns Ctrl-C into KeyboardInterrupt
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob(".worksheets_en.pdf.*.partial")) and time.monotonic() < deadline:
         time.sleep(0.05)
