@@ -158,10 +158,10 @@ class Explorer(anywidget.AnyWidget):
         elif spec["type"] == "check":
             value = checks.boolean(name, value)
         elif name == "seed" and isinstance(value, str):  # typed, as the seed box gives it: the box's rule (seed_of)
-            if seed_of(value) is None:
+            typed, value = value, seed_of(value)
+            if value is None:
                 raise ValueError(f"seed: type a whole number from {SEED_CONTROL[0]} to {SEED_CONTROL[1]} (digits 0-9, "
-                                 f"or full width: ３), got {value!r:.40}.")
-            value = seed_of(value)
+                                 f"or full width: ３), got {typed!r:.40}.")
         elif name == "seed":
             value = checks.seed(value, hi=SEED_CONTROL[1])
         else:
