@@ -71,6 +71,23 @@ LAB_SETTINGS = {
 }
 
 
+def wait_until_serving(base, token, server, log, timeout):
+    """Wait until the Jupyter server at `base` answers its status API; fail with the end of its `log` if the
+    process ends or `timeout` seconds pass. Its runtime file (jpserver-*.json) is no sign: jupyter_server 2.21
+    writes it before its event loop has bound the port, so a request right after it can be refused."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        if server.poll() is not None or time.monotonic() > deadline:
+            pytest.fail("jupyter lab did not start:\n" + Path(log).read_text()[-3000:])
+        time.sleep(0.3)
+
+
 @contextmanager
 def jupyter_lab(root, tmp, extra=()):  # -> (base URL, token): a private server on a free port
     """Start `jupyter lab` serving `root` with config, runtime and settings dirs under `tmp` (it serves Notebook 7's
@@ -92,17 +109,7 @@ def jupyter_lab(root, tmp, extra=()):  # -> (base URL, token): a private server 
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2) as reply:
-                    if reply.status == 200:
-                        break
-            except OSError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("jupyter lab did not start:\n" + (tmp / "lab.log").read_text()[-3000:])
-            time.sleep(0.3)
+        wait_until_serving(base, token, server, tmp / "lab.log", timeout=60)
         yield base, token
     finally:
         stop(server, timeout=15)

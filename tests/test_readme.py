@@ -22,7 +22,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from servers import free_port, stop
+from servers import free_port, stop, wait_until_serving
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL = ["python3 -m venv .venv", '.venv/bin/pip install -c constraints.txt -e ".[lab]"']  # the pinned set
@@ -66,6 +66,7 @@ def test_the_readme_lab_command_serves_the_repository_and_opens_the_korean_overv
             info = json.loads(_wait_for("jpserver-[0-9]*.json", runtime, server, log).read_text())
             assert Path(info["root_dir"]) == ROOT
             base = f"http://127.0.0.1:{info['port']}{info['base_url']}"
+            wait_until_serving(base.rstrip("/"), token, server, log, timeout=60)
 
             def contents(path):  # -> the contents API's model of a file, without its content
                 request = urllib.request.Request(f"{base}api/contents/{path}?content=0",
