@@ -128,7 +128,7 @@ class Controls {
       }
     }
     input.dataset.control = name;
-    return { wrap, input, out, note, optionsKey: null };
+    return { wrap, input, out, note, optionsKey: null, optionList: null };
   }
 
   update(specs) {
@@ -167,17 +167,18 @@ class Controls {
       } else if (spec.type === "select") {
         const key = spec.options.map(([v, l]) => optionKey(v) + "=" + l).join("|");
         if (key !== part.optionsKey) {  // patched in place: T 5 → 6 adds one token's option, rebuilds none
-          const options = input.options;
+          const options = input.options, had = part.optionList || [];  // what each option shows: no DOM read
           spec.options.forEach(([v, label], k) => {
             const value = optionKey(v), option = options[k];
             if (!option) input.add(new Option(label, value));
             else {
-              if (option.value !== value) option.value = value;
-              if (option.text !== label) option.text = label;
+              if (had[k]?.[0] !== value) option.value = value;
+              if (had[k]?.[1] !== label) option.text = label;
             }
           });
           while (options.length > spec.options.length) input.remove(options.length - 1);
           part.optionsKey = key;
+          part.optionList = spec.options.map(([v, label]) => [optionKey(v), label]);
         }
         if (input.value !== optionKey(spec.value)) input.value = optionKey(spec.value);
       } else if (spec.type === "check") {

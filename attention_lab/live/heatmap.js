@@ -115,6 +115,7 @@ class Heatmap extends OnScreenPart {
     this.tbody = this.table.createTBody();
     this.node.append(this.title, this.table);
     this.grid = [];  // the body's cells, a list per row
+    this.trs = [];  // the body's rows
     this.cells = [];  // every cell, row by row; each keeps what it shows (alLabel, alFill, alInk, alMasked)
     this.focusAt = [0, 0];
     this.table.addEventListener("click", (e) => this.clicked(e));
@@ -156,33 +157,48 @@ class Heatmap extends OnScreenPart {
     });
   }
 
-  resize(item) {  // as many rows and cells as the matrix has, adding or removing only what differs
-    const rows = item.rowLabels.length, cols = item.colLabels.length, body = this.tbody, grid = this.grid;
+  // As many rows and cells as the matrix has, adding or removing only what differs. The new rows and cells are made
+  // outside the page and put in by place() once draw() has filled them: attributes set on a cell in the page cost
+  // a style check each, in Chromium, where the new cell is styled once when it comes in.
+  resize(item) {
+    const rows = item.rowLabels.length, cols = item.colLabels.length, grid = this.grid, trs = this.trs;
+    this.adding = [];  // [parent, nodes]: what place() puts in
     while (grid.length > rows) {
-      body.deleteRow(-1);
+      trs.pop().remove();
       grid.pop();
     }
+    const fresh = [];
     while (grid.length < rows) {
-      const tr = body.insertRow(), th = document.createElement("th");
+      const tr = document.createElement("tr"), th = document.createElement("th");
       th.scope = "row";
       tr.append(th);
+      trs.push(tr);
+      fresh.push(tr);
       grid.push([]);
     }
     grid.forEach((cells, i) => {
-      const tr = body.rows[i];
+      const tr = trs[i], added = [];
       setText(tr.cells[0], item.rowLabels[i]);
       while (cells.length > cols) cells.pop().remove();
       while (cells.length < cols) {
-        const td = tr.insertCell();
+        const td = document.createElement("td");
         td.dataset.i = i;
         td.dataset.j = cells.length;
         td.tabIndex = -1;
         td.setAttribute("role", "gridcell");
         cells.push(td);
+        added.push(td);
       }
+      if (added.length) this.adding.push([tr, added]);
     });
+    if (fresh.length) this.adding.push([this.tbody, fresh]);
     this.cells = grid.flat();
     this.hlKey = undefined;
+  }
+
+  place() {  // the rows and cells resize() made, into the table, filled
+    for (const [parent, nodes] of this.adding || []) parent.append(...nodes);
+    this.adding = null;
   }
 
   show(item, width, marks, now) {  // -> the cells changed (for the change marks); the catch-up marks none
@@ -196,7 +212,7 @@ class Heatmap extends OnScreenPart {
       this.head = head;
     }
     if (this.cells.length !== item.rowLabels.length * item.colLabels.length
-        || this.tbody.rows.length !== item.rowLabels.length || item.rowLabels.join(",") !== this.rowKey) {
+        || this.trs.length !== item.rowLabels.length || item.rowLabels.join(",") !== this.rowKey) {
       this.resize(item);
       this.rowKey = item.rowLabels.join(",");
     }
@@ -247,18 +263,23 @@ class Heatmap extends OnScreenPart {
         td.alMasked = style.masked[k];
       }
     }
+    this.place();
     this.highlight(item.hl);
     return changed;
   }
 
-  highlight(hl) {
+  highlight(hl) {  // the picked cell or row; a class moves only when the element it is on changes (no restyle)
     const key = JSON.stringify(hl);
     if (key === this.hlKey) return;
     this.hlKey = key;
-    for (const node of this.table.querySelectorAll(".al-hl, .al-hlrow")) node.classList.remove("al-hl", "al-hlrow");
     const cols = this.cells.length / this.tbody.rows.length;
-    if (hl && hl[1] !== null) this.cells[hl[0] * cols + hl[1]]?.classList.add("al-hl");
-    else if (hl) this.tbody.rows[hl[0]]?.classList.add("al-hlrow");
+    const cell = hl && hl[1] !== null ? this.cells[hl[0] * cols + hl[1]] : undefined;
+    const row = hl && hl[1] === null ? this.tbody.rows[hl[0]] : undefined;
+    for (const node of this.table.querySelectorAll(".al-hl, .al-hlrow")) {
+      if (node !== cell && node !== row) node.classList.remove("al-hl", "al-hlrow");
+    }
+    if (cell && !cell.classList.contains("al-hl")) cell.classList.add("al-hl");
+    if (row && !row.classList.contains("al-hlrow")) row.classList.add("al-hlrow");
     this.focusOn(hl ? [hl[0], hl[1] ?? this.focusAt[1]] : this.focusAt, false);
   }
 
@@ -266,11 +287,11 @@ class Heatmap extends OnScreenPart {
     const rows = this.tbody.rows.length, cols = this.cells.length / rows;
     i = Math.min(Math.max(i, 0), rows - 1);
     j = Math.min(Math.max(j, 0), cols - 1);
-    const before = this.cells[this.focusAt[0] * cols + this.focusAt[1]];
-    if (before) before.tabIndex = -1;
-    this.focusAt = [i, j];
     const td = this.cells[i * cols + j];
-    td.tabIndex = 0;
+    if (this.tabCell && this.tabCell !== td) this.tabCell.tabIndex = -1;  // the cell that had it, whatever moved
+    this.tabCell = td;
+    this.focusAt = [i, j];
+    if (td.tabIndex !== 0) td.tabIndex = 0;
     if (move) td.focus();
   }
 
