@@ -316,7 +316,9 @@ def test_every_size_fits_the_output_with_the_file_browser_open_or_closed_at_any_
     if tag == "t-max-en":  # all heads: the heads' P side by side; Q, K, V too wide for numbers: colours
         assert page.locator(f'.{tag} .al-hm[data-name="P"]').count() == 8
         assert page.locator(f'.{tag} .al-hm[data-name="Q"]').get_attribute("data-mode") == "colours"
-        assert page.locator(f'.{tag} .al-hm[data-name="Q"] tbody td').last.get_attribute("title")
+        last = page.locator(f'.{tag} .al-hm[data-name="Q"] tbody td').last
+        last.hover()  # its tooltip is given when the pointer comes over it
+        assert last.get_attribute("title") == last.get_attribute("aria-label").rsplit(": ", 1)[1]
     shots = os.environ.get("ATTENTION_LAB_SCREENSHOTS")
     if shots:
         page.set_viewport_size({"width": WINDOW["width"], "height": 3000})

@@ -183,6 +183,24 @@ def test_a_click_on_a_cell_sets_the_row_the_breakdowns_follow(browser, tmp_path)
     page.close()
 
 
+def test_a_cells_tooltip_is_its_value_once_the_pointer_is_over_it_and_follows_a_move(browser, tmp_path):
+    """A cell's tooltip (title) is set when the pointer comes over it, not at every move (Chromium restyles an
+    element whose title changes); once given, it follows the cell's value while the pointer stays."""
+    page, _, errors = open_page(browser, write(tmp_path, "tooltip", al.explorer()))
+    cell = page.locator('.al-hm[data-name="P"] tbody td').first  # Query 토큰 1's weight on Key 토큰 1
+    other = page.locator('.al-hm[data-name="P"] tbody td').last
+    assert cell.get_attribute("title") is None and other.get_attribute("title") is None
+    cell.hover()
+    assert cell.get_attribute("title") == cell.text_content() == "1"  # causal: token 1 sees only itself
+    assert other.get_attribute("title") is None
+    page.locator('[data-control="mask"]').focus()
+    page.keyboard.press("ArrowDown")  # the next mask, none: token 1 now spreads its weight over all three
+    settle(page)
+    assert cell.text_content() != "1" and cell.get_attribute("title") == cell.text_content()
+    assert not errors
+    page.close()
+
+
 def test_a_heatmap_off_screen_waits_and_then_shows_what_python_computes(browser, tmp_path):
     """Moves patch only the heatmaps on screen; one below it keeps its old picture until it scrolls into view,
     and then shows every cell as the Python trace gives it for the state the keys reached (no change marks for

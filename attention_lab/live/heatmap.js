@@ -119,6 +119,12 @@ class Heatmap extends OnScreenPart {
     this.cells = [];  // every cell, row by row; each keeps what it shows (alLabel, alFill, alInk, alMasked)
     this.focusAt = [0, 0];
     this.table.addEventListener("click", (e) => this.clicked(e));
+    // A cell's tooltip (its value) is set when the pointer comes over it, not at every move: Chromium restyles an
+    // element whose title changes, and a move changes the labels of a whole table.
+    this.table.addEventListener("pointerover", (e) => {
+      const td = e.target.closest?.("td[data-i]");
+      if (td && td.title !== td.alLabel) td.title = td.alLabel;
+    });
     this.table.__alKeydown = (e) => this.key(e);  // mount.js routes the keys pressed in a view
   }
 
@@ -245,7 +251,7 @@ class Heatmap extends OnScreenPart {
         if (marks && td.alLabel === undefined && this.drawn) changed.push(td);  // a new token's cell
         setText(td, label);
         td.setAttribute("aria-label", fill(template, { row: rowWord, i, col: colWord, j, value: label }));
-        td.title = label;
+        if (td.title) td.title = label;  // a tooltip is given on hover (below); one already given follows the value
         td.alLabel = label;
         td.alRow = i;
         td.alCol = j;
