@@ -120,7 +120,7 @@ class Heatmap extends OnScreenPart {
     this.focusAt = [0, 0];
     this.table.addEventListener("click", (e) => this.clicked(e));
     // A cell's tooltip (its value) is set when the pointer comes over it, not at every move: Chromium restyles an
-    // element whose title changes, and a move changes the labels of a whole table.
+    // element whose title changes, and one press changed 70-130 cells' labels (a new token's row and column).
     this.table.addEventListener("pointerover", (e) => {
       const td = e.target.closest?.("td[data-i]");
       if (td && td.title !== td.alLabel) td.title = td.alLabel;
