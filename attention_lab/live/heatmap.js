@@ -114,8 +114,7 @@ class Heatmap extends OnScreenPart {
     this.thead = this.table.createTHead();
     this.tbody = this.table.createTBody();
     this.node.append(this.title, this.table);
-    this.grid = [];  // the body's cells, a list per row
-    this.trs = [];  // the body's rows
+    this.rows = [];  // the body's rows: {tr, cells}
     this.cells = [];  // every cell, row by row; each keeps what it shows (alLabel, alFill, alInk, alMasked)
     this.focusAt = [0, 0];
     this.table.addEventListener("click", (e) => this.clicked(e));
@@ -167,23 +166,19 @@ class Heatmap extends OnScreenPart {
   // outside the page and put in by place() once draw() has filled them: attributes set on a cell in the page cost
   // a style check each, in Chromium, where the new cell is styled once when it comes in.
   resize(item) {
-    const rows = item.rowLabels.length, cols = item.colLabels.length, grid = this.grid, trs = this.trs;
+    const rows = item.rowLabels.length, cols = item.colLabels.length;
     this.adding = [];  // [parent, nodes]: what place() puts in
-    while (grid.length > rows) {
-      trs.pop().remove();
-      grid.pop();
-    }
+    while (this.rows.length > rows) this.rows.pop().tr.remove();
     const fresh = [];
-    while (grid.length < rows) {
+    while (this.rows.length < rows) {
       const tr = document.createElement("tr"), th = document.createElement("th");
       th.scope = "row";
       tr.append(th);
-      trs.push(tr);
       fresh.push(tr);
-      grid.push([]);
+      this.rows.push({ tr, cells: [] });
     }
-    grid.forEach((cells, i) => {
-      const tr = trs[i], added = [];
+    this.rows.forEach(({ tr, cells }, i) => {
+      const added = [];
       setText(tr.cells[0], item.rowLabels[i]);
       while (cells.length > cols) cells.pop().remove();
       while (cells.length < cols) {
@@ -198,7 +193,7 @@ class Heatmap extends OnScreenPart {
       if (added.length) this.adding.push([tr, added]);
     });
     if (fresh.length) this.adding.push([this.tbody, fresh]);
-    this.cells = grid.flat();
+    this.cells = this.rows.flatMap((row) => row.cells);
     this.hlKey = undefined;
   }
 
@@ -218,7 +213,7 @@ class Heatmap extends OnScreenPart {
       this.head = head;
     }
     if (this.cells.length !== item.rowLabels.length * item.colLabels.length
-        || this.trs.length !== item.rowLabels.length || item.rowLabels.join(",") !== this.rowKey) {
+        || this.rows.length !== item.rowLabels.length || item.rowLabels.join(",") !== this.rowKey) {
       this.resize(item);
       this.rowKey = item.rowLabels.join(",");
     }
@@ -278,9 +273,8 @@ class Heatmap extends OnScreenPart {
     const key = JSON.stringify(hl);
     if (key === this.hlKey) return;
     this.hlKey = key;
-    const cols = this.cells.length / this.tbody.rows.length;
-    const cell = hl && hl[1] !== null ? this.cells[hl[0] * cols + hl[1]] : undefined;
-    const row = hl && hl[1] === null ? this.tbody.rows[hl[0]] : undefined;
+    const cell = hl && hl[1] !== null ? this.rows[hl[0]]?.cells[hl[1]] : undefined;
+    const row = hl && hl[1] === null ? this.rows[hl[0]]?.tr : undefined;
     for (const node of this.table.querySelectorAll(".al-hl, .al-hlrow")) {
       if (node !== cell && node !== row) node.classList.remove("al-hl", "al-hlrow");
     }
@@ -290,10 +284,9 @@ class Heatmap extends OnScreenPart {
   }
 
   focusOn([i, j], move) {  // the one cell that takes the Tab focus (roving tabindex)
-    const rows = this.tbody.rows.length, cols = this.cells.length / rows;
-    i = Math.min(Math.max(i, 0), rows - 1);
-    j = Math.min(Math.max(j, 0), cols - 1);
-    const td = this.cells[i * cols + j];
+    i = Math.min(Math.max(i, 0), this.rows.length - 1);
+    j = Math.min(Math.max(j, 0), this.rows[i].cells.length - 1);
+    const td = this.rows[i].cells[j];
     if (this.tabCell && this.tabCell !== td) this.tabCell.tabIndex = -1;  // the cell that had it, whatever moved
     this.tabCell = td;
     this.focusAt = [i, j];
