@@ -128,7 +128,7 @@ class Controls {
       }
     }
     input.dataset.control = name;
-    return { wrap, input, out, note, optionsKey: null, optionList: null };
+    return { wrap, input, out, note, optionList: null };
   }
 
   update(specs) {
@@ -165,20 +165,20 @@ class Controls {
         if (input.value !== String(spec.value)) input.value = spec.value;
         setText(part.out, String(spec.value));
       } else if (spec.type === "select") {
-        const key = spec.options.map(([v, l]) => optionKey(v) + "=" + l).join("|");
-        if (key !== part.optionsKey) {  // patched in place: T 5 → 6 adds one token's option, rebuilds none
-          const options = input.options, had = part.optionList || [];  // what each option shows: no DOM read
-          spec.options.forEach(([v, label], k) => {
-            const value = optionKey(v), option = options[k];
+        const list = spec.options.map(([v, label]) => [optionKey(v), label]), had = part.optionList || [];
+        if (list.length !== had.length || list.some(([v, l], k) => v !== had[k][0] || l !== had[k][1])) {
+          // patched in place, against what each option was given (no DOM read): T 5 → 6 adds one token's option
+          const options = input.options;
+          list.forEach(([value, label], k) => {
+            const option = options[k];
             if (!option) input.add(new Option(label, value));
             else {
               if (had[k]?.[0] !== value) option.value = value;
               if (had[k]?.[1] !== label) option.text = label;
             }
           });
-          while (options.length > spec.options.length) input.remove(options.length - 1);
-          part.optionsKey = key;
-          part.optionList = spec.options.map(([v, label]) => [optionKey(v), label]);
+          while (options.length > list.length) input.remove(options.length - 1);
+          part.optionList = list;
         }
         if (input.value !== optionKey(spec.value)) input.value = optionKey(spec.value);
       } else if (spec.type === "check") {
